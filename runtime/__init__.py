@@ -1,0 +1,1 @@
+"""Native runtime headers included by generated code; shipped as transpile.runtime."""

@@ -1,0 +1,252 @@
+"""Dtypes: the supported set, canonicalisation (x64 on/off), weak types and promotion.
+
+Promotion follows JAX's lattice: every dtype is a node, Python scalars are the weak
+nodes ``i*`` and ``f*``, and the result of promoting several operands is the least
+upper bound of their nodes. A weak result node resolves to the default dtype of its
+kind and stays weakly typed.
+"""
+from __future__ import annotations
+
+import functools
+import warnings
+
+import numpy as np
+
+from .config import config
+
+__all__ = [
+    "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float16", "float32", "float64", "canonicalize_dtype", "result_type", "promote_types",
+    "is_weakly_typed", "dtype", "short_dtype_name", "issubdtype", "iinfo", "finfo",
+]
+
+bool_ = np.dtype(np.bool_)
+int8, int16, int32, int64 = (np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64))
+uint8, uint16, uint32, uint64 = (np.dtype(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64))
+float16, float32, float64 = (np.dtype(t) for t in (np.float16, np.float32, np.float64))
+
+SUPPORTED = (bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
+             float16, float32, float64)
+_SUPPORTED_SET = frozenset(SUPPORTED)
+
+_TO_32 = {int64: int32, uint64: uint32, float64: float32}
+
+iinfo = np.iinfo
+finfo = np.finfo
+issubdtype = np.issubdtype
+
+
+def _to_np_dtype(dt) -> np.dtype:
+    if isinstance(dt, np.dtype):
+        return dt
+    inner = getattr(dt, "dtype", None)  # transpile.numpy scalar types carry a dtype
+    if isinstance(inner, np.dtype):
+        return inner
+    if dt is float:
+        return float64
+    if dt is int:
+        return int64
+    if dt is bool:
+        return bool_
+    if dt is complex:
+        raise TypeError("complex dtypes are not supported by transpile")
+    try:
+        out = np.dtype(dt)
+    except TypeError as e:
+        raise TypeError(f"Cannot interpret '{dt!r}' as a data type") from e
+    return out
+
+
+def canonicalize_dtype(dt, *, warn_name: str | None = None) -> np.dtype:
+    """Map ``dt`` to the dtype arrays actually get under the current x64 mode.
+
+    Parameters
+    ----------
+    dt : dtype-like
+        A NumPy dtype, a type such as ``float`` or ``jnp.float32``, or a string.
+    warn_name : str, optional
+        When given, and a 64-bit dtype is truncated, warn as JAX does for an
+        explicitly requested dtype; the name says which function asked.
+
+    Returns
+    -------
+    numpy.dtype
+    """
+    d = _to_np_dtype(dt)
+    if d not in _SUPPORTED_SET:
+        raise TypeError(f"dtype {d} is not supported by transpile; supported dtypes are "
+                        + ", ".join(str(s) for s in SUPPORTED))
+    if not config.x64_enabled and d in _TO_32:
+        new = _TO_32[d]
+        if warn_name is not None and dt not in (float, int):
+            where = f" requested in {warn_name}" if warn_name else ""
+            warnings.warn(
+                f"Explicitly requested dtype {d}{where} is not available, and will be "
+                f"truncated to dtype {new}. To enable more dtypes, set the jax_enable_x64 "
+                "configuration option or the TRANSPILE_ENABLE_X64 (or JAX_ENABLE_X64) shell "
+                "environment variable. See https://github.com/jax-ml/jax#current-gotchas "
+                "for more.", stacklevel=3)
+        return new
+    return d
+
+
+def default_int_dtype() -> np.dtype:
+    return int64 if config.x64_enabled else int32
+
+
+def default_uint_dtype() -> np.dtype:
+    return uint64 if config.x64_enabled else uint32
+
+
+def default_float_dtype() -> np.dtype:
+    return float64 if config.x64_enabled else float32
+
+
+def short_dtype_name(dt) -> str:
+    """``float32`` -> ``f32``, ``uint8`` -> ``u8``, ``bool`` -> ``bool``."""
+    d = np.dtype(dt)
+    if d == bool_:
+        return "bool"
+    kind = {"f": "f", "u": "u", "i": "i", "c": "c"}[d.kind]
+    return f"{kind}{d.itemsize * 8}"
+
+
+# ---------------------------------------------------------------------------------------
+# The promotion lattice. Nodes are dtypes plus the two weak scalar nodes.
+_WEAK_INT, _WEAK_FLOAT = "i*", "f*"
+
+_LATTICE_UP = {
+    bool_: [_WEAK_INT],
+    _WEAK_INT: [uint8, int8],
+    uint8: [uint16, int16],
+    uint16: [uint32, int32],
+    uint32: [uint64, int64],
+    uint64: [_WEAK_FLOAT],
+    int8: [int16],
+    int16: [int32],
+    int32: [int64],
+    int64: [_WEAK_FLOAT],
+    _WEAK_FLOAT: [float16],
+    float16: [float32],
+    float32: [float64],
+    float64: [],
+}
+
+
+@functools.lru_cache(maxsize=None)
+def _upper_set(node) -> frozenset:
+    out = {node}
+    for parent in _LATTICE_UP[node]:
+        out |= _upper_set(parent)
+    return frozenset(out)
+
+
+@functools.lru_cache(maxsize=None)
+def _join(a, b):
+    common = _upper_set(a) & _upper_set(b)
+    # The least upper bound is the common node whose upper set holds all the others.
+    for node in common:
+        if _upper_set(node) == common:
+            return node
+    raise TypeError(f"no promotion path between {a} and {b}")  # unreachable for our lattice
+
+
+def _node(dt: np.dtype, weak: bool):
+    if weak:
+        if dt.kind in "iu":
+            return _WEAK_INT
+        if dt.kind == "f":
+            return _WEAK_FLOAT
+    return dt
+
+
+def _node_dtype(node) -> tuple[np.dtype, bool]:
+    if node == _WEAK_INT:
+        return default_int_dtype(), True
+    if node == _WEAK_FLOAT:
+        return default_float_dtype(), True
+    return canonicalize_dtype(node), False
+
+
+def promote_types(a, b) -> np.dtype:
+    """The dtype two strong dtypes promote to, without canonicalisation (like JAX)."""
+    node = _join(_to_np_dtype(a), _to_np_dtype(b))
+    if node == _WEAK_FLOAT:
+        return float64
+    if node == _WEAK_INT:
+        return int64
+    return node
+
+
+def is_python_scalar(x) -> bool:
+    return type(x) in (bool, int, float) or (
+        isinstance(x, (int, float)) and not isinstance(x, np.generic))
+
+
+def dtype_and_weak(x) -> tuple[np.dtype, bool]:
+    """The canonical (dtype, weak_type) of a value, tracer, Array or dtype-like."""
+    aval = getattr(x, "aval", None)
+    if aval is not None:
+        return aval.dtype, aval.weak_type
+    if isinstance(x, bool):
+        return bool_, False
+    if isinstance(x, int) and not isinstance(x, np.integer):
+        return default_int_dtype(), True
+    if isinstance(x, float) and not isinstance(x, np.floating):
+        return default_float_dtype(), True
+    if isinstance(x, complex) and not isinstance(x, np.generic):
+        raise TypeError("complex values are not supported by transpile")
+    if isinstance(x, (np.ndarray, np.generic)):
+        return canonicalize_dtype(x.dtype), False
+    return canonicalize_dtype(x), False
+
+
+def dtype(x) -> np.dtype:
+    """The canonical dtype of a value or a dtype-like, as ``jnp.dtype`` would give."""
+    return dtype_and_weak(x)[0]
+
+
+def is_weakly_typed(x) -> bool:
+    """True for Python scalars and for arrays/tracers whose aval is weakly typed."""
+    return dtype_and_weak(x)[1]
+
+
+def result_type(*args, return_weak_type_flag: bool = False):
+    """The dtype JAX's promotion gives for ``args`` (values, avals' owners or dtypes).
+
+    Parameters
+    ----------
+    *args
+        Arrays, tracers, Python scalars, NumPy values or dtype-likes.
+    return_weak_type_flag : bool
+        Also return whether the result is weakly typed.
+
+    Returns
+    -------
+    numpy.dtype, or (numpy.dtype, bool)
+    """
+    if not args:
+        raise ValueError("at least one array or dtype is required")
+    node = None
+    for a in args:
+        dt, weak = dtype_and_weak(a)
+        n = _node(dt, weak)
+        node = n if node is None else _join(node, n)
+    out, weak = _node_dtype(node)
+    return (out, weak) if return_weak_type_flag else out
+
+
+def is_float(dt) -> bool:
+    return np.dtype(dt).kind == "f"
+
+
+def is_int(dt) -> bool:
+    return np.dtype(dt).kind in "iu"
+
+
+def is_unsigned(dt) -> bool:
+    return np.dtype(dt).kind == "u"
+
+
+def is_bool(dt) -> bool:
+    return np.dtype(dt) == bool_

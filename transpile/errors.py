@@ -1,0 +1,122 @@
+"""Error classes with JAX's names, hierarchy and key sentences.
+
+The hierarchy mirrors ``jax.errors``: tracer conversion errors are ``TypeError``s,
+``TracerBoolConversionError`` is a ``ConcretizationTypeError``, and the index error is
+an ``IndexError``.
+"""
+from __future__ import annotations
+
+__all__ = [
+    "JAXTypeError", "JAXIndexError", "ConcretizationTypeError", "TracerBoolConversionError",
+    "TracerIntegerConversionError", "TracerArrayConversionError", "UnexpectedTracerError",
+    "NonConcreteBooleanIndexError", "KeyReuseError", "JaxRuntimeError", "JaxprTypeError",
+    "InconclusiveDimensionOperation",
+]
+
+_DOCS = "https://docs.jax.dev/en/latest/errors.html#jax.errors."
+
+
+class _JAXErrorMixin:
+    """Appends the documentation link JAX's errors end with."""
+
+    _error_page = _DOCS
+
+    def __init__(self, message: str):
+        name = type(self).__name__
+        super().__init__(f"{message}\nSee {self._error_page}{name}")
+
+
+class JAXTypeError(_JAXErrorMixin, TypeError):
+    """Base class of the tracer conversion errors."""
+
+
+class JAXIndexError(_JAXErrorMixin, IndexError):
+    """Base class of indexing errors."""
+
+
+def _describe(tracer) -> str:
+    return tracer._origin_msg() if hasattr(tracer, "_origin_msg") else ""
+
+
+class ConcretizationTypeError(JAXTypeError):
+    """A traced value was used where a concrete Python value is needed."""
+
+    def __init__(self, tracer, context: str = ""):
+        aval = getattr(tracer, "aval", None)
+        head = ("Abstract tracer value encountered where concrete value is expected: "
+                f"traced array with shape {aval.str_long() if aval is not None else tracer}")
+        parts = [head]
+        if context:
+            parts.append(context)
+        origin = _describe(tracer)
+        if origin:
+            parts.append(origin)
+        super().__init__("\n".join(parts))
+
+
+class TracerBoolConversionError(ConcretizationTypeError):
+    """``bool()`` of a traced value (a Python ``if`` on a traced value)."""
+
+    def __init__(self, tracer):
+        msg = f"Attempted boolean conversion of traced array with shape {tracer.aval.str_long()}."
+        origin = _describe(tracer)
+        if origin:
+            msg += "\n" + origin
+        JAXTypeError.__init__(self, msg)
+
+
+class TracerIntegerConversionError(JAXTypeError):
+    """``__index__`` of a traced value (``range(x)``, ``lst[x]``)."""
+
+    def __init__(self, tracer):
+        msg = ("The __index__() method was called on traced array with shape "
+               f"{tracer.aval.str_long()}")
+        origin = _describe(tracer)
+        if origin:
+            msg += "\n" + origin
+        super().__init__(msg)
+
+
+class TracerArrayConversionError(JAXTypeError):
+    """``np.asarray`` of a traced value."""
+
+    def __init__(self, tracer):
+        msg = ("The numpy.ndarray conversion method __array__() was called on traced array "
+               f"with shape {tracer.aval.str_long()}")
+        origin = _describe(tracer)
+        if origin:
+            msg += "\n" + origin
+        super().__init__(msg)
+
+
+class UnexpectedTracerError(JAXTypeError):
+    """A tracer escaped the transformation that created it and was used later."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+
+
+class KeyReuseError(JAXTypeError):
+    """A PRNG key was used twice where reuse checking is on."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+
+
+class NonConcreteBooleanIndexError(JAXIndexError):
+    """Boolean mask indexing with a traced mask."""
+
+    def __init__(self, tracer):
+        super().__init__(f"Array boolean indices must be concrete; got {tracer.aval.str_short()}")
+
+
+class JaxRuntimeError(RuntimeError):
+    """An error raised while running compiled code."""
+
+
+class JaxprTypeError(TypeError):
+    """A jaxpr failed its type check."""
+
+
+class InconclusiveDimensionOperation(Exception):
+    """Kept for name compatibility; transpile has no symbolic shapes."""

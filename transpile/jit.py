@@ -1,0 +1,514 @@
+"""``jit``: signature -> cache -> trace -> execute, and ``make_jaxpr``.
+
+A jitted function is traced once per abstract signature: the pytree structure of
+``(args, kwargs)``, each leaf's shape, dtype and weak type, the static arguments'
+values, and the trace-changing config options. The cache belongs to the underlying
+Python function, so two ``jit(f)`` wrappers share it. Called with tracers (inside
+another trace) it stages a ``jit`` equation holding the traced jaxpr; called with
+concrete values it runs the jaxpr.
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+import weakref
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from . import core, tree_util
+from .config import config
+from .core import ShapedArray, Tracer
+from .interpreters.eval import eval_jaxpr_numpy
+from .interpreters.tracing import DebugInfo, split_tracer_consts, trace_to_jaxpr
+from .ir import ClosedJaxpr, pp_eqn_hooks, pp_param_rules
+
+__all__ = ["jit", "make_jaxpr", "jit_p", "ShapeDtypeStruct", "eval_shape"]
+
+
+# ---------------------------------------------------------------------------------------
+# The jit primitive
+
+jit_p = core.new_primitive("jit", multiple_results=True)
+
+
+@jit_p.def_abstract_eval
+def _jit_abstract(*avals, jaxpr: ClosedJaxpr, name: str):
+    return list(jaxpr.out_avals)
+
+
+@jit_p.def_impl
+def _jit_impl(*args, jaxpr: ClosedJaxpr, name: str):
+    return eval_jaxpr_numpy(jaxpr.jaxpr, jaxpr.consts, *args)
+
+
+def _jit_pp_params(params):
+    return [("name", params["name"]), ("jaxpr", params["jaxpr"])]
+
+
+def _jit_pp_hook(eqn, ctx):
+    inner = eqn.params["jaxpr"].jaxpr
+    if inner not in ctx.shared:
+        ctx.suggest(inner.invars, eqn.invars)
+        ctx.suggest(inner.outvars, eqn.outvars)
+
+
+pp_param_rules[jit_p] = _jit_pp_params
+pp_eqn_hooks[jit_p] = _jit_pp_hook
+
+
+# ---------------------------------------------------------------------------------------
+# Abstract arguments
+
+class ShapeDtypeStruct:
+    """A shape and dtype standing for an array argument (``jax.ShapeDtypeStruct``).
+
+    Parameters
+    ----------
+    shape : tuple of int
+    dtype : dtype-like
+    weak_type : bool, default False
+    """
+
+    __slots__ = ("shape", "dtype", "weak_type", "sharding")
+
+    def __init__(self, shape, dtype, *, sharding=None, weak_type: bool = False):
+        from .dtypes import canonicalize_dtype
+        self.shape = tuple(int(d) for d in shape)
+        self.dtype = canonicalize_dtype(dtype)
+        self.weak_type = bool(weak_type)
+        self.sharding = sharding
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    def __repr__(self) -> str:
+        weak = ", weak_type=True" if self.weak_type else ""
+        return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name}{weak})"
+
+    def __eq__(self, other) -> bool:
+        return (isinstance(other, ShapeDtypeStruct) and self.shape == other.shape
+                and self.dtype == other.dtype and self.weak_type == other.weak_type)
+
+    def __hash__(self) -> int:
+        return hash((self.shape, self.dtype, self.weak_type))
+
+
+core.pytype_aval_mappings[ShapeDtypeStruct] = lambda s: ShapedArray(s.shape, s.dtype,
+                                                                    s.weak_type)
+
+
+def _leaf_aval(x, path_fn) -> ShapedArray:
+    try:
+        aval = core.get_aval(x)
+    except TypeError:
+        raise TypeError(
+            f"Error interpreting argument to {path_fn('fun')} as an abstract array. The "
+            f"problematic value is of type {type(x)} and was passed to the function at path "
+            f"{path_fn('path')}.\nThis typically means that a jit-wrapped function was called "
+            "with a non-array argument, and this argument was not marked as static using the "
+            "static_argnums or static_argnames parameters of jax.jit.") from None
+    if type(x) is int:
+        info = np.iinfo(aval.dtype)
+        if not info.min <= x <= info.max:
+            raise OverflowError(
+                "An overflow was encountered while parsing an argument to a jitted "
+                f"computation, whose argument path is {path_fn('path')}. Got {type(x)} with "
+                f"value {x}")
+    return aval
+
+
+def _describe_at(describe, i, what):
+    return describe(what, i)
+
+
+def _leaf_paths(fun, args, kwargs) -> list[str]:
+    """Argument paths (``x``, ``x[0]``, ``y['a']``) of the flat leaves of (args, kwargs)."""
+    pairs, _ = tree_util.tree_flatten_with_path((tuple(args), dict(kwargs)))
+    try:
+        sig = inspect.signature(fun)
+        bound = sig.bind(*args, **kwargs)
+        positional = [n for n in bound.arguments
+                      if sig.parameters[n].kind in (inspect.Parameter.POSITIONAL_ONLY,
+                                                    inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):
+        positional = []
+    out = []
+    for path, _leaf in pairs:
+        (_, which), (kind, key), *rest = path
+        if which == 0:
+            name = positional[key] if key < len(positional) else f"args[{key}]"
+        else:
+            name = key
+        out.append(name + tree_util.keystr(rest))
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# Trace caches, owned by the underlying function
+
+_caches: "weakref.WeakKeyDictionary[Any, dict]" = weakref.WeakKeyDictionary()
+_strong_caches: dict = {}
+
+
+def _cache_for(fun) -> dict:
+    try:
+        c = _caches.get(fun)
+        if c is None:
+            c = _caches[fun] = {}
+        return c
+    except TypeError:
+        return _strong_caches.setdefault(id(fun), {})
+
+
+@dataclass
+class _Entry:
+    closed_jaxpr: ClosedJaxpr
+    out_tree: tree_util.PyTreeDef
+    in_avals: tuple
+    has_tracer_consts: bool
+
+
+def _check_outputs(fun, leaves) -> None:
+    for x in leaves:
+        if not core.is_valid_value(x):
+            code = getattr(fun, "__code__", None)
+            where = f" at {code.co_filename}:{code.co_firstlineno}" if code else ""
+            name = getattr(fun, "__name__", repr(fun))
+            raise TypeError(f"function {name}{where} traced for jit returned a value of type "
+                            f"{type(x)}, which is not a valid JAX type")
+
+
+def _resolve_static(fun, static_argnums, static_argnames):
+    if static_argnums is None:
+        static_argnums = ()
+    elif isinstance(static_argnums, int):
+        static_argnums = (static_argnums,)
+    if static_argnames is None:
+        static_argnames = ()
+    elif isinstance(static_argnames, str):
+        static_argnames = (static_argnames,)
+    static_argnums = tuple(static_argnums)
+    static_argnames = tuple(static_argnames)
+    try:
+        sig = inspect.signature(fun)
+    except (TypeError, ValueError):
+        return static_argnums, static_argnames
+    params = list(sig.parameters.values())
+    has_varargs = any(p.kind == p.VAR_POSITIONAL for p in params)
+    has_varkw = any(p.kind == p.VAR_KEYWORD for p in params)
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    nargs = len(positional)
+    if not has_varargs:
+        for i in static_argnums:
+            if not -nargs <= i < nargs:
+                raise ValueError(f"Jitted function has static_argnums={static_argnums}, but "
+                                 f"only accepts {nargs} positional arguments.")
+    names = {p.name for p in params if p.kind != p.VAR_POSITIONAL and p.kind != p.VAR_KEYWORD}
+    if not has_varkw:
+        bad = {n for n in static_argnames if n not in names}
+        if bad:
+            raise ValueError(f"Jitted function has invalid argnames {bad} in static_argnames. "
+                             "Function does not take these args.")
+    nums = {i % nargs if nargs and i < 0 else i for i in static_argnums}
+    nmap = set(static_argnames)
+    for i, p in enumerate(positional):
+        if p.name in nmap:
+            nums.add(i)
+        if i in nums and p.kind == p.POSITIONAL_OR_KEYWORD:
+            nmap.add(p.name)
+    return tuple(sorted(nums)), tuple(sorted(nmap))
+
+
+def _hash_static(v) -> None:
+    try:
+        hash(v)
+    except TypeError as e:
+        raise ValueError(
+            "Non-hashable static arguments are not supported. An error occurred while trying "
+            f"to hash an object of type {type(v)}, {v}. The error was:\nTypeError: {e}"
+        ) from None
+
+
+class _HashableStatic:
+    """A static argument in a cache key: compared by its own ``__eq__``."""
+
+    __slots__ = ("val",)
+
+    def __init__(self, val):
+        self.val = val
+
+    def __hash__(self):
+        return hash(self.val)
+
+    def __eq__(self, other):
+        return (isinstance(other, _HashableStatic) and type(self.val) is type(other.val)
+                and bool(self.val == other.val))
+
+
+class JitWrapped:
+    """The callable ``jit(f)`` returns (``PjitFunction`` in JAX)."""
+
+    def __init__(self, fun: Callable, static_argnums=None, static_argnames=None,
+                 donate_argnums=None, donate_argnames=None, inline: bool = False,
+                 backend: str | None = None, device=None, keep_unused: bool = False):
+        if not callable(fun):
+            raise TypeError(f"Expected a callable value, got {fun!r}")
+        self._fun = fun
+        self._static_argnums, self._static_argnames = _resolve_static(
+            fun, static_argnums, static_argnames)
+        self._inline = inline
+        self._backend = backend
+        self._options_key = (self._static_argnums, self._static_argnames, backend)
+        self._name = getattr(fun, "__name__", type(fun).__name__)
+        functools.update_wrapper(self, fun, updated=())
+
+    def __repr__(self) -> str:
+        return f"<PjitFunction of {self._fun!r}>"
+
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return self
+        return functools.partial(self, obj)
+
+    # --- signature --------------------------------------------------------------------
+    def _split(self, args, kwargs):
+        nums, names = self._static_argnums, self._static_argnames
+        if nums:
+            dyn_args = tuple(a for i, a in enumerate(args) if i not in nums)
+            statics = tuple((i, _HashableStatic(a)) for i, a in enumerate(args) if i in nums)
+        else:
+            dyn_args, statics = tuple(args), ()
+        if names and kwargs:
+            dyn_kwargs = {k: v for k, v in kwargs.items() if k not in names}
+            statics += tuple((k, _HashableStatic(v)) for k, v in sorted(kwargs.items())
+                             if k in names)
+        else:
+            dyn_kwargs = kwargs
+        for _, s in statics:
+            _hash_static(s.val)
+        return dyn_args, dyn_kwargs, statics
+
+    def _signature(self, args, kwargs):
+        dyn_args, dyn_kwargs, statics = self._split(args, kwargs)
+        leaves, in_tree = tree_util.tree_flatten((dyn_args, dyn_kwargs))
+        paths: list = []
+
+        def describe(what, i):
+            if what == "fun":
+                return repr(self._fun)
+            if not paths:
+                paths.extend(_leaf_paths(self._fun, args, kwargs))
+            return paths[i]
+
+        avals = []
+        for i, x in enumerate(leaves):
+            aval = getattr(x, "aval", None)
+            if aval is None or type(x) is int:
+                aval = _leaf_aval(x, functools.partial(_describe_at, describe, i))
+            avals.append(aval)
+        key = (self._options_key, in_tree, tuple(avals), statics, config.trace_context())
+        return key, leaves, in_tree, tuple(avals), statics
+
+    def _rebuild_call(self, in_tree, statics, leaves):
+        dyn_args, dyn_kwargs = tree_util.tree_unflatten(in_tree, leaves)
+        args = list(dyn_args)
+        kwargs = dict(dyn_kwargs)
+        for k, s in statics:
+            if isinstance(k, int):
+                args.insert(k, s.val)
+            else:
+                kwargs[k] = s.val
+        return args, kwargs
+
+    def _trace(self, key, in_tree, avals, statics, args, kwargs, traced_for="jit") -> _Entry:
+        out_tree_box = []
+        fun = self._fun
+
+        def flat_fun(*tracers):
+            a, kw = self._rebuild_call(in_tree, statics, tracers)
+            out = fun(*a, **kw)
+            out_leaves, out_tree = tree_util.tree_flatten(out)
+            _check_outputs(fun, out_leaves)
+            out_tree_box.append(out_tree)
+            return out_leaves
+
+        debug = DebugInfo.of(fun, traced_for, _leaf_paths(fun, args, kwargs))
+        closed = trace_to_jaxpr(flat_fun, avals, debug)
+        has_tracers = any(isinstance(c, Tracer) for c in closed.consts)
+        entry = _Entry(closed, out_tree_box[0], avals, has_tracers)
+        if not has_tracers:
+            _cache_for(fun)[key] = entry
+        return entry
+
+    def _get_entry(self, args, kwargs):
+        key, leaves, in_tree, avals, statics = self._signature(args, kwargs)
+        entry = _cache_for(self._fun).get(key)
+        if entry is None:
+            entry = self._trace(key, in_tree, avals, statics, args, kwargs)
+        return entry, leaves
+
+    # --- calling ----------------------------------------------------------------------
+    def __call__(self, *args, **kwargs):
+        if config.jax_disable_jit:
+            return self._fun(*args, **kwargs)
+        entry, leaves = self._get_entry(args, kwargs)
+        closed, extra = split_tracer_consts(entry.closed_jaxpr)
+        outs = jit_p.bind(*extra, *leaves, jaxpr=closed, name=self._name)
+        return tree_util.tree_unflatten(entry.out_tree, outs)
+
+    # --- staging API ------------------------------------------------------------------
+    def trace(self, *args, **kwargs) -> "Traced":
+        """Trace at the given (possibly abstract) arguments; ``.jaxpr`` is the body."""
+        entry, _ = self._get_entry(args, kwargs)
+        return Traced(self, entry)
+
+    def eval_shape(self, *args, **kwargs):
+        """The output as a pytree of ``ShapeDtypeStruct``s, without running anything."""
+        entry, _ = self._get_entry(args, kwargs)
+        return _out_info(entry)
+
+    def clear_cache(self) -> None:
+        """Forget every traced signature of the underlying function."""
+        _cache_for(self._fun).clear()
+
+    def _cache_size(self) -> int:
+        return sum(1 for k in _cache_for(self._fun) if k[0] == self._options_key)
+
+
+def _out_info(entry: _Entry):
+    return tree_util.tree_unflatten(entry.out_tree, [
+        ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type)
+        for a in entry.closed_jaxpr.out_avals])
+
+
+class Traced:
+    """The result of ``jit(f).trace(*args)``."""
+
+    def __init__(self, wrapped: JitWrapped, entry: _Entry):
+        self._wrapped = wrapped
+        self._entry = entry
+
+    @property
+    def jaxpr(self) -> ClosedJaxpr:
+        return self._entry.closed_jaxpr
+
+    @property
+    def fun_name(self) -> str:
+        return self._wrapped._name
+
+    @property
+    def in_avals(self):
+        return self._entry.in_avals
+
+    @property
+    def out_avals(self):
+        return self._entry.closed_jaxpr.out_avals
+
+    @property
+    def out_tree(self):
+        return self._entry.out_tree
+
+    @property
+    def out_info(self):
+        return _out_info(self._entry)
+
+
+def jit(fun: Callable | None = None, /, *, static_argnums=None, static_argnames=None,
+        donate_argnums=None, donate_argnames=None, keep_unused: bool = False, device=None,
+        backend: str | None = None, inline: bool = False, in_shardings=None,
+        out_shardings=None, compiler_options=None):
+    """Compile ``fun`` per abstract signature (``jax.jit``).
+
+    Parameters
+    ----------
+    fun : callable, optional
+        The function to compile. If omitted, ``jit`` returns a decorator.
+    static_argnums, static_argnames : int, str or sequences of them
+        Arguments passed to ``fun`` as Python values; each new value retraces. They
+        must be hashable.
+    donate_argnums, donate_argnames, keep_unused, device, in_shardings, out_shardings,
+    compiler_options
+        Accepted for compatibility.
+    backend : str, optional
+        ``"cpu"`` (the default).
+    inline : bool
+        Accepted for compatibility.
+
+    Returns
+    -------
+    callable
+        With methods ``trace``, ``lower``, ``eval_shape`` and ``clear_cache``.
+    """
+    def wrap(f):
+        return JitWrapped(f, static_argnums, static_argnames, donate_argnums, donate_argnames,
+                          inline, backend, device, keep_unused)
+    return wrap if fun is None else wrap(fun)
+
+
+def make_jaxpr(fun: Callable, static_argnums=(), axis_env=None, return_shape: bool = False):
+    """A function that returns the ``ClosedJaxpr`` of ``fun`` at given arguments.
+
+    Parameters
+    ----------
+    fun : callable
+    static_argnums : int or tuple of int
+        Arguments to pass as Python values.
+    axis_env : None
+        Accepted for compatibility.
+    return_shape : bool
+        Also return the output shapes as ``ShapeDtypeStruct``s.
+
+    Returns
+    -------
+    callable
+        ``(*args, **kwargs) -> ClosedJaxpr`` (or ``(ClosedJaxpr, shapes)``).
+    """
+    if isinstance(static_argnums, int):
+        static_argnums = (static_argnums,)
+    static_argnums = tuple(static_argnums)
+
+    @functools.wraps(fun)
+    def make(*args, **kwargs):
+        statics = tuple((i, _HashableStatic(a)) for i, a in enumerate(args)
+                        if i in static_argnums)
+        dyn = tuple(a for i, a in enumerate(args) if i not in static_argnums)
+        leaves, in_tree = tree_util.tree_flatten((dyn, kwargs))
+        paths = _leaf_paths(fun, args, kwargs)
+        avals = tuple(_leaf_aval(x, functools.partial(
+            _describe_at, lambda w, i: repr(fun) if w == "fun" else paths[i], i))
+            for i, x in enumerate(leaves))
+        out_tree_box = []
+
+        def flat_fun(*tracers):
+            a, kw = tree_util.tree_unflatten(in_tree, tracers)
+            a = list(a)
+            for i, s in statics:
+                a.insert(i, s.val)
+            out = fun(*a, **kw)
+            out_leaves, out_tree = tree_util.tree_flatten(out)
+            _check_outputs(fun, out_leaves)
+            out_tree_box.append(out_tree)
+            return out_leaves
+
+        debug = DebugInfo.of(fun, "make_jaxpr", paths)
+        closed = trace_to_jaxpr(flat_fun, avals, debug)
+        if return_shape:
+            shapes = tree_util.tree_unflatten(out_tree_box[0], [
+                ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type)
+                for a in closed.out_avals])
+            return closed, shapes
+        return closed
+
+    return make
+
+
+def eval_shape(fun: Callable, *args, **kwargs):
+    """The output shapes and dtypes of ``fun`` at ``args``, as ``ShapeDtypeStruct``s."""
+    return jit(fun).eval_shape(*args, **kwargs)

@@ -1,0 +1,18 @@
+"""``transpile.lax``: the primitives under JAX's names, one module per family.
+
+Each family module lists its public names in ``__all__``; this package re-exports them.
+"""
+from .elementwise import *  # noqa: F401,F403
+from .elementwise import __all__ as _ew_all
+
+__all__ = list(_ew_all)
+
+for _mod in ("structural", "reduction", "dot", "sort"):
+    try:
+        _m = __import__(f"{__name__}.{_mod}", fromlist=["__all__"])
+    except ModuleNotFoundError as _e:  # a family not written yet
+        if _e.name != f"{__name__}.{_mod}":
+            raise
+        continue
+    globals().update({_n: getattr(_m, _n) for _n in _m.__all__})
+    __all__ += list(_m.__all__)

@@ -1,0 +1,70 @@
+"""Shared helpers for defining primitives: shape/dtype checks and rule builders.
+
+Every lax module defines its primitives with these helpers so that one primitive is
+one block of code: its abstract-eval rule, its NumPy rule and its printing rule.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import core, dtypes
+from ..core import ShapedArray
+
+__all__ = ["check_dtype", "broadcasting_shape", "FLOAT", "INT", "UINT", "BOOL", "NUMERIC",
+           "INTEGRAL", "ANY", "kinds_desc", "aval_of"]
+
+FLOAT = "f"
+INT = "i"
+UINT = "u"
+BOOL = "b"
+INTEGRAL = "iu"
+NUMERIC = "iuf"
+ANY = "biuf"
+
+_KIND_WORDS = {"f": "floating", "i": "signedinteger", "u": "unsignedinteger", "b": "bool"}
+
+
+def kinds_desc(kinds: str) -> str:
+    return ", ".join(_KIND_WORDS[k] for k in kinds)
+
+
+def check_dtype(name: str, dtype: np.dtype, kinds: str) -> None:
+    """Raise JAX's ``TypeError`` if ``dtype`` is not of one of ``kinds``."""
+    if np.dtype(dtype).kind not in kinds:
+        raise TypeError(f"{name} does not accept dtype {np.dtype(dtype).name}. Accepted "
+                        f"dtypes are subtypes of {kinds_desc(kinds)}.")
+
+
+def check_same_dtypes(name: str, avals) -> np.dtype:
+    dts = [a.dtype for a in avals]
+    if any(d != dts[0] for d in dts[1:]):
+        raise TypeError(f"{name} requires arguments to have the same dtypes, got "
+                        f"{', '.join(d.name for d in dts)}.")
+    return dts[0]
+
+
+def broadcasting_shape(name: str, *shapes) -> tuple:
+    """The result shape of an elementwise op: equal ranks with size-1 dims, or rank 0."""
+    shapes = [s for s in shapes if len(s)]
+    if not shapes:
+        return ()
+    rank = len(shapes[0])
+    if any(len(s) != rank for s in shapes):
+        raise TypeError(f"{name}: arrays must have the same number of dimensions, got "
+                        f"{', '.join(str(s) for s in shapes)}.")
+    out = []
+    for dims in zip(*shapes, strict=True):
+        non1 = {d for d in dims if d != 1}
+        if len(non1) > 1:
+            raise TypeError(f"{name} got incompatible shapes for broadcasting: "
+                            f"{', '.join(str(s) for s in shapes)}.")
+        out.append(non1.pop() if non1 else 1)
+    return tuple(out)
+
+
+def aval_of(x) -> ShapedArray:
+    return core.get_aval(x)
+
+
+def canonical_dtype(dt) -> np.dtype:
+    return dtypes.canonicalize_dtype(dt)
