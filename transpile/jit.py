@@ -20,7 +20,7 @@ import numpy as np
 from . import core, tree_util
 from .config import config
 from .core import ShapedArray, Tracer
-from .interpreters.eval import eval_jaxpr_numpy
+from .interpreters.eval import eval_jaxpr, eval_jaxpr_numpy
 from .interpreters.tracing import DebugInfo, split_tracer_consts, trace_to_jaxpr
 from .ir import ClosedJaxpr, pp_eqn_hooks, pp_param_rules
 
@@ -359,8 +359,12 @@ class JitWrapped:
         if config.jax_disable_jit:
             return self._fun(*args, **kwargs)
         entry, leaves = self._get_entry(args, kwargs)
-        closed, extra = split_tracer_consts(entry.closed_jaxpr)
-        outs = jit_p.bind(*extra, *leaves, jaxpr=closed, name=self._name)
+        if self._inline and core.cur_dynamic_level() >= 0:
+            # inline=True: splice the body into the enclosing trace, no jit equation.
+            outs = eval_jaxpr(entry.closed_jaxpr, None, *leaves)
+        else:
+            closed, extra = split_tracer_consts(entry.closed_jaxpr)
+            outs = jit_p.bind(*extra, *leaves, jaxpr=closed, name=self._name)
         return tree_util.tree_unflatten(entry.out_tree, outs)
 
     # --- staging API ------------------------------------------------------------------
