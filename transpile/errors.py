@@ -51,7 +51,7 @@ class ConcretizationTypeError(JAXTypeError):
         origin = _describe(tracer)
         if origin:
             parts.append(origin)
-        super().__init__("\n".join(parts))
+        super().__init__("\n".join(parts) + "\n")
 
 
 class TracerBoolConversionError(ConcretizationTypeError):
@@ -62,6 +62,10 @@ class TracerBoolConversionError(ConcretizationTypeError):
         origin = _describe(tracer)
         if origin:
             msg += "\n" + origin
+            if "depends on the value" in origin:
+                msg += ("\nIf the branch should depend on the argument's Python value, mark "
+                        "it static with `static_argnums` or `static_argnames` in `jit`, or "
+                        "use `lax.cond`/`jnp.where` to keep it traced.")
         JAXTypeError.__init__(self, msg)
 
 

@@ -501,7 +501,7 @@ def make_jaxpr(fun: Callable, static_argnums=(), axis_env=None, return_shape: bo
             out_tree_box.append(out_tree)
             return out_leaves
 
-        debug = DebugInfo.of(fun, "make_jaxpr", paths)
+        debug = DebugInfo.of(fun, "jit", paths)  # JAX says "for jit" here too
         closed = trace_to_jaxpr(flat_fun, avals, debug)
         if return_shape:
             shapes = tree_util.tree_unflatten(out_tree_box[0], [

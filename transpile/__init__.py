@@ -1,0 +1,33 @@
+"""transpile: trace jax.numpy-style Python into a jaxpr IR and run it, with JAX's names.
+
+``import transpile as jax; import transpile.numpy as jnp`` gives a JAX user the same
+results, dtypes, jaxpr text and errors.
+"""
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+from . import errors, tree_util
+from .api import (CpuDevice, block_until_ready, default_backend, device_count, device_get,
+                  device_put, devices, local_device_count, local_devices,
+                  print_environment_info)
+from .array import Array
+from .config import config, disable_jit, enable_x64
+from .core import ShapedArray
+from .jit import ShapeDtypeStruct, eval_shape, jit, make_jaxpr
+from . import lax  # noqa: E402
+from . import numpy  # noqa: E402
+
+def _typeof(x):
+    """The abstract value of ``x`` (``jax.typeof``)."""
+    from .core import get_aval
+    return get_aval(x)
+
+
+typeof = _typeof
+
+__all__ = ["jit", "make_jaxpr", "block_until_ready", "ShapeDtypeStruct", "Array", "config",
+           "errors", "tree_util", "numpy", "lax", "devices", "device_put", "device_get",
+           "device_count", "local_devices", "local_device_count", "default_backend",
+           "disable_jit", "enable_x64", "eval_shape", "ShapedArray", "CpuDevice", "typeof",
+           "print_environment_info"]
