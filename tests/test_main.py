@@ -1,0 +1,21 @@
+"""The demo command prints its walk-through."""
+import io
+
+from transpile.__main__ import demo, main
+
+
+def test_demo_walkthrough():
+    buf = io.StringIO()
+    demo(out=buf)
+    text = buf.getvalue()
+    assert "{ lambda ; a:f32[5]. let" in text
+    assert "traced with JitTracer(float32[5])" in text
+    assert "TracerBoolConversionError" in text
+    assert "eager" in text and "jit" in text
+
+
+def test_main_rejects_unknown_command(capsys):
+    try:
+        main(["nope"])
+    except SystemExit as e:
+        assert e.code != 0
