@@ -8,7 +8,6 @@ explicit operands).
 """
 from __future__ import annotations
 
-import inspect
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -42,28 +41,6 @@ class DebugInfo:
 
     def describe(self) -> str:
         return f"{self.func_src} traced for {self.traced_for}"
-
-
-def arg_names_of(fun: Callable, args, kwargs, flat_paths) -> tuple:
-    """Names of the flat arguments (``x``, ``x[0]``, ``y['a']``) for error messages."""
-    try:
-        sig = inspect.signature(fun)
-        bound = sig.bind(*args, **kwargs)
-        names = list(bound.arguments)
-        params = sig.parameters
-    except (TypeError, ValueError):
-        names, params = [], {}
-    out = []
-    for top, rest in flat_paths:
-        kind, key = top
-        if kind == "args":
-            name = names[key] if key < len(names) and params.get(names[key]) is not None \
-                and params[names[key]].kind != inspect.Parameter.VAR_POSITIONAL \
-                else f"args[{key}]"
-        else:
-            name = key
-        out.append(name + rest)
-    return tuple(out)
 
 
 class _Builder:
