@@ -56,7 +56,7 @@ def eval_jaxpr_numpy(jaxpr: Jaxpr, consts, *args) -> list:
     env: dict = {}
 
     def read(a):
-        return np.asarray(a.val) if isinstance(a, Literal) else env[a]
+        return np.asarray(a.val, a.aval.dtype) if isinstance(a, Literal) else env[a]
 
     for v, c in zip(jaxpr.constvars, consts, strict=True):
         env[v] = core.to_numpy(c, v.aval)
@@ -78,9 +78,8 @@ def eval_jaxpr(jaxpr: Jaxpr | ClosedJaxpr, consts, *args) -> list:
 
     def read(a):
         if isinstance(a, Literal):
-            # A weak literal re-binds as a Python scalar so that it stays weak.
-            return a.val.item() if a.aval.weak_type and a.aval.dtype == core.get_aval(
-                a.val.item()).dtype else a.val
+            # Python-scalar literals re-bind as themselves, so they stay weak.
+            return a.val if type(a.val) in (bool, int, float) else np.asarray(a.val)
         return env[a]
 
     for v, c in zip(jaxpr.constvars, consts, strict=True):

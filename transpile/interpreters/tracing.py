@@ -153,7 +153,10 @@ class JaxprTrace(Trace):
     def pure(self, val):
         aval = core.get_aval(val)
         if _is_literalable(val):
-            return JaxprTracer(self, aval, Literal(core.to_numpy(val, aval)[()], aval))
+            typed = core.to_numpy(val, aval)[()]  # also range-checks Python ints
+            # A Python scalar literal keeps its Python value: it prints as written (1.67).
+            lit_val = val if type(val) in (bool, int, float) else typed
+            return JaxprTracer(self, aval, Literal(lit_val, aval))
         return JaxprTracer(self, aval, self.builder.add_const(val, aval))
 
     def lift(self, tracer):

@@ -1,14 +1,41 @@
 """Elementwise primitives: unary math, binary arithmetic and logic, comparisons,
 ``select_n``, ``clamp`` and ``convert_element_type``.
 
-Binary operands must share a dtype and have equal ranks (size-1 dimensions broadcast)
-or rank 0, as JAX 0.10.2's lax ops do. NumPy rules follow XLA semantics where they
-differ from NumPy's: integer division truncates and never traps, shifts past the bit
-width give 0 (or the sign), ``round`` rounds half away from zero by default.
+Abstract-eval rules follow JAX 0.10.2: binary operands have equal ranks (size-1 dimensions
+broadcast) or rank 0; each position accepts the dtype categories JAX names in its errors;
+operands share a dtype (``pow`` may take an integer exponent); a result is weakly typed
+when every operand is, whatever its dtype.
+
+NumPy rules follow XLA on CPU where it differs from NumPy:
+
+* Float32/float64 run with flush-to-zero and denormals-are-zero: arithmetic, comparisons
+  and most functions read a subnormal operand as zero and write a subnormal result as
+  zero. Sign manipulation (``neg``, ``abs``), ``select_n``, ``nextafter``, ``is_finite``,
+  and functions that return tiny arguments unchanged (``sin``, ``tan``, ``atan``,
+  ``expm1``, ``atan2``, float32 ``tanh``) do not flush. Float16 is computed in float32,
+  where its subnormals are normal numbers.
+* Transcendental functions are evaluated in float64 and rounded once to the operand
+  dtype: within XLA's own error (a few ulp) of what it computes, except ``exp2``, which
+  XLA evaluates as ``exp(x * log(2))`` and loses up to 62 ulp (float32).
+  ``logistic`` is ``1 / (1 + exp(-x))`` with each step rounded to the operand dtype, as
+  XLA expands it (float16 gives 0 below x = -11.1). ``integer_pow`` multiplies by
+  repeated squaring in the operand dtype, as XLA does.
+* Integer ``div`` truncates; ``x / 0`` is -1 (signed) or all ones (unsigned);
+  ``INT_MIN / -1`` is ``INT_MIN``. ``rem`` has the dividend's sign; ``x % 0`` is ``x``;
+  ``INT_MIN % -1`` is 0. Integer arithmetic wraps.
+* Shifts by a negative amount or by at least the bit width give 0 (arithmetic right
+  shift: the sign fill). ``shift_right_arithmetic`` reads unsigned operands as signed.
+* ``max``/``min`` propagate NaN and order -0.0 below +0.0.
+* ``convert_element_type`` from float to integer truncates and saturates, NaN gives 0;
+  to bool it is ``x != 0`` (NaN is True).
+* ``select_n`` clamps an out-of-range ``which`` into ``[0, len(cases) - 1]``.
+* ``pow`` with an integer exponent converts it to the base's dtype first.
 """
 from __future__ import annotations
 
+import enum
 import math
+import operator
 
 import numpy as np
 
@@ -16,255 +43,437 @@ from .. import core, dtypes
 from ..core import ShapedArray
 from ..interpreters.tracing import const_fold_rules
 from ..ir import Literal, pp_param_rules
-__all__ = ['abs', 'acos', 'acosh', 'add', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'bitwise_and', 'bitwise_not', 'bitwise_or', 'bitwise_xor', 'cbrt', 'ceil', 'clamp', 'convert_element_type', 'convert_values', 'cos', 'cosh', 'div', 'eq', 'erf', 'erf_inv', 'exp', 'exp2', 'expm1', 'floor', 'ge', 'gt', 'integer_pow', 'is_finite', 'le', 'log', 'log1p', 'logistic', 'lt', 'max', 'min', 'mul', 'ne', 'neg', 'nextafter', 'pow', 'rem', 'round', 'rsqrt', 'select', 'select_n', 'shift_left', 'shift_right_arithmetic', 'shift_right_logical', 'sign', 'sin', 'sinh', 'sqrt', 'square', 'sub', 'tan', 'tanh', 'RoundingMethod', 'neg_p', 'sign_p', 'floor_p', 'ceil_p', 'round_p', 'is_finite_p', 'exp_p', 'exp2_p', 'expm1_p', 'log_p', 'log1p_p', 'sqrt_p', 'rsqrt_p', 'cbrt_p', 'sin_p', 'cos_p', 'tan_p', 'asin_p', 'acos_p', 'atan_p', 'sinh_p', 'cosh_p', 'tanh_p', 'asinh_p', 'acosh_p', 'atanh_p', 'logistic_p', 'erf_p', 'erf_inv_p', 'abs_p', 'not_p', 'integer_pow_p', 'add_p', 'sub_p', 'mul_p', 'div_p', 'rem_p', 'pow_p', 'max_p', 'min_p', 'atan2_p', 'nextafter_p', 'and_p', 'or_p', 'xor_p', 'shift_left_p', 'shift_right_logical_p', 'shift_right_arithmetic_p', 'eq_p', 'ne_p', 'lt_p', 'le_p', 'gt_p', 'ge_p', 'add_any_p', 'select_n_p', 'clamp_p', 'convert_element_type_p', '_convert_element_type', 'convert_values']
 
-from ._base import (ANY, BOOL, FLOAT, INTEGRAL, NUMERIC, broadcasting_shape, check_dtype,
-                    check_same_dtypes)
+__all__ = [
+    # the lax API
+    'abs', 'acos', 'acosh', 'add', 'asin', 'asinh', 'atan', 'atan2', 'atanh', 'bitwise_and',
+    'bitwise_not', 'bitwise_or', 'bitwise_xor', 'cbrt', 'ceil', 'clamp',
+    'convert_element_type', 'cos', 'cosh', 'div', 'eq', 'erf', 'erf_inv', 'exp', 'exp2',
+    'expm1', 'floor', 'ge', 'gt', 'integer_pow', 'is_finite', 'le', 'log', 'log1p',
+    'logistic', 'lt', 'max', 'min', 'mul', 'ne', 'neg', 'nextafter', 'pow', 'rem', 'round',
+    'rsqrt', 'select', 'select_n', 'shift_left', 'shift_right_arithmetic',
+    'shift_right_logical', 'sign', 'sin', 'sinh', 'sqrt', 'square', 'sub', 'tan', 'tanh',
+    'RoundingMethod',
+    # primitives
+    'neg_p', 'sign_p', 'floor_p', 'ceil_p', 'round_p', 'is_finite_p', 'exp_p', 'exp2_p',
+    'expm1_p', 'log_p', 'log1p_p', 'sqrt_p', 'rsqrt_p', 'cbrt_p', 'sin_p', 'cos_p', 'tan_p',
+    'asin_p', 'acos_p', 'atan_p', 'sinh_p', 'cosh_p', 'tanh_p', 'asinh_p', 'acosh_p',
+    'atanh_p', 'logistic_p', 'erf_p', 'erf_inv_p', 'abs_p', 'not_p', 'integer_pow_p',
+    'square_p', 'add_p', 'sub_p', 'mul_p', 'div_p', 'rem_p', 'pow_p', 'max_p', 'min_p',
+    'atan2_p', 'nextafter_p', 'and_p', 'or_p', 'xor_p', 'shift_left_p',
+    'shift_right_logical_p', 'shift_right_arithmetic_p', 'eq_p', 'ne_p', 'lt_p', 'le_p',
+    'gt_p', 'ge_p', 'add_any_p', 'select_n_p', 'clamp_p', 'convert_element_type_p',
+    # helpers other modules use
+    '_convert_element_type', 'convert_values']
+
+# ---------------------------------------------------------------------------------------
+# Dtype categories, named as JAX's error messages name them
+
+_CATEGORY_KINDS = {"bool": "b", "integer": "iu", "signedinteger": "i",
+                   "floating": "f", "complexfloating": "c"}
+FLOATING = ("floating", "complexfloating")
+REAL_FLOATING = ("floating",)
+NUMBER = ("integer", "floating", "complexfloating")
+SIGNED_NUMBER = ("floating", "complexfloating", "signedinteger")
+INTEGER = ("integer",)
+INT_OR_BOOL = ("integer", "bool")
+REAL_NUMBER = ("integer", "floating")
+ANY = ("bool", "integer", "floating", "complexfloating")
+
+
+def _accepts(accepted, dtype) -> bool:
+    return any(np.dtype(dtype).kind in _CATEGORY_KINDS[c] for c in accepted)
+
+
+def _check_accepts(name: str, dtype, accepted, position: int | None = None) -> None:
+    """Raise JAX's ``TypeError`` when ``dtype`` is in none of the ``accepted`` categories."""
+    if _accepts(accepted, dtype):
+        return
+    at = "" if position is None else f" at position {position}"
+    raise TypeError(f"{name} does not accept dtype {np.dtype(dtype).name}{at}. Accepted "
+                    f"dtypes{at} are subtypes of {', '.join(accepted)}.")
+
+
+def _check_same_dtypes(name: str, avals, jnp_name: str | None = None) -> np.dtype:
+    dts = [a.dtype for a in avals]
+    if any(d != dts[0] for d in dts[1:]):
+        tip = "" if jnp_name is None else (
+            f" (Tip: jnp.{jnp_name} is a similar function that does automatic type "
+            "promotion on inputs).")
+        raise TypeError(f"lax.{name} requires arguments to have the same dtypes, got "
+                        f"{', '.join(d.name for d in dts)}.{tip}")
+    return dts[0]
+
+
+def _broadcast_shapes(name: str, *shapes) -> tuple:
+    """Equal ranks with size-1 dimensions broadcasting; rank-0 operands go anywhere."""
+    shapes = [s for s in shapes if len(s)]
+    if not shapes:
+        return ()
+    ranks = sorted({len(s) for s in shapes})
+    if len(ranks) > 1:
+        raise TypeError(f"{name}: arrays must have the same number of dimensions, got "
+                        f"{{{', '.join(map(str, ranks))}}}")
+    out = []
+    for dims in zip(*shapes, strict=True):
+        non1 = {d for d in dims if d != 1}
+        if len(non1) > 1:
+            raise TypeError(f"{name} got incompatible shapes for broadcasting: "
+                            f"{', '.join(str(s) for s in shapes)}.")
+        out.append(non1.pop() if non1 else 1)
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------
+# How XLA:CPU evaluates floats
+
+F32_F64 = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _flush(x):
+    """Subnormal float32/float64 values become zeros of the same sign."""
+    x = np.asarray(x)
+    if x.dtype not in F32_F64:
+        return x
+    sub = np.abs(x) < np.finfo(x.dtype).tiny
+    if not sub.any():
+        return x
+    return np.where(sub, np.copysign(np.zeros((), x.dtype), x), x)
+
+
+def _xla(fn, *, daz=F32_F64, ftz=F32_F64, wide=False):
+    """Wrap a NumPy rule so that float operands are treated as XLA:CPU treats them.
+
+    Parameters
+    ----------
+    fn : callable
+        The rule on NumPy arrays; integer and bool operands go to it untouched.
+    daz, ftz : tuple of dtypes
+        The dtypes whose subnormal operands read as zero (daz) and whose subnormal
+        results are written as zero (ftz).
+    wide : bool
+        Compute float16/float32 operands in float64 and round the result once.
+    """
+    def impl(*args, **params):
+        dt = args[0].dtype
+        if dt.kind != "f":
+            return fn(*args, **params)
+        args = [_flush(a) if a.dtype in daz else a for a in args]
+        if wide and dt != np.float64:
+            out = np.asarray(fn(*[a.astype(np.float64) if a.dtype.kind == "f" else a
+                                  for a in args], **params))
+            if out.dtype.kind == "f":
+                out = out.astype(dt)
+        else:
+            out = np.asarray(fn(*args, **params))
+        return _flush(out) if out.dtype in ftz else out
+    impl.__name__ = getattr(fn, "__name__", "impl")
+    return impl
+
+
+_NO_FLUSH = dict(daz=(), ftz=())
 
 # ---------------------------------------------------------------------------------------
 # Builders
 
 
-def _unop(name: str, kinds: str, np_fn, out_dtype=None):
+def _unop(name: str, accepted, impl, out_dtype=None):
+    """A unary primitive: the operand's shape, its dtype (or ``out_dtype``) and weak type."""
     p = core.new_primitive(name)
 
     def abstract(x, **params):
-        check_dtype(name, x.dtype, kinds)
-        dt = x.dtype if out_dtype is None else np.dtype(out_dtype)
-        return ShapedArray(x.shape, dt, x.weak_type and out_dtype is None)
+        _check_accepts(name, x.dtype, accepted)
+        return ShapedArray(x.shape, x.dtype if out_dtype is None else out_dtype, x.weak_type)
 
     p.def_abstract_eval(abstract)
-    p.def_impl(np_fn)
+    p.def_impl(impl)
     return p
 
 
-def _binop(name: str, kinds: str, np_fn, out_dtype=None):
+def _binop(name: str, accepted, impl, out_dtype=None, jnp_name=None, dtype_rule=None):
+    """A binary primitive: broadcast shape, shared dtype (or ``out_dtype``), weak if both are.
+
+    ``jnp_name`` is the promoting ``jnp`` function JAX's dtype-mismatch error suggests;
+    ``dtype_rule(x, y)`` replaces the dtype checks where operands may differ.
+    """
     p = core.new_primitive(name)
 
     def abstract(x, y, **params):
-        dt = check_same_dtypes(name, (x, y))
-        check_dtype(name, dt, kinds)
-        shape = broadcasting_shape(name, x.shape, y.shape)
-        weak = x.weak_type and y.weak_type and out_dtype is None
-        return ShapedArray(shape, dt if out_dtype is None else out_dtype, weak)
+        shape = _broadcast_shapes(name, x.shape, y.shape)
+        if dtype_rule is not None:
+            dt = dtype_rule(x, y)
+        else:
+            for i, a in enumerate((x, y)):
+                _check_accepts(name, a.dtype, accepted, i)
+            dt = _check_same_dtypes(name, (x, y), jnp_name)
+        return ShapedArray(shape, dt if out_dtype is None else out_dtype,
+                           x.weak_type and y.weak_type)
 
     p.def_abstract_eval(abstract)
-    p.def_impl(np_fn)
+    p.def_impl(impl)
     return p
-
-
-def _float_fn(fn):
-    """Evaluate a float function in at least float32 precision, as XLA does for f16."""
-    def impl(x, *rest):
-        if x.dtype == np.float16:
-            return fn(x.astype(np.float32), *[r.astype(np.float32) for r in rest]) \
-                .astype(np.float16)
-        return fn(x, *rest)
-    return impl
 
 
 # ---------------------------------------------------------------------------------------
 # Unary
 
-def _round_impl(x, rounding_method=0):
-    if int(rounding_method) == 0:  # away from zero
-        return np.where(np.abs(x - np.trunc(x)) == 0.5, x + np.copysign(0.5, x), np.round(x)) \
-            .astype(x.dtype)
-    return np.round(x)
-
-
 def _sign_impl(x):
     if x.dtype.kind == "u":
         return (x != 0).astype(x.dtype)
+    if x.dtype.kind == "f":
+        return np.where(x == 0, x, np.sign(x))  # keeps -0.0; NaN stays NaN
     return np.sign(x)
 
 
-_erf_scalar = np.vectorize(math.erf, otypes=[np.float64])
+def _round_impl(x, *, rounding_method):
+    if rounding_method == RoundingMethod.TO_NEAREST_EVEN:
+        return np.round(x)
+    t = np.trunc(x)
+    half = np.abs(x - t) == 0.5  # exact: x - trunc(x) is representable
+    return np.where(half, t + np.copysign(np.ones((), x.dtype), x), np.round(x))
 
 
-def _erf_impl(x):
-    return _erf_scalar(x.astype(np.float64)).astype(x.dtype)
+_erf_f64 = np.vectorize(math.erf, otypes=[np.float64])
+_erfc_f64 = np.vectorize(math.erfc, otypes=[np.float64])
 
 
 def _erf_inv_f64(y):
+    """Inverse error function in float64: Giles' single-precision approximation, then
+    Newton steps on erf (on erfc above 0.5, where ``1 - |y|`` is exact)."""
     y = np.asarray(y, np.float64)
-    out = np.full(y.shape, np.nan)
     a = np.abs(y)
+    out = np.where(a == 1, np.inf, np.nan)  # |y| > 1 and NaN give NaN
     inside = a < 1
-    # Giles' single-precision approximation as a start, then Newton steps on erf.
-    w = -np.log1p(-y[inside] * y[inside])
+    a_in = a[inside]
+    w = -np.log1p(-a_in * a_in)
     small = w < 5
     t = np.where(small, w - 2.5, np.sqrt(np.maximum(w, 5)) - 3)
-    ps = [(2.81022636e-08, -0.000200214257), (3.43273939e-07, 0.000100950558),
-          (-3.5233877e-06, 0.00134934322), (-4.39150654e-06, -0.00367342844),
-          (0.00021858087, 0.00573950773), (-0.00125372503, -0.0076224613),
-          (-0.00417768164, 0.00943887047), (0.246640727, 1.00167406),
-          (1.50140941, 2.83297682)]
-    p = np.where(small, ps[0][0], ps[0][1])
-    for lo, hi in ps[1:]:
+    coeffs = [(2.81022636e-08, -0.000200214257), (3.43273939e-07, 0.000100950558),
+              (-3.5233877e-06, 0.00134934322), (-4.39150654e-06, -0.00367342844),
+              (0.00021858087, 0.00573950773), (-0.00125372503, -0.0076224613),
+              (-0.00417768164, 0.00943887047), (0.246640727, 1.00167406),
+              (1.50140941, 2.83297682)]
+    p = np.where(small, coeffs[0][0], coeffs[0][1])
+    for lo, hi in coeffs[1:]:
         p = np.where(small, lo, hi) + p * t
-    r = p * y[inside]
+    r = p * a_in
     for _ in range(3):
-        err = _erf_scalar(r) - y[inside]
-        r = r - err / (2 / math.sqrt(math.pi) * np.exp(-r * r))
+        resid = np.where(a_in <= 0.5, _erf_f64(r) - a_in, (1 - a_in) - _erfc_f64(r))
+        r = r - resid / (2 / math.sqrt(math.pi) * np.exp(-r * r))
     out[inside] = r
-    out[a == 1] = np.copysign(np.inf, y[a == 1])
-    return out
-
-
-def _erf_inv_impl(x):
-    return _erf_inv_f64(x).astype(x.dtype)
+    return np.copysign(out, y)
 
 
 def _logistic_impl(x):
-    with np.errstate(over="ignore"):
-        return (1 / (1 + np.exp(-x))).astype(x.dtype)
+    # XLA expands logistic to 1 / (1 + exp(-x)), each step in the operand dtype.
+    one = x.dtype.type(1)
+    e = _exp_impl(-x)
+    return one / (one + e)
 
 
-def _not_impl(x):
-    return np.logical_not(x) if x.dtype == np.bool_ else np.invert(x)
+def _rsqrt(x):
+    return 1 / np.sqrt(x)
 
 
-neg_p = _unop("neg", NUMERIC, np.negative)
-sign_p = _unop("sign", NUMERIC, _sign_impl)
-floor_p = _unop("floor", FLOAT, np.floor)
-ceil_p = _unop("ceil", FLOAT, np.ceil)
-round_p = _unop("round", FLOAT, _round_impl)
-is_finite_p = _unop("is_finite", FLOAT, np.isfinite, out_dtype=np.bool_)
-exp_p = _unop("exp", FLOAT, _float_fn(np.exp))
-exp2_p = _unop("exp2", FLOAT, _float_fn(np.exp2))
-expm1_p = _unop("expm1", FLOAT, _float_fn(np.expm1))
-log_p = _unop("log", FLOAT, _float_fn(np.log))
-log1p_p = _unop("log1p", FLOAT, _float_fn(np.log1p))
-sqrt_p = _unop("sqrt", FLOAT, _float_fn(np.sqrt))
-rsqrt_p = _unop("rsqrt", FLOAT, _float_fn(lambda x: (1 / np.sqrt(x)).astype(x.dtype)))
-cbrt_p = _unop("cbrt", FLOAT, _float_fn(np.cbrt))
-sin_p = _unop("sin", FLOAT, _float_fn(np.sin))
-cos_p = _unop("cos", FLOAT, _float_fn(np.cos))
-tan_p = _unop("tan", FLOAT, _float_fn(np.tan))
-asin_p = _unop("asin", FLOAT, _float_fn(np.arcsin))
-acos_p = _unop("acos", FLOAT, _float_fn(np.arccos))
-atan_p = _unop("atan", FLOAT, _float_fn(np.arctan))
-sinh_p = _unop("sinh", FLOAT, _float_fn(np.sinh))
-cosh_p = _unop("cosh", FLOAT, _float_fn(np.cosh))
-tanh_p = _unop("tanh", FLOAT, _float_fn(np.tanh))
-asinh_p = _unop("asinh", FLOAT, _float_fn(np.arcsinh))
-acosh_p = _unop("acosh", FLOAT, _float_fn(np.arccosh))
-atanh_p = _unop("atanh", FLOAT, _float_fn(np.arctanh))
-logistic_p = _unop("logistic", FLOAT, _float_fn(_logistic_impl))
-erf_p = _unop("erf", FLOAT, _erf_impl)
-erf_inv_p = _unop("erf_inv", FLOAT, _erf_inv_impl)
-abs_p = _unop("abs", NUMERIC, np.abs)
-not_p = _unop("not", BOOL + INTEGRAL, _not_impl)
+def _transcendental(np_fn, **flush):
+    return _xla(np_fn, wide=True, **flush)
 
 
-def _integer_pow_impl(x, y):
-    if x.dtype.kind in "iu":
-        if y < 0:
-            raise ValueError("integer_pow with a negative exponent needs a float base")
-        acc = np.ones_like(x)
-        base = x.copy()
-        n = y
-        while n:
-            if n & 1:
-                acc = acc * base
-            base = base * base
-            n >>= 1
-        return acc
-    return np.power(x, x.dtype.type(y)) if y >= 0 else (1 / np.power(x, -y)).astype(x.dtype)
+neg_p = _unop("neg", NUMBER, np.negative)
+sign_p = _unop("sign", NUMBER, _xla(_sign_impl))
+floor_p = _unop("floor", REAL_FLOATING, _xla(np.floor))
+ceil_p = _unop("ceil", REAL_FLOATING, _xla(np.ceil))
+round_p = _unop("round", REAL_FLOATING, _xla(_round_impl))
+is_finite_p = _unop("is_finite", REAL_FLOATING, np.isfinite, out_dtype=np.bool_)
+_exp_impl = _transcendental(np.exp)
+exp_p = _unop("exp", FLOATING, _exp_impl)
+exp2_p = _unop("exp2", FLOATING, _transcendental(np.exp2))
+expm1_p = _unop("expm1", FLOATING, _transcendental(np.expm1, **_NO_FLUSH))
+log_p = _unop("log", FLOATING, _transcendental(np.log))
+log1p_p = _unop("log1p", FLOATING, _transcendental(np.log1p))
+sqrt_p = _unop("sqrt", FLOATING, _transcendental(np.sqrt))
+rsqrt_p = _unop("rsqrt", FLOATING, _transcendental(_rsqrt))
+cbrt_p = _unop("cbrt", REAL_FLOATING, _transcendental(np.cbrt))
+sin_p = _unop("sin", FLOATING, _transcendental(np.sin, **_NO_FLUSH))
+cos_p = _unop("cos", FLOATING, _transcendental(np.cos))
+tan_p = _unop("tan", FLOATING, _transcendental(np.tan, **_NO_FLUSH))
+asin_p = _unop("asin", FLOATING, _transcendental(np.arcsin))
+acos_p = _unop("acos", FLOATING, _transcendental(np.arccos))
+atan_p = _unop("atan", FLOATING, _transcendental(np.arctan, **_NO_FLUSH))
+sinh_p = _unop("sinh", FLOATING, _transcendental(np.sinh))
+cosh_p = _unop("cosh", FLOATING, _transcendental(np.cosh))
+tanh_p = _unop("tanh", FLOATING, _transcendental(np.tanh, daz=F32_F64[1:], ftz=F32_F64[1:]))
+asinh_p = _unop("asinh", FLOATING, _transcendental(np.arcsinh))
+acosh_p = _unop("acosh", FLOATING, _transcendental(np.arccosh))
+atanh_p = _unop("atanh", FLOATING, _transcendental(np.arctanh))
+logistic_p = _unop("logistic", FLOATING, _xla(_logistic_impl))
+erf_p = _unop("erf", REAL_FLOATING, _transcendental(_erf_f64))
+erf_inv_p = _unop("erf_inv", REAL_FLOATING, _transcendental(_erf_inv_f64))
+abs_p = _unop("abs", SIGNED_NUMBER, np.abs)
+not_p = _unop("not", INT_OR_BOOL, np.invert)  # logical not for bool
 
 
-integer_pow_p = _unop("integer_pow", NUMERIC, _integer_pow_impl)
+def _power_by_squaring(x, n: int):
+    """``x ** n`` (n >= 1) by repeated squaring, each product rounded (and flushed)."""
+    acc, base = None, x
+    while n:
+        if n & 1:
+            acc = base if acc is None else _flush(acc * base)
+        n >>= 1
+        if n:
+            base = _flush(base * base)
+    return acc
 
+
+def _integer_pow_impl(x, *, y):
+    if y == 0:
+        return np.ones_like(x)
+    if y == 1:
+        return x  # the operand itself: not flushed
+    return _integer_pow_flushed(x, y=y)
+
+
+def _integer_pow_any(x, *, y):
+    p = _power_by_squaring(x, operator.abs(y))
+    return p if y > 0 else x.dtype.type(1) / p
+
+
+_integer_pow_flushed = _xla(_integer_pow_any)
+integer_pow_p = _unop("integer_pow", NUMBER, _integer_pow_impl)
+
+
+@integer_pow_p.def_abstract_eval
+def _integer_pow_abstract(x, *, y):
+    _check_accepts("integer_pow", x.dtype, NUMBER)
+    if x.dtype.kind in "iu" and y < 0:
+        raise TypeError("Integers cannot be raised to negative powers, got "
+                        f"integer_pow({x.str_long()}, {y})")
+    return ShapedArray(x.shape, x.dtype, x.weak_type)
+
+
+square_p = _unop("square", NUMBER, _xla(lambda x: x * x))
 
 # ---------------------------------------------------------------------------------------
 # Binary
 
-def _int_div(x, y):
+
+def _div_impl(x, y):
     if x.dtype.kind == "f":
         return np.divide(x, y)
-    ok = y != 0
-    safe_y = np.where(ok, y, 1)
-    if x.dtype.kind == "i":
-        # C semantics: truncate toward zero; INT_MIN / -1 wraps to INT_MIN.
-        q = np.abs(x).astype(np.uint64) // np.abs(safe_y).astype(np.uint64)
-        neg = (x < 0) != (safe_y < 0)
-        q = np.where(neg, -(q.astype(np.int64)), q.astype(np.int64)).astype(x.dtype)
-        return np.where(ok, q, np.array(-1, x.dtype))
-    return np.where(ok, x // safe_y, np.array(np.iinfo(x.dtype).max, x.dtype))
+    zero = y == 0
+    if x.dtype.kind == "u":
+        return np.where(zero, np.array(np.iinfo(x.dtype).max, x.dtype),
+                        x // np.where(zero, 1, y).astype(x.dtype))
+    imin = np.array(np.iinfo(x.dtype).min, x.dtype)
+    overflow = (x == imin) & (y == -1)
+    safe = np.where(zero | overflow, 1, y).astype(x.dtype)
+    q = x // safe  # floors: step back toward zero when inexact with differing signs
+    q = q + ((np.remainder(x, safe) != 0) & ((x < 0) != (safe < 0))).astype(x.dtype)
+    return np.where(zero, np.array(-1, x.dtype), np.where(overflow, imin, q))
 
 
-def _int_rem(x, y):
+def _rem_impl(x, y):
     if x.dtype.kind == "f":
-        return np.fmod(x, y)
-    ok = y != 0
-    safe_y = np.where(ok, y, 1)
-    if x.dtype.kind == "i":
-        r = np.fmod(x.astype(np.int64), safe_y.astype(np.int64)).astype(x.dtype)
-    else:
-        r = x % safe_y
-    return np.where(ok, r, x)
+        return np.fmod(x, _flush(y))  # XLA flushes the divisor only; exact, never rounds
+    zero = y == 0
+    if x.dtype.kind == "u":
+        return np.where(zero, x, x % np.where(zero, 1, y).astype(x.dtype))
+    overflow = (x == np.iinfo(x.dtype).min) & (y == -1)
+    safe = np.where(zero | overflow, 1, y).astype(x.dtype)
+    return np.where(zero, x, np.where(overflow, np.zeros((), x.dtype), np.fmod(x, safe)))
 
 
-def _shift_mask(x, y):
-    bits = x.dtype.itemsize * 8
-    yu = y.astype(np.uint64) if y.dtype.kind == "u" else y.astype(np.int64)
-    return (yu < 0) | (yu >= bits), np.where((yu < 0) | (yu >= bits), 0, yu).astype(x.dtype)
-
-
-def _shift_left(x, y):
-    bad, s = _shift_mask(x, y)
-    return np.where(bad, np.zeros_like(x), np.left_shift(x, s))
-
-
-def _shift_right_logical(x, y):
-    bad, s = _shift_mask(x, y)
-    udt = np.dtype(f"u{x.dtype.itemsize}")
-    r = np.right_shift(x.view(udt) if x.ndim else x.astype(udt), s.astype(udt)).astype(udt)
-    return np.where(bad, np.zeros_like(x), r.astype(x.dtype))
-
-
-def _shift_right_arithmetic(x, y):
-    bad, s = _shift_mask(x, y)
-    sdt = np.dtype(f"i{x.dtype.itemsize}")
-    xs = x.astype(sdt)
-    fill = np.where(xs < 0, np.array(-1, sdt), np.array(0, sdt))
-    return np.where(bad, fill, np.right_shift(xs, s.astype(sdt))).astype(x.dtype)
+def _pow_dtype_rule(x, y):
+    _check_accepts("pow", x.dtype, FLOATING, 0)
+    _check_accepts("pow", y.dtype, NUMBER, 1)
+    if y.dtype.kind == "f" and y.dtype != x.dtype:
+        raise TypeError(
+            "the first argument to pow must have an inexact dtype (float or complex), and "
+            "the second argument must have an inexact or integer dtype, and two inexact "
+            f"dtypes must match, but got {x.dtype.name} and {y.dtype.name} respectively.")
+    return x.dtype
 
 
 def _pow_impl(x, y):
-    return np.power(x, y)
+    # An integer exponent is converted to the base's dtype first (so 2**31 - 1 is even).
+    return _pow_float(x, y if y.dtype.kind == "f" else convert_values(y, x.dtype))
 
 
-def _logical_or_bitwise(np_logical, np_bitwise):
-    def impl(x, y):
-        return np_logical(x, y) if x.dtype == np.bool_ else np_bitwise(x, y)
-    return impl
+_pow_float = _xla(np.power, daz=(), wide=True)
 
 
-add_p = _binop("add", NUMERIC, np.add)
-sub_p = _binop("sub", NUMERIC, np.subtract)
-mul_p = _binop("mul", NUMERIC + BOOL, _logical_or_bitwise(np.logical_and, np.multiply))
-div_p = _binop("div", NUMERIC, _int_div)
-rem_p = _binop("rem", NUMERIC, _int_rem)
-pow_p = _binop("pow", FLOAT, _float_fn(_pow_impl))
-max_p = _binop("max", ANY, np.maximum)
-min_p = _binop("min", ANY, np.minimum)
-atan2_p = _binop("atan2", FLOAT, _float_fn(np.arctan2))
-nextafter_p = _binop("nextafter", FLOAT, np.nextafter)
-and_p = _binop("and", BOOL + INTEGRAL, _logical_or_bitwise(np.logical_and, np.bitwise_and))
-or_p = _binop("or", BOOL + INTEGRAL, _logical_or_bitwise(np.logical_or, np.bitwise_or))
-xor_p = _binop("xor", BOOL + INTEGRAL, _logical_or_bitwise(np.logical_xor, np.bitwise_xor))
-shift_left_p = _binop("shift_left", INTEGRAL, _shift_left)
-shift_right_logical_p = _binop("shift_right_logical", INTEGRAL, _shift_right_logical)
-shift_right_arithmetic_p = _binop("shift_right_arithmetic", INTEGRAL, _shift_right_arithmetic)
-eq_p = _binop("eq", ANY, np.equal, out_dtype=np.bool_)
-ne_p = _binop("ne", ANY, np.not_equal, out_dtype=np.bool_)
-lt_p = _binop("lt", ANY, np.less, out_dtype=np.bool_)
-le_p = _binop("le", ANY, np.less_equal, out_dtype=np.bool_)
-gt_p = _binop("gt", ANY, np.greater, out_dtype=np.bool_)
-ge_p = _binop("ge", ANY, np.greater_equal, out_dtype=np.bool_)
-add_any_p = _binop("add_any", NUMERIC, np.add)
+def _max_impl(x, y):
+    r = np.maximum(x, y)
+    if x.dtype.kind == "f":  # max(-0.0, +0.0) is +0.0
+        r = np.where((x == 0) & (y == 0), np.where(np.signbit(x), y, x), r)
+    return r
+
+
+def _min_impl(x, y):
+    r = np.minimum(x, y)
+    if x.dtype.kind == "f":  # min(-0.0, +0.0) is -0.0
+        r = np.where((x == 0) & (y == 0), np.where(np.signbit(x), x, y), r)
+    return r
+
+
+def _nextafter_impl(x, y):
+    # Bit stepping, not flushed; but x == y compares with subnormals read as zero.
+    return np.where(_flush(x) == _flush(y), y, np.nextafter(x, y))
+
+
+def _shift_amount(x, y):
+    """``y`` as an int64/uint64 shift count and where it is outside ``[0, bits)``."""
+    bits = x.dtype.itemsize * 8
+    wide = y.astype(np.uint64 if y.dtype.kind == "u" else np.int64)
+    out = (wide < 0) | (wide >= bits)
+    return np.where(out, 0, wide).astype(x.dtype), out
+
+
+def _shift_left_impl(x, y):
+    s, out = _shift_amount(x, y)
+    return np.where(out, np.zeros((), x.dtype), np.left_shift(x, s))
+
+
+def _shift_right_logical_impl(x, y):
+    s, out = _shift_amount(x, y)
+    u = np.dtype(f"u{x.dtype.itemsize}")
+    shifted = np.right_shift(x.astype(u), s.astype(u)).astype(x.dtype)
+    return np.where(out, np.zeros((), x.dtype), shifted)
+
+
+def _shift_right_arithmetic_impl(x, y):
+    s, out = _shift_amount(x, y)
+    i = np.dtype(f"i{x.dtype.itemsize}")
+    xs = x.astype(i)
+    fill = np.where(xs < 0, np.array(-1, i), np.array(0, i))
+    return np.where(out, fill, np.right_shift(xs, s.astype(i))).astype(x.dtype)
+
+
+add_p = _binop("add", NUMBER, _xla(np.add), jnp_name="add")
+sub_p = _binop("sub", NUMBER, _xla(np.subtract), jnp_name="subtract")
+mul_p = _binop("mul", NUMBER, _xla(np.multiply), jnp_name="multiply")
+div_p = _binop("div", NUMBER, _xla(_div_impl), jnp_name="divide")
+rem_p = _binop("rem", REAL_NUMBER, _xla(_rem_impl, **_NO_FLUSH))
+pow_p = _binop("pow", FLOATING, _pow_impl, dtype_rule=_pow_dtype_rule)
+max_p = _binop("max", ANY, _xla(_max_impl), jnp_name="maximum")
+min_p = _binop("min", ANY, _xla(_min_impl), jnp_name="minimum")
+atan2_p = _binop("atan2", FLOATING, _transcendental(np.arctan2), jnp_name="arctan2")
+nextafter_p = _binop("nextafter", REAL_FLOATING, _nextafter_impl, jnp_name="nextafter")
+and_p = _binop("and", INT_OR_BOOL, np.bitwise_and)
+or_p = _binop("or", INT_OR_BOOL, np.bitwise_or)
+xor_p = _binop("xor", INT_OR_BOOL, np.bitwise_xor)
+shift_left_p = _binop("shift_left", INTEGER, _shift_left_impl, jnp_name="left_shift")
+shift_right_logical_p = _binop("shift_right_logical", INTEGER, _shift_right_logical_impl,
+                               jnp_name="right_shift")
+shift_right_arithmetic_p = _binop("shift_right_arithmetic", INTEGER,
+                                  _shift_right_arithmetic_impl, jnp_name="right_shift")
+eq_p = _binop("eq", ANY, _xla(np.equal), out_dtype=np.bool_, jnp_name="equal")
+ne_p = _binop("ne", ANY, _xla(np.not_equal), out_dtype=np.bool_, jnp_name="not_equal")
+lt_p = _binop("lt", ANY, _xla(np.less), out_dtype=np.bool_)
+le_p = _binop("le", ANY, _xla(np.less_equal), out_dtype=np.bool_)
+gt_p = _binop("gt", ANY, _xla(np.greater), out_dtype=np.bool_)
+ge_p = _binop("ge", ANY, _xla(np.greater_equal), out_dtype=np.bool_)
+add_any_p = _binop("add_any", NUMBER, _xla(np.add))
 
 
 # ---------------------------------------------------------------------------------------
@@ -276,29 +485,28 @@ select_n_p = core.new_primitive("select_n")
 @select_n_p.def_abstract_eval
 def _select_n_abstract(which, *cases):
     if not cases:
-        raise TypeError("select_n must have at least one case")
+        raise ValueError("select_n() must have at least one case")
     if any(c.shape != cases[0].shape for c in cases):
         raise TypeError("select cases must have the same shapes, got "
                         f"[{', '.join(str(c.shape) for c in cases)}].")
-    check_same_dtypes("select_n", cases)
     if which.shape and which.shape != cases[0].shape:
         raise TypeError("select `which` must be scalar or have the same shape as cases, got "
                         f"`which` shape {which.shape} but case shape {cases[0].shape}.")
-    if which.dtype != np.bool_ and which.dtype != np.int32:
-        raise TypeError(f"which must be a boolean or int32 type, got {which.dtype}")
+    _check_same_dtypes("select", cases, "where")
+    if which.dtype.kind not in "biu":
+        raise TypeError(f"select `which` must be boolean or integer type, got "
+                        f"{which.dtype.name}.")
     if which.dtype == np.bool_ and len(cases) > 2:
-        raise TypeError("select with a boolean `which` cannot have more than two cases")
+        raise TypeError("select with boolean `which` cannot have > 2 cases.")
     return ShapedArray(cases[0].shape, cases[0].dtype, all(c.weak_type for c in cases))
 
 
 @select_n_p.def_impl
 def _select_n_impl(which, *cases):
-    if which.dtype == np.bool_:
-        which = which.astype(np.int32)
-    if len(cases) == 1:
-        return cases[0]
-    return np.choose(np.clip(which, 0, len(cases) - 1), cases) if which.ndim else \
-        cases[int(np.clip(which, 0, len(cases) - 1))]
+    out = cases[0]  # which <= 0 picks the first case, which >= n - 1 the last
+    for i, case in enumerate(cases[1:], start=1):
+        out = np.where(which >= i, case, out)
+    return out
 
 
 clamp_p = core.new_primitive("clamp")
@@ -306,18 +514,15 @@ clamp_p = core.new_primitive("clamp")
 
 @clamp_p.def_abstract_eval
 def _clamp_abstract(lo, x, hi):
-    check_same_dtypes("clamp", (lo, x, hi))
-    check_dtype("clamp", x.dtype, NUMERIC)
     for name, b in (("min", lo), ("max", hi)):
         if b.shape and b.shape != x.shape:
             raise TypeError(f"clamp requires {name}.shape == operand.shape or {name}.shape "
-                            f"== (), got {b.shape}.")
-    return ShapedArray(x.shape, x.dtype, x.weak_type)
+                            f"== (), got {name}.shape={b.shape}, operand.shape={x.shape}.")
+    _check_same_dtypes("clamp", (lo, x, hi))
+    return ShapedArray(x.shape, x.dtype, lo.weak_type and x.weak_type and hi.weak_type)
 
 
-@clamp_p.def_impl
-def _clamp_impl(lo, x, hi):
-    return np.minimum(np.maximum(x, lo), hi)
+clamp_p.def_impl(_xla(lambda lo, x, hi: _min_impl(_max_impl(x, lo), hi)))
 
 
 # ---------------------------------------------------------------------------------------
@@ -331,19 +536,28 @@ def _convert_abstract(x, *, new_dtype, weak_type):
     return ShapedArray(x.shape, new_dtype, weak_type)
 
 
+def _float_to_int(x, new_dtype: np.dtype):
+    """Truncate toward zero, saturate at the integer range, NaN -> 0."""
+    info = np.iinfo(new_dtype)
+    t = np.trunc(x.astype(np.float64))
+    high = t >= float(info.max)  # float(max) rounds up for 64-bit: compare, then cast
+    low = t <= float(info.min)
+    safe = np.where(high | low | np.isnan(t), 0, t).astype(new_dtype)
+    return np.where(high, np.array(info.max, new_dtype),
+                    np.where(low, np.array(info.min, new_dtype), safe))
+
+
 def convert_values(x: np.ndarray, new_dtype) -> np.ndarray:
-    """NumPy conversion with XLA's float->int semantics (saturating, NaN -> 0)."""
+    """NumPy conversion with XLA:CPU's semantics (see the module docstring)."""
     new_dtype = np.dtype(new_dtype)
-    if x.dtype.kind == "f" and new_dtype.kind in "iu":
-        info = np.iinfo(new_dtype)
-        with np.errstate(invalid="ignore"):
-            t = np.trunc(x.astype(np.float64))
-            t = np.where(np.isnan(t), 0, np.clip(t, info.min, info.max))
-        return t.astype(new_dtype)
+    x = _flush(x)
     if new_dtype == np.bool_:
         return x != 0
+    if x.dtype.kind == "f" and new_dtype.kind in "iu":
+        return _float_to_int(x, new_dtype)
     with np.errstate(all="ignore"):
-        return x.astype(new_dtype)
+        out = x.astype(new_dtype)
+    return _flush(out) if x.dtype.kind == "f" else out
 
 
 @convert_element_type_p.def_impl
@@ -412,20 +626,20 @@ erf = _unary_api(erf_p, "error function")
 erf_inv = _unary_api(erf_inv_p, "inverse error function")
 abs = _unary_api(abs_p, "absolute value")  # noqa: A001
 bitwise_not = _unary_api(not_p, "bitwise (or logical, for bool) not")
+square = _unary_api(square_p, "square x * x")
 
 add = _binary_api(add_p, "addition")
 sub = _binary_api(sub_p, "subtraction")
 mul = _binary_api(mul_p, "multiplication")
 div = _binary_api(div_p, "division (integers truncate toward zero)")
 rem = _binary_api(rem_p, "remainder with the sign of the dividend")
-pow = _binary_api(pow_p, "power")  # noqa: A001
 max = _binary_api(max_p, "maximum (NaN-propagating)")  # noqa: A001
 min = _binary_api(min_p, "minimum (NaN-propagating)")  # noqa: A001
 atan2 = _binary_api(atan2_p, "two-argument arctangent")
 nextafter = _binary_api(nextafter_p, "next representable value after x toward y")
-bitwise_and = _binary_api(and_p, "bitwise and")
-bitwise_or = _binary_api(or_p, "bitwise or")
-bitwise_xor = _binary_api(xor_p, "bitwise xor")
+bitwise_and = _binary_api(and_p, "bitwise (or logical, for bool) and")
+bitwise_or = _binary_api(or_p, "bitwise (or logical, for bool) or")
+bitwise_xor = _binary_api(xor_p, "bitwise (or logical, for bool) xor")
 shift_left = _binary_api(shift_left_p, "left shift")
 shift_right_logical = _binary_api(shift_right_logical_p, "logical right shift")
 shift_right_arithmetic = _binary_api(shift_right_arithmetic_p, "arithmetic right shift")
@@ -437,7 +651,21 @@ gt = _binary_api(gt_p, "greater-than")
 ge = _binary_api(ge_p, "greater-or-equal")
 
 
-class RoundingMethod:
+def pow(x, y):  # noqa: A001
+    """Elementwise power ``x ** y``; ``x`` is float, ``y`` float of the same dtype or integer.
+
+    Parameters
+    ----------
+    x, y : array_like
+
+    Returns
+    -------
+    Array
+    """
+    return pow_p.bind(x, y)
+
+
+class RoundingMethod(enum.IntEnum):
     """``lax.round`` rounding modes."""
 
     AWAY_FROM_ZERO = 0
@@ -445,18 +673,16 @@ class RoundingMethod:
 
 
 def round(x, rounding_method=RoundingMethod.AWAY_FROM_ZERO):  # noqa: A001
-    """Elementwise rounding; ``rounding_method`` 0 rounds half away from zero, 1 to even."""
-    return round_p.bind(x, rounding_method=int(rounding_method))
+    """Elementwise rounding; ``rounding_method`` 0 rounds half away from zero, 1 to even.
+
+    Raises ``ValueError`` for a value that is not a ``RoundingMethod``.
+    """
+    return round_p.bind(x, rounding_method=int(RoundingMethod(rounding_method)))
 
 
 def integer_pow(x, y: int):
-    """``x ** y`` for a static Python integer ``y``."""
-    return integer_pow_p.bind(x, y=int(y))
-
-
-def square(x):
-    """``x * x``."""
-    return integer_pow(x, 2)
+    """``x ** y`` for a static Python integer ``y`` (negative only for floats)."""
+    return integer_pow_p.bind(x, y=operator.index(y))
 
 
 def select_n(which, *cases):
@@ -470,7 +696,7 @@ def select(pred, on_true, on_false):
 
 
 def clamp(min, x, max):  # noqa: A002
-    """``x`` clipped to ``[min, max]``."""
+    """``x`` clipped to ``[min, max]``: ``min(max(x, min), max)``."""
     return clamp_p.bind(min, x, max)
 
 
@@ -480,9 +706,10 @@ def convert_element_type(operand, new_dtype):
 
 
 def _convert_element_type(operand, new_dtype, weak_type: bool = False):
+    from ..array import Array
     new_dtype = dtypes.canonicalize_dtype(new_dtype)
     aval = core.get_aval(operand)
-    if aval.dtype == new_dtype and aval.weak_type == weak_type and not isinstance(
-            operand, (bool, int, float)):
-        return operand
+    if (aval.dtype, aval.weak_type) == (new_dtype, weak_type) and isinstance(
+            operand, (core.Tracer, Array)):
+        return operand  # NumPy values and Python scalars still become Arrays
     return convert_element_type_p.bind(operand, new_dtype=new_dtype, weak_type=bool(weak_type))
