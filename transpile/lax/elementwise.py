@@ -12,8 +12,8 @@ NumPy rules follow XLA on CPU where it differs from NumPy:
   and most functions read a subnormal operand as zero and write a subnormal result as
   zero. Sign manipulation (``neg``, ``abs``), ``select_n``, ``nextafter``, ``is_finite``,
   and functions that return tiny arguments unchanged (``sin``, ``tan``, ``atan``,
-  ``expm1``, ``atan2``, float32 ``tanh``) do not flush. Float16 is computed in float32,
-  where its subnormals are normal numbers.
+  ``expm1``, float32 ``tanh``) do not flush; ``rem`` flushes its divisor only, ``pow``
+  its result only. Float16 is computed in float32, where its subnormals are normal.
 * Transcendental functions are evaluated in float64 and rounded once to the operand
   dtype: within XLA's own error (a few ulp) of what it computes, except ``exp2``, which
   XLA evaluates as ``exp(x * log(2))`` and loses up to 62 ulp (float32).
@@ -127,13 +127,13 @@ def _broadcast_shapes(name: str, *shapes) -> tuple:
 # ---------------------------------------------------------------------------------------
 # How XLA:CPU evaluates floats
 
-F32_F64 = (np.dtype(np.float32), np.dtype(np.float64))
+_F32_F64 = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def _flush(x):
     """Subnormal float32/float64 values become zeros of the same sign."""
     x = np.asarray(x)
-    if x.dtype not in F32_F64:
+    if x.dtype not in _F32_F64:
         return x
     sub = np.abs(x) < np.finfo(x.dtype).tiny
     if not sub.any():
@@ -141,7 +141,7 @@ def _flush(x):
     return np.where(sub, np.copysign(np.zeros((), x.dtype), x), x)
 
 
-def _xla(fn, *, daz=F32_F64, ftz=F32_F64, wide=False):
+def _xla(fn, *, daz=_F32_F64, ftz=_F32_F64, wide=False):
     """Wrap a NumPy rule so that float operands are treated as XLA:CPU treats them.
 
     Parameters
@@ -302,7 +302,7 @@ acos_p = _unop("acos", FLOATING, _transcendental(np.arccos))
 atan_p = _unop("atan", FLOATING, _transcendental(np.arctan, **_NO_FLUSH))
 sinh_p = _unop("sinh", FLOATING, _transcendental(np.sinh))
 cosh_p = _unop("cosh", FLOATING, _transcendental(np.cosh))
-tanh_p = _unop("tanh", FLOATING, _transcendental(np.tanh, daz=F32_F64[1:], ftz=F32_F64[1:]))
+tanh_p = _unop("tanh", FLOATING, _transcendental(np.tanh, daz=_F32_F64[1:], ftz=_F32_F64[1:]))
 asinh_p = _unop("asinh", FLOATING, _transcendental(np.arcsinh))
 acosh_p = _unop("acosh", FLOATING, _transcendental(np.arccosh))
 atanh_p = _unop("atanh", FLOATING, _transcendental(np.arctanh))
@@ -339,7 +339,8 @@ def _integer_pow_any(x, *, y):
 
 
 _integer_pow_flushed = _xla(_integer_pow_any)
-integer_pow_p = _unop("integer_pow", NUMBER, _integer_pow_impl)
+integer_pow_p = core.new_primitive("integer_pow")
+integer_pow_p.def_impl(_integer_pow_impl)
 
 
 @integer_pow_p.def_abstract_eval
@@ -550,6 +551,8 @@ def _float_to_int(x, new_dtype: np.dtype):
 def convert_values(x: np.ndarray, new_dtype) -> np.ndarray:
     """NumPy conversion with XLA:CPU's semantics (see the module docstring)."""
     new_dtype = np.dtype(new_dtype)
+    if x.dtype == new_dtype:
+        return x  # a no-op in XLA: subnormals survive
     x = _flush(x)
     if new_dtype == np.bool_:
         return x != 0
@@ -701,15 +704,21 @@ def clamp(min, x, max):  # noqa: A002
 
 
 def convert_element_type(operand, new_dtype):
-    """Cast ``operand`` to ``new_dtype`` (the result is strongly typed)."""
-    return _convert_element_type(operand, new_dtype, False)
+    """Cast ``operand`` to ``new_dtype``: a strongly typed Array (or tracer), even when
+    ``operand`` is a NumPy value of that dtype already."""
+    from ..array import Array
+    out = _convert_element_type(operand, new_dtype, False)
+    if isinstance(out, (core.Tracer, Array)):
+        return out
+    return convert_element_type_p.bind(out, new_dtype=dtypes.canonicalize_dtype(new_dtype),
+                                       weak_type=False)
 
 
 def _convert_element_type(operand, new_dtype, weak_type: bool = False):
-    from ..array import Array
+    """Cast for internal promotion: values already of the type are returned as they are."""
     new_dtype = dtypes.canonicalize_dtype(new_dtype)
     aval = core.get_aval(operand)
-    if (aval.dtype, aval.weak_type) == (new_dtype, weak_type) and isinstance(
-            operand, (core.Tracer, Array)):
-        return operand  # NumPy values and Python scalars still become Arrays
+    if aval.dtype == new_dtype and aval.weak_type == weak_type and not isinstance(
+            operand, (bool, int, float)):
+        return operand
     return convert_element_type_p.bind(operand, new_dtype=new_dtype, weak_type=bool(weak_type))

@@ -1,0 +1,72 @@
+"""Rule completeness: every primitive ever defined has the rules each rule table needs.
+
+``transpile.core.primitives`` registers every primitive at definition. Each entry of
+``RULE_TABLES`` names a table, says how to find a primitive's rule in it, and lists the
+primitives exempt from it, each with the reason. A later issue that adds a table (JVP,
+transpose, batching, C emission, ...) adds one entry here.
+"""
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+from transpile import core
+
+# Importing these defines their primitives. A module not written yet is skipped.
+PRIMITIVE_MODULES = ["transpile.lax", "transpile.lax.elementwise", "transpile.lax.structural",
+                     "transpile.lax.reduction", "transpile.lax.dot", "transpile.lax.sort",
+                     "transpile.lax.control_flow", "transpile.lax.indexing",
+                     "transpile.lax.prng", "transpile.jit"]
+
+for _name in PRIMITIVE_MODULES:
+    try:
+        importlib.import_module(_name)
+    except ModuleNotFoundError as e:
+        if e.name != _name:
+            raise
+
+
+def _has_attr(attr):
+    return lambda prim: getattr(prim, attr, None) is not None
+
+
+# (table name, does the primitive have its rule, exemptions {primitive name: reason})
+RULE_TABLES = [
+    ("abstract_eval", _has_attr("abstract_eval"), {
+        # none yet
+    }),
+    ("impl", _has_attr("impl"), {
+        # none yet
+    }),
+]
+
+
+def _all_primitives():
+    return sorted(core.primitives.values(), key=lambda p: p.name)
+
+
+def test_primitives_are_registered():
+    names = {p.name for p in _all_primitives()}
+    assert {"add", "sin", "select_n", "convert_element_type", "square"} <= names
+
+
+@pytest.mark.parametrize("table, has_rule, exempt", RULE_TABLES,
+                         ids=[t[0] for t in RULE_TABLES])
+def test_every_primitive_has_a_rule(table, has_rule, exempt):
+    missing = [p.name for p in _all_primitives() if not has_rule(p) and p.name not in exempt]
+    assert not missing, f"primitives without a {table} rule: {missing}"
+
+
+@pytest.mark.parametrize("table, has_rule, exempt", RULE_TABLES,
+                         ids=[t[0] for t in RULE_TABLES])
+def test_exemptions_are_current(table, has_rule, exempt):
+    """An exemption for a primitive that no longer exists or now has the rule is stale."""
+    prims = {p.name: p for p in _all_primitives()}
+    stale = [n for n in exempt if n not in prims or has_rule(prims[n])]
+    assert not stale, f"stale {table} exemptions: {stale}"
+
+
+def test_registry_keys_match_names():
+    for name, prim in core.primitives.items():
+        assert prim.name == name
