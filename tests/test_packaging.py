@@ -19,8 +19,7 @@ def test_resources_found_in_checkout():
 @pytest.mark.slow
 def test_wheel_ships_templates_and_runtime_and_installs(tmp_path):
     env = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                    "-q", "-w", str(tmp_path / "dist"), str(ROOT)], check=True, env=env,
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path / "dist"), str(ROOT)], check=True, env=env,
                    cwd=tmp_path)
     wheel = next((tmp_path / "dist").glob("transpile-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
