@@ -35,23 +35,26 @@ def check_dtype(name: str, dtype: np.dtype, kinds: str) -> None:
                         f"dtypes are subtypes of {kinds_desc(kinds)}.")
 
 
-def check_same_dtypes(name: str, avals) -> np.dtype:
+def check_same_dtypes(name: str, avals, jnp_name: str | None = None) -> np.dtype:
     dts = [a.dtype for a in avals]
     if any(d != dts[0] for d in dts[1:]):
-        raise TypeError(f"{name} requires arguments to have the same dtypes, got "
-                        f"{', '.join(d.name for d in dts)}.")
+        tip = "" if jnp_name is None else (
+            f" (Tip: jnp.{jnp_name} is a similar function that does automatic type "
+            "promotion on inputs).")
+        raise TypeError(f"lax.{name} requires arguments to have the same dtypes, got "
+                        f"{', '.join(d.name for d in dts)}.{tip}")
     return dts[0]
 
 
 def broadcasting_shape(name: str, *shapes) -> tuple:
-    """The result shape of an elementwise op: equal ranks with size-1 dims, or rank 0."""
+    """Equal ranks with size-1 dimensions broadcasting; rank-0 operands go anywhere."""
     shapes = [s for s in shapes if len(s)]
     if not shapes:
         return ()
-    rank = len(shapes[0])
-    if any(len(s) != rank for s in shapes):
+    ranks = sorted({len(s) for s in shapes})
+    if len(ranks) > 1:
         raise TypeError(f"{name}: arrays must have the same number of dimensions, got "
-                        f"{', '.join(str(s) for s in shapes)}.")
+                        f"{{{', '.join(map(str, ranks))}}}")
     out = []
     for dims in zip(*shapes, strict=True):
         non1 = {d for d in dims if d != 1}

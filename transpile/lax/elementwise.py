@@ -43,6 +43,7 @@ from .. import core, dtypes
 from ..core import ShapedArray
 from ..interpreters.tracing import const_fold_rules
 from ..ir import Literal, pp_param_rules
+from ._base import broadcasting_shape, check_same_dtypes
 
 __all__ = [
     # the lax API
@@ -92,36 +93,6 @@ def _check_accepts(name: str, dtype, accepted, position: int | None = None) -> N
     at = "" if position is None else f" at position {position}"
     raise TypeError(f"{name} does not accept dtype {np.dtype(dtype).name}{at}. Accepted "
                     f"dtypes{at} are subtypes of {', '.join(accepted)}.")
-
-
-def _check_same_dtypes(name: str, avals, jnp_name: str | None = None) -> np.dtype:
-    dts = [a.dtype for a in avals]
-    if any(d != dts[0] for d in dts[1:]):
-        tip = "" if jnp_name is None else (
-            f" (Tip: jnp.{jnp_name} is a similar function that does automatic type "
-            "promotion on inputs).")
-        raise TypeError(f"lax.{name} requires arguments to have the same dtypes, got "
-                        f"{', '.join(d.name for d in dts)}.{tip}")
-    return dts[0]
-
-
-def _broadcast_shapes(name: str, *shapes) -> tuple:
-    """Equal ranks with size-1 dimensions broadcasting; rank-0 operands go anywhere."""
-    shapes = [s for s in shapes if len(s)]
-    if not shapes:
-        return ()
-    ranks = sorted({len(s) for s in shapes})
-    if len(ranks) > 1:
-        raise TypeError(f"{name}: arrays must have the same number of dimensions, got "
-                        f"{{{', '.join(map(str, ranks))}}}")
-    out = []
-    for dims in zip(*shapes, strict=True):
-        non1 = {d for d in dims if d != 1}
-        if len(non1) > 1:
-            raise TypeError(f"{name} got incompatible shapes for broadcasting: "
-                            f"{', '.join(str(s) for s in shapes)}.")
-        out.append(non1.pop() if non1 else 1)
-    return tuple(out)
 
 
 # ---------------------------------------------------------------------------------------
@@ -199,13 +170,13 @@ def _binop(name: str, accepted, impl, out_dtype=None, jnp_name=None, dtype_rule=
     p = core.new_primitive(name)
 
     def abstract(x, y, **params):
-        shape = _broadcast_shapes(name, x.shape, y.shape)
+        shape = broadcasting_shape(name, x.shape, y.shape)
         if dtype_rule is not None:
             dt = dtype_rule(x, y)
         else:
             for i, a in enumerate((x, y)):
                 _check_accepts(name, a.dtype, accepted, i)
-            dt = _check_same_dtypes(name, (x, y), jnp_name)
+            dt = check_same_dtypes(name, (x, y), jnp_name)
         return ShapedArray(shape, dt if out_dtype is None else out_dtype,
                            x.weak_type and y.weak_type)
 
@@ -493,7 +464,7 @@ def _select_n_abstract(which, *cases):
     if which.shape and which.shape != cases[0].shape:
         raise TypeError("select `which` must be scalar or have the same shape as cases, got "
                         f"`which` shape {which.shape} but case shape {cases[0].shape}.")
-    _check_same_dtypes("select", cases, "where")
+    check_same_dtypes("select", cases, "where")
     if which.dtype.kind not in "biu":
         raise TypeError(f"select `which` must be boolean or integer type, got "
                         f"{which.dtype.name}.")
@@ -519,7 +490,7 @@ def _clamp_abstract(lo, x, hi):
         if b.shape and b.shape != x.shape:
             raise TypeError(f"clamp requires {name}.shape == operand.shape or {name}.shape "
                             f"== (), got {name}.shape={b.shape}, operand.shape={x.shape}.")
-    _check_same_dtypes("clamp", (lo, x, hi))
+    check_same_dtypes("clamp", (lo, x, hi))
     return ShapedArray(x.shape, x.dtype, lo.weak_type and x.weak_type and hi.weak_type)
 
 
