@@ -1,0 +1,47 @@
+"""``transpile.numpy``: the ``jax.numpy`` API, written on ``transpile.lax``.
+
+Importing it installs the array operators and methods on ``Array`` and on every
+tracer (see :mod:`transpile.numpy.array_methods`).
+"""
+from __future__ import annotations
+
+import math as _math
+
+from ..array import Array as ndarray
+from . import array_methods as _array_methods  # noqa: F401  (installs the methods)
+from .creation import *  # noqa: F401,F403
+from .creation import __all__ as _creation_all
+from .dtype_api import *  # noqa: F401,F403
+from .dtype_api import __all__ as _dtype_all
+from .linalg_ops import *  # noqa: F401,F403
+from .linalg_ops import __all__ as _linalg_all
+from .reductions import *  # noqa: F401,F403
+from .reductions import __all__ as _reductions_all
+from .scalar_types import *  # noqa: F401,F403
+from .scalar_types import __all__ as _scalar_all
+from .shape_ops import *  # noqa: F401,F403
+from .shape_ops import __all__ as _shape_all
+from .sorting import *  # noqa: F401,F403
+from .sorting import __all__ as _sorting_all
+from .ufuncs import *  # noqa: F401,F403
+from .ufuncs import __all__ as _ufuncs_all
+from .ufuncs_compound import *  # noqa: F401,F403
+from .ufuncs_compound import __all__ as _compound_all
+from numpy import (floating, inexact, integer, number, signedinteger,  # noqa: F401
+                   unsignedinteger, generic)
+
+bool = bool_  # noqa: A001  (jnp.bool is the bool scalar type)
+pi = _math.pi
+e = _math.e
+inf = _math.inf
+nan = _math.nan
+euler_gamma = 0.5772156649015329
+newaxis = None
+
+_internal = {"check_int_overflow", "fill_scalar", "scalar_types"}
+__all__ = sorted(
+    {n for n in (_creation_all + _dtype_all + _linalg_all + _reductions_all + _scalar_all
+                 + _shape_all + _sorting_all + _ufuncs_all + _compound_all)
+     if n not in _internal}
+    | {"ndarray", "bool", "pi", "e", "inf", "nan", "euler_gamma", "newaxis", "floating",
+       "inexact", "integer", "number", "signedinteger", "unsignedinteger", "generic"})
