@@ -63,13 +63,14 @@ def lift_constant(value: np.ndarray, weak_type: bool = False):
 
 
 def ensure_array(x):
-    """``x`` as an Array or tracer; Python scalars stay weakly typed."""
+    """``x`` as an Array or tracer (see :func:`lift_constant`); Python scalars stay
+    weakly typed."""
     if isinstance(x, (Array, Tracer)):
         return x
+    if is_python_scalar(x) and core.cur_dynamic_level() >= 0:
+        return core.find_top_trace(()).full_raise(x)  # a literal with the Python value
     a = core.get_aval(x)
-    if core.cur_dynamic_level() >= 0:
-        return core.find_top_trace(()).full_raise(x)
-    return Array._new(core.to_numpy(x, a), a.weak_type)
+    return lift_constant(core.to_numpy(x, a), a.weak_type)
 
 
 def to_inexact_dtype(dt) -> np.dtype:

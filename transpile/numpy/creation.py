@@ -107,18 +107,14 @@ def full(shape, fill_value, dtype=None, *, device=None):
     check_arraylike("full", fill_value)
     dt = _requested_dtype(dtype, "full")
     fa = aval(fill_value)
-    if fa.ndim:
+    if isinstance(fill_value, (Tracer, Array)) or fa.ndim:
         value = fill_value if dt is None else lax._convert_element_type(fill_value, dt, False)
         return broadcast_to(value, shape)
-    if isinstance(fill_value, (Tracer, Array)):
-        value = fill_value if dt is None else lax._convert_element_type(fill_value, dt, False)
-        return _filled(shape, value) if shape else ensure_array(value)
     if dt is None:
         dt, weak = fa.dtype, fa.weak_type
     else:
         weak = False
-    return _filled(shape, fill_scalar(dt, core.to_numpy(fill_value, fa) if not weak
-                                      else fill_value, weak))
+    return _filled(shape, fill_scalar(dt, fill_value, weak))
 
 
 def _like_dtype(a, dtype, name):

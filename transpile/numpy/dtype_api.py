@@ -15,6 +15,13 @@ __all__ = ["result_type", "promote_types", "can_cast", "issubdtype", "isdtype", 
 dtype = np.dtype
 
 
+def _dtype_of(x) -> np.dtype:
+    """The dtype of an array or scalar value, or the dtype a dtype-like names."""
+    if hasattr(x, "aval") or isinstance(x, (np.ndarray, np.generic)):
+        return np.dtype(x.dtype)
+    return dtypes._to_np_dtype(x)
+
+
 def result_type(*args) -> np.dtype:
     """The dtype of combining ``args`` (arrays, scalars or dtypes) under JAX promotion."""
     return dtypes.result_type(*args)
@@ -35,8 +42,7 @@ def can_cast(from_, to, casting="safe") -> bool:
                         "because the result used to depend on the value.\nThis change was "
                         "part of adopting NEP 50, we may explicitly allow them again in the "
                         "future.")
-    src = getattr(from_, "dtype", from_)
-    return bool(np.can_cast(dtypes._to_np_dtype(src), dtypes._to_np_dtype(to), casting))
+    return bool(np.can_cast(_dtype_of(from_), _dtype_of(to), casting))
 
 
 def issubdtype(arg1, arg2) -> bool:
@@ -70,9 +76,9 @@ def isdtype(dtype, kind) -> bool:
 
 def iinfo(int_type):
     """Machine limits of an integer dtype (or of an array's dtype)."""
-    return np.iinfo(dtypes._to_np_dtype(getattr(int_type, "dtype", int_type)))
+    return np.iinfo(_dtype_of(int_type))
 
 
 def finfo(dtype):
     """Machine limits of a float dtype (or of an array's dtype)."""
-    return np.finfo(dtypes._to_np_dtype(getattr(dtype, "dtype", dtype)))
+    return np.finfo(_dtype_of(dtype))

@@ -150,19 +150,25 @@ def vdot(a, b, *, precision=None, preferred_element_type=None):
 def inner(a, b, *, precision=None, preferred_element_type=None):
     """Sum over the last axes of ``a`` and ``b``."""
     check_arraylike("inner", a, b)
-    dt, weak = _out_dtype(a, b, preferred_element_type)
     a_nd, b_nd = aval(a).ndim, aval(b).ndim
-    contracting = ((), ()) if a_nd == 0 or b_nd == 0 else ((a_nd - 1,), (b_nd - 1,))
-    return _dot_general(a, b, contracting, ((), ()), dt, weak, precision)
+    if a_nd == 0 or b_nd == 0:
+        from .ufuncs import multiply
+        return multiply(a, b)
+    dt, weak = _out_dtype(a, b, preferred_element_type)
+    return _dot_general(a, b, ((a_nd - 1,), (b_nd - 1,)), ((), ()), dt, weak, precision)
 
 
 def outer(a, b, out=None):
     """Outer product of the flattened inputs."""
     check_arraylike("outer", a, b)
+    from ._util import promote_dtypes
     from .ufuncs import multiply
-    a, b = ravel(a), ravel(b)
-    return multiply(lax.broadcast_in_dim(a, aval(a).shape + (1,), (0,)),
-                    lax.broadcast_in_dim(b, (1,) + aval(b).shape, (1,)))
+    a, b = promote_dtypes(a, b)
+    a = ravel(a)
+    a = lax.broadcast_in_dim(a, aval(a).shape + (1,), (0,))
+    b = ravel(b)
+    b = lax.broadcast_in_dim(b, (1,) + aval(b).shape, (1,))
+    return multiply(a, b)
 
 
 def tensordot(a, b, axes=2, *, precision=None, preferred_element_type=None):

@@ -192,7 +192,8 @@ def all(a, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
 def count_nonzero(a, axis=None, keepdims=False):
     """Number of non-zero elements along ``axis``."""
     check_arraylike("count_nonzero", a)
-    nz = lax.ne(a, np.array(0, aval(a).dtype)[()])
+    from .ufuncs import lax_const
+    nz = lax.ne(a, lax_const(a, 0))
     return sum(nz, axis=axis, dtype=dtypes.default_int_dtype(), keepdims=keepdims)
 
 
@@ -417,11 +418,10 @@ def _cumulative(kind: str):
             a = ravel(a)
             axis = 0
         ax = canonicalize_axis(axis, aval(a).ndim)
-        dt = dtype
-        if dt is None and aval(a).dtype == np.bool_:
+        dt = dtype or aval(a).dtype
+        if dtype is None and dt == np.bool_:
             dt = dtypes.default_int_dtype()
-        if dt is not None:
-            a = lax._convert_element_type(a, dt, False)
+        a = lax._convert_element_type(a, dt, False)
         return getattr(lax, kind)(a, ax, reverse=False)
     body.__name__ = kind
     return jit(body, static_argnames=("axis", "dtype"))

@@ -28,7 +28,7 @@ __all__ = [
     "bitwise_not", "invert", "bitwise_invert", "left_shift", "right_shift",
     "bitwise_left_shift", "bitwise_right_shift", "isnan", "isfinite", "nextafter",
     "deg2rad", "rad2deg", "radians", "degrees", "conj", "conjugate", "real", "imag",
-    "float_power", "check_int_overflow",
+    "float_power", "check_int_overflow", "const_like", "lax_const",
 ]
 
 
@@ -91,7 +91,16 @@ def _float_only_unop(lax_fn):
 
 def const_like(x, value):
     """``value`` as a strongly typed NumPy scalar of ``x``'s dtype (a literal in a jaxpr)."""
-    return np.array(value, dtype=_dtype(x))[()]
+    return np.array(value).astype(_dtype(x))[()]
+
+
+def lax_const(x, value):
+    """Like :func:`const_like`, but a weakly typed 0-d ``x`` (a Python scalar, traced or
+    not) gets a Python scalar, so that results computed with it stay weak."""
+    a = aval(x)
+    if a.weak_type and a.ndim == 0 and a.dtype.kind in "iuf":
+        return (float if a.dtype.kind == "f" else int)(value)
+    return const_like(x, value)
 
 
 # ---------------------------------------------------------------------------------------
@@ -127,7 +136,7 @@ def _log10(x):
 def _scale(factor):
     def body(x):
         x, = promote_dtypes_inexact(x)
-        return multiply(x, factor)
+        return lax.mul(x, lax_const(x, factor))
     return body
 
 
@@ -151,7 +160,7 @@ def full_like_bool(x, value: bool):
 
 def _logical_not(x):
     if _dtype(x) != np.bool_:
-        x = lax.ne(x, const_like(x, 0))
+        x = lax.ne(x, lax_const(x, 0))
     return lax.bitwise_not(x)
 
 
@@ -220,8 +229,8 @@ def _logical(lax_fn, fun_name):
     def body(x, y):
         x, y = promote_args(fun_name, x, y)
         if _dtype(x) != np.bool_:
-            x = lax.ne(x, const_like(x, 0))
-            y = lax.ne(y, const_like(y, 0))
+            x = lax.ne(x, lax_const(x, 0))
+            y = lax.ne(y, lax_const(y, 0))
         return lax_fn(x, y)
     return body
 

@@ -19,10 +19,11 @@ from ._util import (aval, broadcast_shapes, check_arraylike, ensure_array, lift_
 from .creation import full_like
 from .shape_ops import broadcast_to
 from .ufuncs import (add, check_int_overflow, const_like, equal, full_like_bool, greater,
+                     lax_const,
                      isnan, less, logical_or, maximum, minimum, multiply, not_equal, sqrt,
                      square, subtract)
 
-__all__ = ["where", "nonzero", "clip", "round", "around", "rint", "trunc", "fix",
+__all__ = ["where", "nonzero", "clip", "round", "around", "rint", "trunc",
            "floor_divide", "remainder", "mod", "fmod", "divmod", "power", "pow", "fmax",
            "fmin", "hypot", "logaddexp", "isinf", "isposinf", "isneginf", "signbit",
            "arccosh", "acosh", "copysign"]
@@ -37,7 +38,7 @@ def _dtype(x) -> np.dtype:
 
 def _where(condition, x, y):
     if _dtype(condition) != np.bool_:
-        condition = lax.ne(condition, const_like(condition, 0))
+        condition = lax.ne(condition, lax_const(condition, 0))
     x, y = promote_dtypes(x, y)
     shape = broadcast_shapes(aval(condition).shape, aval(x).shape, aval(y).shape)
     # A scalar predicate is fine for select_n; array predicates are broadcast.
@@ -163,7 +164,7 @@ def _round(a, decimals=0):
         return lax.round(a, lax.RoundingMethod.TO_NEAREST_EVEN)
     # float16 loses too much in the scaling: round in float32.
     x = lax.convert_element_type(a, np.float32) if dt == np.float16 else a
-    factor = const_like(x, 10.0 ** decimals)
+    factor = lax_const(x, 10.0 ** decimals)
     out = lax.div(lax.round(lax.mul(x, factor), lax.RoundingMethod.TO_NEAREST_EVEN), factor)
     return lax.convert_element_type(out, dt) if dt == np.float16 else out
 
@@ -228,7 +229,7 @@ def rint(x, /):
 def _trunc(x):
     if _dtype(x).kind in "biu":
         return ensure_array(x)
-    return where(lax.lt(x, const_like(x, 0)), lax.ceil(x), lax.floor(x))
+    return where(lax.lt(x, lax_const(x, 0)), lax.ceil(x), lax.floor(x))
 
 
 _trunc.__name__ = "trunc"
@@ -240,8 +241,6 @@ def trunc(x, /):
     check_arraylike("trunc", x)
     return _trunc_jit(x)
 
-
-fix = trunc
 
 
 # ---------------------------------------------------------------------------------------
@@ -365,9 +364,8 @@ def _integer_pow(x, n: int):
 def _pow_int_int(x, y):
     # Square-and-multiply over the bits of the exponent; six rounds cover every
     # exponent that does not overflow a 64-bit result.
-    acc = where(lax.bitwise_and(lax.eq(x, const_like(x, 0)), lax.ne(y, const_like(y, 0))),
-                const_like(x, 0), const_like(x, 1))
-    one = const_like(y, 1)
+    zero, one = const_like(y, 0), const_like(y, 1)
+    acc = where(lax.bitwise_and(lax.eq(x, zero), lax.ne(y, zero)), zero, one)
     for _ in range(6):
         acc = where(lax.bitwise_and(y, one), lax.mul(acc, x), acc)
         x = lax.mul(x, x)
@@ -439,14 +437,14 @@ def fmin(x1, x2):
 def _hypot(x1, x2):
     x1, x2 = promote_args_inexact("hypot", x1, x2)
     x1, x2 = lax.abs(x1), lax.abs(x2)
-    inf = const_like(x1, np.inf)
-    any_inf = lax.bitwise_or(lax.eq(x1, inf), lax.eq(x2, const_like(x2, np.inf)))
+    any_inf = lax.bitwise_or(lax.eq(x1, const_like(x1, np.inf)),
+                             lax.eq(x2, const_like(x2, np.inf)))
     big, small = maximum(x1, x2), minimum(x1, x2)
     big_is_zero = equal(big, 0)
     safe_big = where(equal(big, 0), full_like(big, 1), big)
     scaled = multiply(big, sqrt(1 + square(lax.div(small, safe_big))))
     out = where(big_is_zero, big, scaled)
-    return where(any_inf, inf, out)
+    return where(any_inf, lax_const(out, np.inf), out)
 
 
 _hypot.__name__ = "hypot"
