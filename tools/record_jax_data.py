@@ -2,8 +2,8 @@
 
 Run with the JAX scratch environment (never by the test suite)::
 
-    /tmp/jaxenv/bin/python tools/record_jax_data.py             # record
-    /tmp/jaxenv/bin/python tools/record_jax_data.py --selfcheck # tests vs JAX itself
+    <jax-venv>/bin/python tools/record_jax_data.py             # record
+    <jax-venv>/bin/python tools/record_jax_data.py --selfcheck # tests vs JAX itself
 
 It imports ``tests/jaxpr_cases.py`` and writes:
 
