@@ -15,7 +15,7 @@ from ..errors import ConcretizationTypeError
 from ..jit import jit
 from ._util import (aval, broadcast_shapes, check_arraylike, ensure_array, lift_constant,
                     promote_args_inexact, promote_args_numeric, promote_dtypes,
-                    promote_dtypes_inexact)
+                    promote_dtypes_inexact, promote_dtypes_numeric, promote_shapes)
 from .creation import full_like
 from .shape_ops import broadcast_to
 from .ufuncs import (add, check_int_overflow, const_like, equal, full_like_bool, greater,
@@ -353,8 +353,7 @@ def _is_static_int(x) -> bool:
 
 def _integer_pow(x, n: int):
     if _dtype(x).kind == "b":
-        x = lax.convert_element_type(x, dtypes.default_int_dtype()) if not \
-            aval(x).weak_type else x
+        x = lax.convert_element_type(x, dtypes.default_int_dtype())
     if n < 0 and _dtype(x).kind in "iu":
         raise TypeError("Integers cannot be raised to negative powers, got "
                         f"integer_pow({aval(x).str_short(False)}, {n})")
@@ -387,20 +386,16 @@ def power(x1, x2, /):
     check_arraylike("power", x1, x2)
     check_int_overflow(("x1", "x2"), (x1, x2))
     if _is_static_int(x2):
-        x1, = promote_dtypes(x1) if aval(x1).dtype != np.bool_ else \
-            [lax.convert_element_type(x1, dtypes.default_int_dtype())]
         return _integer_pow(x1, int(x2))
-    x2_orig = x2
-    x1, x2 = promote_args_numeric("power", x1, x2)
-    dt = _dtype(x1)
-    if dt.kind in "iu":
+    # Ranks first, then dtypes: an integer exponent must keep its own dtype.
+    x1, x2_int = promote_shapes("power", x1, x2)
+    x1, x2 = promote_dtypes_numeric(x1, x2_int)
+    if _dtype(x1).kind in "iu":
         return _pow_int_int(x1, x2)
-    if _dtype(x2_orig).kind in "iu":
-        # lax.pow takes an integer exponent directly; the promoted copy goes unused.
-        try:
-            return lax.pow(x1, x2_orig)
-        except TypeError:
-            pass
+    if _dtype(x2_int).kind in "iu":
+        # lax.pow takes an integer exponent as it is; the promoted copy goes unused,
+        # as in JAX.
+        return lax.pow(x1, x2_int)
     return lax.pow(x1, x2)
 
 
