@@ -5030,6 +5030,26 @@ let _where = { lambda ; a:i32[3] b:i32[3] c:i32[3]. let
     c:i32[3] = integer_pow[y=2] b
   in (c,) }""",
         [['int32', False, [3], [1, 0, 1]]]),
+    'op_pow_rank': (
+        'lambda x, y: x ** y',
+        '(m23, i32b)',
+        """\
+{ lambda ; a:f32[2,3] b:i32[3]. let
+    c:i32[1,3] = broadcast_in_dim[broadcast_dimensions=(1,)] b
+    _:f32[1,3] = convert_element_type[new_dtype=float32 weak_type=False] c
+    d:f32[2,3] = pow a c
+  in (d,) }""",
+        [['float32', False, [2, 3], [[0.0, 1.0, 0.5], [9.0, 64.0, 0.20000000298023224]]]]),
+    'op_pow_rank2': (
+        'lambda x, y: jnp.power(x, y)',
+        '(f32, i23)',
+        """\
+{ lambda ; a:f32[3] b:i32[2,3]. let
+    c:f32[1,3] = broadcast_in_dim[broadcast_dimensions=(1,)] a
+    _:f32[2,3] = convert_element_type[new_dtype=float32 weak_type=False] b
+    d:f32[2,3] = pow c b
+  in (d,) }""",
+        [['float32', False, [2, 3], [[1.0, -1.5, 4.0], [0.125, 5.0625, 32.0]]]]),
     'op_neg': (
         'lambda x: -x',
         '(f32,)',
@@ -6332,6 +6352,38 @@ let _var = { lambda ; a:f32[2,3] b:i32[]. let
         [['float32', False, [3, 5],
           [[0.0, 0.5, 1.0, 1.5, 2.0], [-0.0, -1.5, -3.0, -4.5, -6.0],
            [0.0, 2.0, 4.0, 6.0, 8.0]]]]),
+    'outer_mixed': (
+        'lambda x, y: jnp.outer(x, y)',
+        '(i32, 2.0)',
+        """\
+{ lambda ; a:i32[3] b:f32[]. let
+    c:f32[3] = convert_element_type[new_dtype=float32 weak_type=True] a
+    d:f32[3,1] = broadcast_in_dim[broadcast_dimensions=(0,)] c
+    e:f32[1] = reshape[dimensions=None new_sizes=(1,) sharding=None] b
+    f:f32[1,1] = broadcast_in_dim[broadcast_dimensions=(1,)] e
+    g:f32[3,1] = mul d f
+  in (g,) }""",
+        [['float32', True, [3, 1], [[2.0], [-4.0], [6.0]]]]),
+    'inner_scalar': (
+        'lambda x: jnp.inner(x, 2)',
+        '(u8,)',
+        '{ lambda ; a:u8[3]. let b:u8[3] = mul a 2:u8[] in (b,) }',
+        [['uint8', False, [3], [2, 4, 244]]]),
+    'cumsum_py': (
+        'lambda x: jnp.cumsum(x)',
+        '(2.0,)',
+        """\
+{ lambda ; a:f32[]. let
+    b:f32[1] = jit[
+      name=cumsum
+      jaxpr={ lambda ; a:f32[]. let
+          c:f32[1] = reshape[dimensions=None new_sizes=(1,) sharding=None] a
+          d:f32[1] = convert_element_type[new_dtype=float32 weak_type=False] c
+          b:f32[1] = cumsum[axis=0 reverse=False] d
+        in (b,) }
+    ] a
+  in (b,) }""",
+        [['float32', False, [1], [2.0]]]),
     'inner': (
         'lambda x, y: jnp.inner(x, y)',
         '(m23, m23)',

@@ -8,8 +8,10 @@ concrete boolean mask selects its elements with static slices joined by
 placed with the inverse operations (``pad`` with interior padding undoes a strided
 slice) and merged into the array with ``select_n`` under a constant boolean mask.
 
-Integer-array indexing (gather) and indexing at traced positions (dynamic_slice) are
-not implemented yet and raise ``NotImplementedError``.
+An out-of-range integer reads the clamped element and an update there is dropped, as
+in JAX (which stages the read as ``dynamic_slice``, so that jaxpr differs). Integer-array
+indexing (gather) and indexing at traced positions (dynamic_slice) are not implemented
+yet and raise ``NotImplementedError``.
 """
 from __future__ import annotations
 
