@@ -20,7 +20,8 @@ class Array:
     ``np.asarray(a)`` returns a read-only view without copying.
     """
 
-    __slots__ = ("_value", "_weak_type", "__weakref__")
+    # _ptr caches the cffi pointer to the data once a compiled function has read it.
+    __slots__ = ("_value", "_weak_type", "_ptr", "__weakref__")
     __array_priority__ = 100
 
     @classmethod
@@ -30,6 +31,7 @@ class Array:
             value.flags.writeable = False
         self._value = value
         self._weak_type = bool(weak_type)
+        self._ptr = None
         return self
 
     def __init__(self, *args, **kwargs):

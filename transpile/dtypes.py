@@ -250,3 +250,27 @@ def is_unsigned(dt) -> bool:
 
 def is_bool(dt) -> bool:
     return np.dtype(dt) == bool_
+
+
+# ---------------------------------------------------------------------------------------
+# C spelling of each dtype
+
+#: The C type that stores one element. bool is one byte holding 0 or 1 (NumPy's layout);
+#: float16 is stored as its bit pattern and computed in float.
+C_STORAGE_TYPES = {
+    np.dtype(np.bool_): "uint8_t", np.dtype(np.int8): "int8_t", np.dtype(np.int16): "int16_t",
+    np.dtype(np.int32): "int32_t", np.dtype(np.int64): "int64_t",
+    np.dtype(np.uint8): "uint8_t", np.dtype(np.uint16): "uint16_t",
+    np.dtype(np.uint32): "uint32_t", np.dtype(np.uint64): "uint64_t",
+    np.dtype(np.float16): "uint16_t", np.dtype(np.float32): "float",
+    np.dtype(np.float64): "double"}
+
+#: The C type generated code computes an element in.
+C_COMPUTE_TYPES = {**C_STORAGE_TYPES, np.dtype(np.float16): "float"}
+
+#: Suffix of runtime helpers for a dtype (``tp_div_i32``); float16 uses float's helpers.
+C_SUFFIXES = {
+    np.dtype(np.bool_): "b", np.dtype(np.int8): "i8", np.dtype(np.int16): "i16",
+    np.dtype(np.int32): "i32", np.dtype(np.int64): "i64", np.dtype(np.uint8): "u8",
+    np.dtype(np.uint16): "u16", np.dtype(np.uint32): "u32", np.dtype(np.uint64): "u64",
+    np.dtype(np.float16): "f32", np.dtype(np.float32): "f32", np.dtype(np.float64): "f64"}

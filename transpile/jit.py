@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import functools
 import inspect
+import logging
+import time
 import weakref
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -23,6 +25,8 @@ from .core import ShapedArray, Tracer
 from .interpreters.eval import eval_jaxpr, eval_jaxpr_numpy
 from .interpreters.tracing import DebugInfo, split_tracer_consts, trace_to_jaxpr
 from .ir import ClosedJaxpr, pp_eqn_hooks, pp_param_rules
+
+_logger = logging.getLogger("transpile")
 
 __all__ = ["jit", "make_jaxpr", "jit_p", "ShapeDtypeStruct", "eval_shape"]
 
@@ -173,6 +177,7 @@ class _Entry:
     out_tree: tree_util.PyTreeDef
     in_avals: tuple
     has_tracer_consts: bool
+    executable: Any = None
 
 
 def _check_outputs(fun, leaves) -> None:
@@ -349,16 +354,37 @@ class JitWrapped:
 
     def _get_entry(self, args, kwargs):
         key, leaves, in_tree, avals, statics = self._signature(args, kwargs)
-        entry = _cache_for(self._fun).get(key)
+        cache = _cache_for(self._fun)
+        entry = cache.get(key)
         if entry is None:
+            if config.jax_explain_cache_misses or config.jax_log_compiles:
+                _explain_miss(self, cache, key, args, kwargs)
+            t0 = time.perf_counter()
             entry = self._trace(key, in_tree, avals, statics, args, kwargs)
+            if config.jax_log_compiles:
+                _logger.warning("Finished tracing %s for signature (%s) in %.4f s",
+                                self._name, ", ".join(a.str_short() for a in avals),
+                                time.perf_counter() - t0)
         return entry, leaves
+
+    def _executable(self, entry: _Entry):
+        exe = entry.executable
+        if exe is None:
+            from .stages import compile_lowering, lower_jaxpr
+            exe = entry.executable = compile_lowering(
+                lower_jaxpr(entry.closed_jaxpr, self._name))
+        return exe
 
     # --- calling ----------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
         if config.jax_disable_jit:
             return self._fun(*args, **kwargs)
         entry, leaves = self._get_entry(args, kwargs)
+        if core.cur_dynamic_level() < 0 and not entry.has_tracer_consts and \
+                not any(isinstance(x, Tracer) for x in leaves):
+            # Outside any transformation: run the compiled C.
+            outs = self._executable(entry)(leaves)
+            return tree_util.tree_unflatten(entry.out_tree, outs)
         if self._inline and core.cur_dynamic_level() >= 0:
             # inline=True: splice the body into the enclosing trace, no jit equation.
             outs = eval_jaxpr(entry.closed_jaxpr, None, *leaves)
@@ -373,6 +399,20 @@ class JitWrapped:
         entry, _ = self._get_entry(args, kwargs)
         return Traced(self, entry)
 
+    def lower(self, *args, **kwargs):
+        """Trace and render C for these arguments (arrays or ``ShapeDtypeStruct``\\ s).
+
+        Returns
+        -------
+        stages.Lowered
+            ``.as_text()`` is the generated C; ``.compile()`` builds it.
+        """
+        from .stages import Lowered, lower_jaxpr
+        key, leaves, in_tree, avals, statics = self._signature(args, kwargs)
+        entry, _ = self._get_entry(args, kwargs)
+        return Lowered(lower_jaxpr(entry.closed_jaxpr, self._name), in_tree,
+                       entry.out_tree, statics, self._name)
+
     def eval_shape(self, *args, **kwargs):
         """The output as a pytree of ``ShapeDtypeStruct``s, without running anything."""
         entry, _ = self._get_entry(args, kwargs)
@@ -384,6 +424,33 @@ class JitWrapped:
 
     def _cache_size(self) -> int:
         return sum(1 for k in _cache_for(self._fun) if k[0] == self._options_key)
+
+
+def _explain_miss(wrapped, cache, key, args, kwargs) -> None:
+    """Log why ``key`` missed: which argument's type differs from a cached signature."""
+    options, in_tree, avals, statics, ctx = key
+    same = [k for k in cache if k[0] == options]
+    if not same:
+        _logger.warning("TRACING CACHE MISS at %s: never seen function %s before",
+                        wrapped._name, wrapped._name)
+        return
+    paths = _leaf_paths(wrapped._fun, args, kwargs)
+    reasons = []
+    for k in same:
+        if k[1] != in_tree:
+            reasons.append("different input pytree structure")
+        elif k[3] != statics:
+            reasons.append("different static argument values")
+        elif k[4] != ctx:
+            reasons.append("different configuration (e.g. jax_enable_x64)")
+        else:
+            for p, old, new in zip(paths, k[2], avals):
+                if old != new:
+                    reasons.append(f"for {p} the type changed from {old.str_weak()} "
+                                   f"to {new.str_weak()}")
+                    break
+    _logger.warning("TRACING CACHE MISS at %s because:\n  %s", wrapped._name,
+                    "\n  ".join(dict.fromkeys(reasons)) or "new signature")
 
 
 def _out_info(entry: _Entry):

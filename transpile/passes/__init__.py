@@ -1,1 +1,73 @@
-"""Stage package: passes."""
+"""Stage 3, optimise: a ``ClosedJaxpr`` in, an equivalent, simpler ``ClosedJaxpr`` out.
+
+The pipeline inlines nested ``jit`` calls once, then repeats fold → cse → dce until a
+round changes nothing (at most ``MAX_ROUNDS`` rounds): folding exposes duplicates, merging
+leaves dead equations, and removing them can expose nothing new, so a few rounds reach
+the fixed point. Every pass is a pure function ``ClosedJaxpr -> ClosedJaxpr`` that keeps
+the invars and output types and returns its input object when it has nothing to do.
+
+``TRANSPILE_DEBUG=passes`` (a comma-separated list) prints each pass's output to stderr.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+from ..ir import ClosedJaxpr
+from ._util import EFFECTFUL_PRIMITIVES
+from .cse import eliminate_common_subexpressions
+from .dce import eliminate_dead_code, used_inputs
+from .fold import UNFOLDABLE, fold_constants
+from .inline import inline_calls
+
+__all__ = ["optimize", "PIPELINE", "ROUND", "MAX_ROUNDS", "EFFECTFUL_PRIMITIVES",
+           "UNFOLDABLE", "inline_calls", "fold_constants", "eliminate_common_subexpressions",
+           "eliminate_dead_code", "used_inputs"]
+
+# Run once, first: the other passes then see flat jaxprs.
+PIPELINE = (("inline", inline_calls),)
+# Repeated, in this order, until a round returns its input unchanged.
+ROUND = (("fold", fold_constants), ("cse", eliminate_common_subexpressions),
+         ("dce", eliminate_dead_code))
+MAX_ROUNDS = 4
+
+
+def _debug_enabled() -> bool:
+    # Read at each call so that tests and users can set it after import.
+    flags = os.environ.get("TRANSPILE_DEBUG", "")
+    return "passes" in {f.strip() for f in flags.split(",")}
+
+
+def _run(name: str, fn, closed: ClosedJaxpr, debug: bool) -> ClosedJaxpr:
+    out = fn(closed)
+    if debug:
+        note = "" if out is not closed else " (unchanged)"
+        print(f"--- pass {name}{note} ---\n{out}", file=sys.stderr)
+    return out
+
+
+def optimize(closed: ClosedJaxpr, max_rounds: int = MAX_ROUNDS) -> ClosedJaxpr:
+    """Run the optimisation pipeline: inline, then fold, cse and dce to a fixed point.
+
+    Parameters
+    ----------
+    closed : ClosedJaxpr
+        Not modified.
+    max_rounds : int
+        The most fold/cse/dce rounds to run.
+
+    Returns
+    -------
+    ClosedJaxpr
+        Computing the same values with the same invars and output types.
+    """
+    debug = _debug_enabled()
+    for name, fn in PIPELINE:
+        closed = _run(name, fn, closed, debug)
+    for _ in range(max_rounds):
+        start = closed
+        for name, fn in ROUND:
+            closed = _run(name, fn, closed, debug)
+        if closed is start:
+            break
+    return closed

@@ -1,0 +1,150 @@
+"""Load and call (stage 7): a built library's entry point as a Python callable.
+
+Input: a ``Library`` (``build.build``) and the ``Program`` it was rendered from. Output:
+``Executable``, which takes the flat list of argument values, passes their buffers to
+the C entry point with freshly allocated outputs (large ones from ``pool``) and a
+workspace, and returns ``Array``\\ s. Inputs that are not C-contiguous, not aligned or
+not of the compiled dtype are copied once; an ``Array`` keeps the pointer cffi made for
+it, so passing it again costs nothing.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import core
+from ..array import Array
+from . import pool
+
+__all__ = ["Executable", "PooledArray"]
+
+
+class PooledArray(Array):
+    """An ``Array`` whose memory came from the buffer pool and returns there on death."""
+
+    __slots__ = ("_block",)
+
+    def __del__(self):
+        block = self._block
+        if block is not None:
+            # References expected: our slot, getrefcount's argument (value); our slot,
+            # value's base, getrefcount's argument, the local name (block).
+            pool.release_if_unshared(self._value, block, 2, 4)
+
+
+core.pytype_aval_mappings[PooledArray] = lambda x: x.aval
+
+
+def _as_buffer(x, dtype: np.dtype) -> np.ndarray:
+    arr = np.asarray(x)
+    if arr.dtype != dtype:
+        with np.errstate(all="ignore"):
+            arr = arr.astype(dtype)
+    if not (arr.flags.c_contiguous and arr.flags.aligned):
+        arr = np.array(arr, dtype=dtype, order="C", copy=True)
+    return arr
+
+
+class Executable:
+    """The compiled entry point of one (function, signature).
+
+    Parameters
+    ----------
+    library : backend.build.Library
+    program : codegen.plan.Program
+    consts : list of numpy.ndarray
+        The values of the jaxpr's constvars, in order.
+    out_avals : list of ShapedArray
+        The jaxpr's output avals (weak types included).
+    """
+
+    def __init__(self, library, program, consts, out_avals):
+        self.library = library
+        self.program = program
+        lib, ffi = library.lib, library.ffi
+        self._fn = getattr(lib, program.name)
+        self._ffi = ffi
+        self._from_buffer = ffi.from_buffer
+        self.workspace_bytes = int(getattr(lib, f"{program.name}_workspace_size")())
+        self._in_dtypes = [b.aval.dtype for b in program.inputs]
+        self._consts_keep = [_as_buffer(c, b.aval.dtype)
+                             for c, b in zip(consts, program.consts, strict=True)]
+        self._const_ptrs = [ffi.from_buffer(c) for c in self._consts_keep]
+        self._out_specs = [(b.aval.shape, b.aval.dtype) for b in program.outputs]
+        self._out_sources = program.out_sources
+        self._out_weak = [a.weak_type for a in out_avals]
+        self._consts = consts
+        self._simple_outputs = all(s[0] == "buffer" for s in program.out_sources) and \
+            [s[1] for s in program.out_sources] == list(range(len(program.outputs)))
+
+    def _pointer(self, x, dtype):
+        if type(x) is Array or type(x) is PooledArray:
+            p = x._ptr
+            if p is not None:
+                return p
+            v = x._value
+            if v.dtype == dtype and v.flags.c_contiguous and v.flags.aligned:
+                p = x._ptr = self._from_buffer(v)
+                return p
+        return self._from_buffer(_as_buffer(x, dtype))
+
+    def __call__(self, args) -> list:
+        """Run on the flat argument values; returns the flat list of ``Array`` results."""
+        ptrs = [self._pointer(x, dt) for x, dt in zip(args, self._in_dtypes, strict=True)]
+        ptrs += self._const_ptrs
+        outs = []
+        fb = self._from_buffer
+        for shape, dtype in self._out_specs:
+            arr, block = pool.empty(shape, dtype)
+            outs.append((arr, block))
+            ptrs.append(fb(arr))
+        ws_block = None
+        if self.workspace_bytes:
+            # 64 spare bytes: kernels (the matmul's packing) want 64-byte alignment.
+            ws_block = pool.take(self.workspace_bytes + 64)
+            ptrs.append(fb(pool.aligned(ws_block, self.workspace_bytes)))
+        else:
+            ptrs.append(self._ffi.NULL)
+        status = self._fn(*ptrs)
+        if ws_block is not None:
+            pool.give(ws_block)
+        if status != 0:
+            raise RuntimeError(f"compiled function {self.program.name} failed "
+                               f"(status {status})")
+        arrays = []
+        for (arr, block), weak in zip(outs, self._out_weak if self._simple_outputs else
+                                      [False] * len(outs), strict=True):
+            arrays.append(_wrap(arr, block, weak))
+        if self._simple_outputs:
+            return arrays
+        return self._assemble(arrays, args)
+
+    def _assemble(self, arrays, args) -> list:
+        result = []
+        for (kind, what), weak in zip(self._out_sources, self._out_weak, strict=True):
+            if kind == "buffer":
+                v = arrays[what]._value
+                a = Array._new(v, weak) if v.size * v.itemsize < pool.MIN_BYTES else \
+                    arrays[what]
+            elif kind == "input":
+                x = args[what]
+                v = x._value if isinstance(x, Array) else _as_buffer(x, self._in_dtypes[what])
+                a = Array._new(v, weak)
+            elif kind == "const":
+                a = Array._new(np.asarray(self._consts[what]), weak)
+            else:
+                a = Array._new(np.asarray(what.val, what.aval.dtype), weak)
+            result.append(a)
+        return result
+
+
+def _wrap(arr, block, weak):
+    arr.flags.writeable = False
+    if block is None:
+        a = object.__new__(Array)
+    else:
+        a = object.__new__(PooledArray)
+        a._block = block
+    a._value = arr
+    a._weak_type = weak
+    a._ptr = None
+    return a

@@ -1,0 +1,268 @@
+"""The statements of a fused loop body: each value computed once per index, as a C local.
+
+``BodyBuilder.value(atom, index)`` returns a C expression for ``atom`` at ``index``:
+a literal, a read from a buffer, or a local declared for the equation that produces it
+(recursively computing its operands at the indices the equation maps to). Locals are
+named after the jaxpr variables (``a``, ``b``; ``b_1`` for the same variable at another
+index) so that generated C reads like the jaxpr it came from.
+"""
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+
+from ..ir import Literal, Var
+slicing = importlib.import_module("transpile.lax.slicing")
+structural = importlib.import_module("transpile.lax.structural")
+from . import emit_c
+from .index import Index
+
+__all__ = ["BodyBuilder", "local_name", "pointer_name", "eqn_comment"]
+
+_C_WORDS = {"do", "if"}
+
+
+def local_name(jaxpr_name: str) -> str:
+    """The C local holding a jaxpr variable's element (short names kept as they are;
+    longer ones prefixed, so they can never shadow a libm function or keyword)."""
+    if len(jaxpr_name) <= 2 and jaxpr_name not in _C_WORDS:
+        return jaxpr_name
+    return f"v_{jaxpr_name}"
+
+
+def pointer_name(jaxpr_name: str) -> str:
+    """The C pointer to a jaxpr variable's buffer: its name in capitals."""
+    if len(jaxpr_name) <= 2:
+        return jaxpr_name.upper()
+    return f"P_{jaxpr_name}"
+
+
+def _fmt_param(v) -> str:
+    if isinstance(v, np.dtype):
+        return v.name
+    if isinstance(v, type) and issubclass(v, np.generic):
+        return np.dtype(v).name
+    return str(v)
+
+
+def eqn_comment(e, names) -> str:
+    """``b = mul a 2.0`` — one line per fused equation in the generated C."""
+    def atom(a):
+        if isinstance(a, Literal):
+            v = np.asarray(a.val, a.aval.dtype)[()]
+            text = np.format_float_positional(v, unique=True, trim="0") \
+                if a.aval.dtype.kind == "f" and np.isfinite(v) else str(v.item())
+            return f"{text}:{a.aval.str_short()}"
+        return names.get(a, "?")
+    params = ", ".join(f"{k}={_fmt_param(v)}" for k, v in e.params.items()
+                       if k not in ("sharding", "out_sharding") and v is not None)
+    outs = " ".join(names.get(o, "_") for o in e.outvars)
+    text = f"{outs} = {e.primitive.name}"
+    if params:
+        text += f"[{params}]"
+    text += " " + " ".join(atom(a) for a in e.invars)
+    return text.replace("*/", "* /")
+
+
+class BodyBuilder:
+    """Collects the statements of one loop body.
+
+    Parameters
+    ----------
+    producer : dict
+        Var -> the fused equation computing it inside this kernel.
+    buffers : dict
+        Var -> ``plan.Buffer`` for materialised values.
+    names : dict
+        Var -> jaxpr name.
+    """
+
+    def __init__(self, producer: dict, buffers: dict, names: dict):
+        self.producer = producer
+        self.buffers = buffers
+        self.names = names
+        self.stmts: list = []   # (comment or None, ctype, name, expr)
+        self.memo: dict = {}
+        self.taken: set = set()
+        self.reads: dict = {}   # pointer name -> Buffer
+        self.decomposed = False
+
+    # locals -----------------------------------------------------------------------------
+    def declare(self, ctype: str, hint: str, expr: str, comment: str | None = None) -> str:
+        """Declare ``const ctype NAME = expr;`` and return NAME."""
+        name = hint
+        n = 0
+        while name in self.taken:
+            n += 1
+            name = f"{hint}_{n}"
+        self.taken.add(name)
+        self.stmts.append((comment, ctype, name, expr))
+        return name
+
+    def _index_local(self, ctype, hint, expr):
+        self.decomposed = True
+        return self.declare(ctype, hint, expr)
+
+    def index(self, shape, dims=None, flat=None) -> Index:
+        """A root index for a loop nest over ``shape``."""
+        return Index(tuple(shape), dims, flat, self._index_local)
+
+    # values -----------------------------------------------------------------------------
+    def value(self, atom, idx: Index) -> str:
+        """C expression of ``atom``'s element at ``idx``."""
+        if isinstance(atom, Literal):
+            return emit_c.literal(atom.val, atom.aval.dtype)
+        key = (atom, idx.key())
+        got = self.memo.get(key)
+        if got is not None:
+            return got
+        e = self.producer.get(atom)
+        if e is None:
+            out = self._read(atom, idx)
+        else:
+            out = self._compute(e, idx)
+        self.memo[key] = out
+        return out
+
+    def read_expr(self, var: Var, idx: Index) -> str:
+        """The buffer element of ``var`` at ``idx`` (storage type converted)."""
+        b = self.buffers[var]
+        self.reads[b.name] = b
+        offset = "0" if not var.aval.shape else idx.get_flat()
+        expr = f"{b.name}[{offset}]"
+        if var.aval.dtype == np.float16:
+            expr = f"tp_f16_to_f32({expr})"
+        return expr
+
+    def _read(self, var: Var, idx: Index) -> str:
+        expr = self.read_expr(var, idx)
+        return self.declare(emit_c.ctype(var.aval.dtype), local_name(self.names[var]), expr)
+
+    def _compute(self, e, idx: Index) -> str:
+        out = e.outvars[0]
+        p = e.primitive
+        if p is slicing.iota_p:
+            dims = idx.get_dims()
+            expr = f"({emit_c.ctype(out.aval.dtype)}){dims[e.params['dimension']]}"
+            if out.aval.dtype == np.float16:
+                expr = f"tp_f16_round({expr})"
+        elif p is slicing.pad_p:
+            expr = self._pad(e, idx)
+        elif p in _INDEX_RULES:
+            x = e.invars[0]
+            expr = self.value(x, _INDEX_RULES[p](idx, x.aval.shape, out.aval.shape,
+                                                 **e.params))
+        else:
+            args = [self.value(a, self._operand_index(a, idx, out.aval.shape))
+                    for a in e.invars]
+            expr = emit_c.emit(p, args, [a.aval for a in e.invars], out.aval, e.params)
+        return self.declare(emit_c.ctype(out.aval.dtype), local_name(self.names[out]), expr,
+                            eqn_comment(e, self.names))
+
+    def _operand_index(self, a, idx: Index, out_shape) -> Index:
+        shape = a.aval.shape
+        if shape == tuple(out_shape):
+            return idx
+        if not shape:
+            return idx.with_dims((), ())
+        dims = idx.get_dims()  # size-1 dimensions broadcast
+        return idx.with_dims(shape, tuple("0" if n == 1 else d
+                                          for n, d in zip(shape, dims, strict=True)))
+
+    def _pad(self, e, idx: Index) -> str:
+        x, pv = e.invars
+        cfg = e.params["padding_config"]
+        pad_value = self.value(pv, idx.with_dims((), ()))
+        if x.aval.size == 0:
+            return pad_value
+        dims = idx.get_dims()
+        conds, src = [], []
+        for d, ((lo, hi, interior), n) in enumerate(zip(cfg, x.aval.shape, strict=True)):
+            t = f"({dims[d]} - ({lo}))" if lo else dims[d]
+            step = interior + 1
+            if lo == 0 and interior == 0 and n == e.outvars[0].aval.shape[d]:
+                src.append(dims[d])
+                continue
+            pos = self.declare("int64_t", "pos", t)
+            conds.append(f"{pos} >= 0")
+            if step > 1:
+                conds.append(f"{pos} % {step} == 0")
+                q = f"{pos} / {step}"
+            else:
+                q = pos
+            conds.append(f"{q} < {n}")
+            # Clamped, so the read stays inside x whatever the condition says.
+            src.append(self.declare("int64_t", "src",
+                                    f"{pos} < 0 ? 0 : ({q} > {n - 1} ? {n - 1} : {q})"))
+        inner = self.value(x, idx.with_dims(x.aval.shape, tuple(src)))
+        if not conds:
+            return inner
+        return f"(({' && '.join(conds)}) ? {inner} : {pad_value})"
+
+
+# ---------------------------------------------------------------------------------------
+# Index maps: the operand's index for an output index
+
+def _broadcast_in_dim(idx, in_shape, out_shape, *, shape, broadcast_dimensions, sharding):
+    if not in_shape:
+        return idx.with_dims((), ())
+    if tuple(in_shape) == tuple(out_shape) and tuple(broadcast_dimensions) == tuple(
+            range(len(out_shape))):
+        return idx
+    dims = idx.get_dims()
+    return idx.with_dims(in_shape, tuple(
+        "0" if n == 1 else dims[d] for n, d in zip(in_shape, broadcast_dimensions,
+                                                   strict=True)))
+
+
+def _reshape(idx, in_shape, out_shape, *, new_sizes, dimensions, sharding):
+    if dimensions is not None and tuple(dimensions) != tuple(range(len(in_shape))):
+        # Transpose first, then reshape: go through the transposed array's flat index.
+        t_shape = tuple(in_shape[d] for d in dimensions)
+        t_idx = idx.with_flat(t_shape, idx.get_flat())
+        return _transpose(t_idx, in_shape, t_shape, permutation=dimensions)
+    # Row-major offsets agree between an array and its reshape.
+    return idx.with_flat(in_shape, idx.get_flat())
+
+
+def _squeeze(idx, in_shape, out_shape, *, dimensions):
+    return idx.with_flat(in_shape, idx.get_flat()) if idx.flat is not None else \
+        _squeeze_dims(idx, in_shape, dimensions)
+
+
+def _squeeze_dims(idx, in_shape, dimensions):
+    it = iter(idx.get_dims())
+    return idx.with_dims(in_shape, tuple("0" if d in dimensions else next(it)
+                                         for d in range(len(in_shape))))
+
+
+def _transpose(idx, in_shape, out_shape, *, permutation):
+    dims = idx.get_dims()
+    src = [None] * len(in_shape)
+    for d, p in enumerate(permutation):
+        src[p] = dims[d]
+    return idx.with_dims(in_shape, tuple(src))
+
+
+def _rev(idx, in_shape, out_shape, *, dimensions):
+    dims = idx.get_dims()
+    return idx.with_dims(in_shape, tuple(
+        f"({n - 1} - {e})" if d in dimensions else e
+        for d, (n, e) in enumerate(zip(in_shape, dims, strict=True))))
+
+
+def _slice(idx, in_shape, out_shape, *, start_indices, limit_indices, strides):
+    dims = idx.get_dims()
+    strides = strides or (1,) * len(in_shape)
+    out = []
+    for e, s, st in zip(dims, start_indices, strides, strict=True):
+        term = e if st == 1 else f"{e} * {st}"
+        out.append(f"({s} + {term})" if s else term)
+    return idx.with_dims(in_shape, tuple(out))
+
+
+_INDEX_RULES = {structural.broadcast_in_dim_p: _broadcast_in_dim,
+                structural.reshape_p: _reshape, structural.squeeze_p: _squeeze,
+                structural.transpose_p: _transpose, structural.rev_p: _rev,
+                slicing.slice_p: _slice}

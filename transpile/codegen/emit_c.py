@@ -1,0 +1,527 @@
+"""C expressions for primitives: the per-element part of generated kernels.
+
+Input: a primitive, its operands as C expressions (local names, literals or buffer
+reads) with their avals, and its params. Output: one C expression computing the result
+element in the result's compute type (``dtypes.C_COMPUTE_TYPES``).
+
+Rules live in ``rules``, keyed by primitive and filled below per family. The semantics
+are the NumPy rules of ``lax/elementwise.py`` (XLA:CPU's): generated kernels run with
+flush-to-zero and denormals-are-zero set (``tp_ftz_begin`` in ``runtime/tp_ops.h``), so
+plain C float arithmetic already flushes as XLA does; the few primitives that must see a
+subnormal operand unflushed select it with bit-level operations, which DAZ leaves alone.
+Signed integer arithmetic goes through the unsigned type so that overflow wraps without
+undefined behaviour. float16 values are computed in float and rounded back to float16
+after every operation whose result may not be representable.
+"""
+from __future__ import annotations
+
+import importlib
+
+import math
+import re
+from typing import Callable
+
+import numpy as np
+
+from .. import dtypes
+ew = importlib.import_module("transpile.lax.elementwise")
+sort_mod = importlib.import_module("transpile.lax.sort")
+from ..resources import runtime_dir
+
+__all__ = ["rules", "emit", "literal", "ctype", "stype", "math_function", "FUSIBLE_ELEMENTWISE"]
+
+F16 = np.dtype(np.float16)
+F32 = np.dtype(np.float32)
+F64 = np.dtype(np.float64)
+BOOL = np.dtype(np.bool_)
+
+#: rules[prim](args, in_avals, out_aval, **params) -> C expression
+rules: dict = {}
+
+
+def ctype(dtype) -> str:
+    """The C type an element of ``dtype`` is computed in."""
+    return dtypes.C_COMPUTE_TYPES[np.dtype(dtype)]
+
+
+def stype(dtype) -> str:
+    """The C type an element of ``dtype`` is stored in."""
+    return dtypes.C_STORAGE_TYPES[np.dtype(dtype)]
+
+
+def _sfx(dtype) -> str:
+    return dtypes.C_SUFFIXES[np.dtype(dtype)]
+
+
+def _bits(dtype) -> int:
+    return np.dtype(dtype).itemsize * 8
+
+
+def _utype(dtype) -> str:
+    return f"uint{_bits(dtype)}_t"
+
+
+def _stype_signed(dtype) -> str:
+    return f"int{_bits(dtype)}_t"
+
+
+# ---------------------------------------------------------------------------------------
+# Literals
+
+def _float_text(v: float, dtype) -> str:
+    if math.isnan(v):
+        return "NAN" if dtype != F64 else "((double)NAN)"
+    if math.isinf(v):
+        inf = "INFINITY" if dtype != F64 else "((double)INFINITY)"
+        return inf if v > 0 else f"(-{inf})"
+    if dtype == F64:
+        text = np.format_float_scientific(np.float64(v), unique=True, trim="0")
+    else:  # float16 values are exact in float
+        text = np.format_float_scientific(np.float32(v), unique=True, trim="0")
+    text = text.replace("e+", "e")
+    mant, _, exp = text.partition("e")
+    if "." not in mant:
+        mant += ".0"
+    elif mant.endswith("."):
+        mant += "0"
+    if exp in ("0", "00", "-0"):
+        text = mant
+    else:
+        text = f"{mant}e{int(exp)}"
+    if dtype == F64:
+        return f"({text})" if text.startswith("-") else text
+    return f"({text}f)" if text.startswith("-") else f"{text}f"
+
+
+def literal(value, dtype) -> str:
+    """``value`` as a C literal of ``dtype``'s compute type (exact, round-tripping)."""
+    dtype = np.dtype(dtype)
+    v = np.asarray(value).astype(dtype)[()]
+    if dtype == BOOL:
+        return "1" if v else "0"
+    if dtype.kind == "f":
+        return _float_text(float(v), dtype)
+    v = int(v)
+    if dtype.kind == "i":
+        lo = -(1 << (_bits(dtype) - 1))
+        if v == lo:  # -2147483648 is not a C literal: unary minus of an unrepresentable one
+            return f"({ctype(dtype)})({v + 1} - 1)" if _bits(dtype) < 64 else \
+                "(INT64_C(-9223372036854775807) - 1)"
+        if _bits(dtype) == 64:
+            return f"INT64_C({v})"
+        return f"({ctype(dtype)}){v}" if v < 0 else str(v)
+    if _bits(dtype) == 64:
+        return f"UINT64_C({v})"
+    return f"{v}u"
+
+
+# ---------------------------------------------------------------------------------------
+# Which math functions the runtime vectorises
+
+def _runtime_functions() -> frozenset:
+    names = set()
+    for header in ("tp_math.h", "tp_ops.h"):
+        path = runtime_dir() / header
+        if path.exists():
+            names.update(re.findall(r"\b(tp_\w+)\s*\(", path.read_text()))
+    return frozenset(names)
+
+
+_RUNTIME = _runtime_functions()
+
+
+def math_function(name: str, dtype, arg: str) -> str:
+    """``name(arg)`` in ``dtype``: the runtime's vectorisable version when it has one,
+    else libm evaluated in double and rounded once (as the NumPy rule rounds)."""
+    dtype = np.dtype(dtype)
+    if dtype == F16:
+        return f"tp_f64_to_f16_round({name}((double)({arg})))"
+    own = f"tp_{name}_{_sfx(dtype)}"
+    if own in _RUNTIME:
+        return f"{own}({arg})"
+    if dtype == F32:
+        return f"(float){name}((double)({arg}))"
+    return f"{name}({arg})"
+
+
+# ---------------------------------------------------------------------------------------
+# Emission with float16 rounding
+
+#: Primitives whose float16 result is exactly one of the (float16) operand values or
+#: otherwise representable, so no rounding step is needed.
+_F16_EXACT = {"neg", "abs", "select_n", "clamp", "max", "min", "floor", "ceil", "round",
+              "sign", "stop_gradient", "convert_element_type", "nextafter", "rem"}
+
+
+def emit(prim, args, in_avals, out_aval, params) -> str:
+    """The C expression for one equation (see the module docstring)."""
+    rule = rules.get(prim)
+    if rule is None:
+        raise NotImplementedError(f"no C emitter for primitive {prim.name!r}")
+    expr = rule(args, in_avals, out_aval, **params)
+    if np.dtype(out_aval.dtype) == F16 and prim.name not in _F16_EXACT and \
+            not expr.startswith("tp_f64_to_f16_round("):
+        expr = f"tp_f16_round({expr})"
+    return expr
+
+
+def _def(prim_or_prims, fn: Callable) -> None:
+    for p in (prim_or_prims if isinstance(prim_or_prims, (list, tuple)) else [prim_or_prims]):
+        rules[p] = fn
+
+
+# ---------------------------------------------------------------------------------------
+# Integer arithmetic that wraps
+
+def _wrap_binary(op: str, a: str, b: str, dtype) -> str:
+    t = ctype(dtype)
+    if dtype.kind == "i" and _bits(dtype) >= 32:
+        u = _utype(dtype)
+        return f"({t})(({u})({a}) {op} ({u})({b}))"
+    if dtype.kind in "iu" and _bits(dtype) < 32 or dtype == BOOL:
+        # Promoted to int: the exact result fits, the cast back wraps.
+        return f"({t})({a} {op} {b})"
+    return f"({a} {op} {b})"
+
+
+def _arith(op: str):
+    def rule(args, in_avals, out_aval, **_):
+        return _wrap_binary(op, args[0], args[1], np.dtype(out_aval.dtype))
+    return rule
+
+
+_def([ew.add_p, ew.add_any_p], _arith("+"))
+_def(ew.sub_p, _arith("-"))
+_def(ew.mul_p, _arith("*"))
+
+
+def _neg(args, in_avals, out_aval, **_):
+    dt = np.dtype(out_aval.dtype)
+    if dt.kind == "f":
+        return f"(-{args[0]})"
+    return _wrap_binary("-", literal(0, dt), args[0], dt)
+
+
+_def(ew.neg_p, _neg)
+
+
+def _div(args, in_avals, out_aval, **_):
+    dt = np.dtype(out_aval.dtype)
+    if dt.kind == "f":
+        return f"({args[0]} / {args[1]})"
+    return f"tp_div_{_sfx(dt)}({args[0]}, {args[1]})"
+
+
+def _rem(args, in_avals, out_aval, **_):
+    dt = np.dtype(out_aval.dtype)
+    if dt.kind == "f":
+        # XLA flushes the divisor only; a bit-level select keeps the dividend intact.
+        f = "fmod" if dt == F64 else "fmodf"
+        return f"{f}({args[0]}, tp_flush_{_sfx(dt)}({args[1]}))"
+    return f"tp_rem_{_sfx(dt)}({args[0]}, {args[1]})"
+
+
+_def(ew.div_p, _div)
+_def(ew.rem_p, _rem)
+
+
+def _minmax(which: str):
+    def rule(args, in_avals, out_aval, **_):
+        dt = np.dtype(out_aval.dtype)
+        a, b = args
+        if dt.kind == "f":
+            return f"tp_{which}_{_sfx(dt)}({a}, {b})"
+        if dt == BOOL:
+            return f"({a} {'|' if which == 'max' else '&'} {b})"
+        return f"({a} {'>' if which == 'max' else '<'} {b} ? {a} : {b})"
+    return rule
+
+
+_def(ew.max_p, _minmax("max"))
+_def(ew.min_p, _minmax("min"))
+
+
+def _clamp(args, in_avals, out_aval, **params):
+    lo, x, hi = args
+    mx = _minmax("max")([x, lo], in_avals, out_aval)
+    return _minmax("min")([mx, hi], in_avals, out_aval)
+
+
+_def(ew.clamp_p, _clamp)
+
+
+def _bitwise(op: str):
+    def rule(args, in_avals, out_aval, **_):
+        return f"({ctype(out_aval.dtype)})({args[0]} {op} {args[1]})"
+    return rule
+
+
+_def(ew.and_p, _bitwise("&"))
+_def(ew.or_p, _bitwise("|"))
+_def(ew.xor_p, _bitwise("^"))
+
+
+def _not(args, in_avals, out_aval, **_):
+    dt = np.dtype(out_aval.dtype)
+    return f"(uint8_t)!{args[0]}" if dt == BOOL else f"({ctype(dt)})~{args[0]}"
+
+
+_def(ew.not_p, _not)
+
+
+def _shift(kind: str):
+    def rule(args, in_avals, out_aval, **_):
+        dt = np.dtype(out_aval.dtype)
+        t, u, s = ctype(dt), _utype(dt), _stype_signed(dt)
+        a, b = args
+        out_of_range = f"({u})({b}) >= {_bits(dt)}u"
+        if kind == "left":
+            return f"({out_of_range} ? ({t})0 : ({t})(({u})({a}) << ({u})({b})))"
+        if kind == "logical":
+            return f"({out_of_range} ? ({t})0 : ({t})(({u})({a}) >> ({u})({b})))"
+        return (f"({out_of_range} ? ({t})(({s})({a}) < 0 ? -1 : 0) "
+                f": ({t})(({s})({a}) >> ({u})({b})))")
+    return rule
+
+
+_def(ew.shift_left_p, _shift("left"))
+_def(ew.shift_right_logical_p, _shift("logical"))
+_def(ew.shift_right_arithmetic_p, _shift("arithmetic"))
+
+
+def _compare(op: str):
+    def rule(args, in_avals, out_aval, **_):
+        return f"(uint8_t)({args[0]} {op} {args[1]})"
+    return rule
+
+
+for _p, _op in ((ew.eq_p, "=="), (ew.ne_p, "!="), (ew.lt_p, "<"), (ew.le_p, "<="),
+                (ew.gt_p, ">"), (ew.ge_p, ">=")):
+    _def(_p, _compare(_op))
+
+
+def _abs(args, in_avals, out_aval, **_):
+    dt = np.dtype(out_aval.dtype)
+    a = args[0]
+    if dt.kind == "f":
+        return f"fabs({a})" if dt == F64 else f"fabsf({a})"
+    return f"({a} < 0 ? {_neg([a], in_avals, out_aval)} : {a})"
+
+
+_def(ew.abs_p, _abs)
+
+
+def _sign(args, in_avals, out_aval, **_):
+    return f"tp_sign_{_sfx(out_aval.dtype)}({args[0]})"
+
+
+_def(ew.sign_p, _sign)
+
+
+def _select_n(args, in_avals, out_aval, **_):
+    which, cases = args[0], args[1:]
+    if len(cases) == 1:
+        return cases[0]
+    if np.dtype(in_avals[0].dtype) == BOOL:
+        return f"({which} ? {cases[1]} : {cases[0]})"
+    expr = cases[0]  # out-of-range `which` clamps to the first or last case
+    for i, c in enumerate(cases[1:], start=1):
+        expr = f"({which} >= {i} ? {c} : {expr})"
+    return expr
+
+
+_def(ew.select_n_p, _select_n)
+
+
+def _identity(args, in_avals, out_aval, **_):
+    return args[0]
+
+
+_def(sort_mod.stop_gradient_p, _identity)
+
+
+# ---------------------------------------------------------------------------------------
+# Powers
+
+def _ipow_expr(a: str, n: int, mul: Callable[[str, str], str]) -> str:
+    """``a ** n`` (n >= 1) by repeated squaring, in the order the NumPy rule multiplies."""
+    acc, base = None, a
+    while n:
+        if n & 1:
+            acc = base if acc is None else mul(acc, base)
+        n >>= 1
+        if n:
+            base = mul(base, base)
+    return acc
+
+
+def _integer_pow(args, in_avals, out_aval, *, y):
+    dt = np.dtype(out_aval.dtype)
+    a = args[0]
+    if y == 0:
+        return literal(1, dt)
+    if y == 1:
+        return a
+    if dt.kind == "f":
+        if dt == F16:
+            def mul(p, q):
+                return f"tp_f16_round({p} * {q})"
+        else:
+            def mul(p, q):
+                return f"({p} * {q})"
+        p = _ipow_expr(a, abs(y), mul)
+        return p if y > 0 else f"({literal(1, dt)} / {p})"
+    return _ipow_expr(a, y, lambda p, q: _wrap_binary("*", p, q, dt))
+
+
+def _square(args, in_avals, out_aval, **_):
+    return _wrap_binary("*", args[0], args[0], np.dtype(out_aval.dtype))
+
+
+_def(ew.integer_pow_p, _integer_pow)
+_def(ew.square_p, _square)
+
+
+def _pow(args, in_avals, out_aval, **_):
+    dt = np.dtype(out_aval.dtype)
+    x, y = args
+    if np.dtype(in_avals[1].dtype).kind != "f":
+        y = _convert_expr(y, np.dtype(in_avals[1].dtype), dt)  # the rule converts first
+    if dt == F64:
+        return f"pow({x}, {y})"
+    expr = f"pow((double)({x}), (double)({y}))"
+    return f"tp_f64_to_f16_round({expr})" if dt == F16 else f"(float){expr}"
+
+
+_def(ew.pow_p, _pow)
+
+
+# ---------------------------------------------------------------------------------------
+# Unary float functions
+
+def _float_fn(name: str, keep_tiny: bool = False, keep_tiny_dtypes=(F32, F64)):
+    def rule(args, in_avals, out_aval, **_):
+        dt = np.dtype(out_aval.dtype)
+        expr = math_function(name, dt, args[0])
+        if keep_tiny and dt in keep_tiny_dtypes:
+            # XLA returns a subnormal operand unchanged here; DAZ would read it as 0.
+            expr = f"tp_keep_subnormal_{_sfx(dt)}({args[0]}, {expr})"
+        return expr
+    return rule
+
+
+for _name, _tiny in (("exp", False), ("exp2", False), ("expm1", True), ("log", False),
+                     ("log1p", False), ("cbrt", False), ("sin", True), ("cos", False),
+                     ("tan", True), ("asin", False), ("acos", False), ("atan", True),
+                     ("sinh", False), ("cosh", False), ("asinh", False), ("acosh", False),
+                     ("atanh", False), ("erf", False), ("erf_inv", False)):
+    _def(getattr(ew, f"{_name}_p"), _float_fn(_name, _tiny))
+_def(ew.tanh_p, _float_fn("tanh", True, keep_tiny_dtypes=(F32,)))
+
+
+def _sqrt(args, in_avals, out_aval, **_):
+    dt = np.dtype(out_aval.dtype)
+    return f"sqrt({args[0]})" if dt == F64 else f"sqrtf({args[0]})"
+
+
+def _rsqrt(args, in_avals, out_aval, **_):
+    dt = np.dtype(out_aval.dtype)
+    if dt == F64:
+        return f"(1.0 / sqrt({args[0]}))"
+    # One rounding from double, as the NumPy rule evaluates it.
+    return f"(float)(1.0 / sqrt((double)({args[0]})))"
+
+
+_def(ew.sqrt_p, _sqrt)
+_def(ew.rsqrt_p, _rsqrt)
+
+
+def _logistic(args, in_avals, out_aval, **_):
+    dt = np.dtype(out_aval.dtype)
+    one = literal(1, dt)
+    e = math_function("exp", dt, f"-{args[0]}")
+    if dt == F16:
+        return f"tp_f16_round({one} / tp_f16_round({one} + {e}))"
+    return f"({one} / ({one} + {e}))"
+
+
+_def(ew.logistic_p, _logistic)
+
+
+def _rounding(name32: str, name64: str):
+    def rule(args, in_avals, out_aval, **_):
+        return f"{name64 if np.dtype(out_aval.dtype) == F64 else name32}({args[0]})"
+    return rule
+
+
+_def(ew.floor_p, _rounding("floorf", "floor"))
+_def(ew.ceil_p, _rounding("ceilf", "ceil"))
+
+
+def _round(args, in_avals, out_aval, *, rounding_method):
+    f64 = np.dtype(out_aval.dtype) == F64
+    if rounding_method == ew.RoundingMethod.TO_NEAREST_EVEN:
+        return f"{'rint' if f64 else 'rintf'}({args[0]})"
+    return f"{'round' if f64 else 'roundf'}({args[0]})"
+
+
+_def(ew.round_p, _round)
+
+
+def _is_finite(args, in_avals, out_aval, **_):
+    return f"(uint8_t)(isfinite({args[0]}) != 0)"
+
+
+_def(ew.is_finite_p, _is_finite)
+
+
+def _atan2(args, in_avals, out_aval, **_):
+    dt = np.dtype(out_aval.dtype)
+    if dt == F64:
+        return f"atan2({args[0]}, {args[1]})"
+    expr = f"atan2((double)({args[0]}), (double)({args[1]}))"
+    return f"tp_f64_to_f16_round({expr})" if dt == F16 else f"(float){expr}"
+
+
+_def(ew.atan2_p, _atan2)
+
+
+def _nextafter(args, in_avals, out_aval, **_):
+    dt = np.dtype(out_aval.dtype)
+    x, y = args
+    if dt == F16:
+        return f"tp_nextafter_f16({x}, {y})"
+    f = "nextafter" if dt == F64 else "nextafterf"
+    # `==` reads subnormals as zero (DAZ), as the rule compares; the step itself is
+    # bit-level in libm and not flushed.
+    return f"({x} == {y} ? {y} : {f}({x}, {y}))"
+
+
+_def(ew.nextafter_p, _nextafter)
+
+
+# ---------------------------------------------------------------------------------------
+# convert_element_type
+
+def _convert_expr(a: str, src: np.dtype, dst: np.dtype) -> str:
+    if src == dst:
+        return a
+    if dst == BOOL:
+        return f"(uint8_t)({a} != 0)"
+    if src.kind == "f" and dst.kind in "iu":
+        return f"tp_cvt_{_sfx(src if src != F16 else F32)}_{_sfx(dst)}({a})"
+    if dst == F16:
+        if src == F64:
+            return f"tp_f64_to_f16_round({a})"
+        return f"tp_f16_round((float)({a}))"
+    return f"({ctype(dst)})({a})"
+
+
+def _convert(args, in_avals, out_aval, *, new_dtype, weak_type):
+    return _convert_expr(args[0], np.dtype(in_avals[0].dtype), np.dtype(new_dtype))
+
+
+_def(ew.convert_element_type_p, _convert)
+
+#: Primitives computed one element at a time from the same element of each operand.
+FUSIBLE_ELEMENTWISE = frozenset(rules)

@@ -1,0 +1,97 @@
+"""Element indices inside a generated loop nest, and how structural ops move them.
+
+A fused kernel computes each value at an index: the loop's own index, or one derived
+from it through ``broadcast_in_dim``, ``transpose``, ``reshape`` and the other
+structural primitives. An ``Index`` holds C expressions for it in two forms, per
+dimension and flat (row-major offset), and derives whichever is missing on demand; the
+statements that derivation needs (a division and a remainder per dimension) go to the
+loop body through ``emit``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+__all__ = ["Index", "row_major_strides"]
+
+
+def row_major_strides(shape) -> tuple:
+    """Element strides of a contiguous row-major array."""
+    strides, acc = [], 1
+    for d in reversed(shape):
+        strides.append(acc)
+        acc *= d
+    return tuple(reversed(strides))
+
+
+def _product(terms) -> str:
+    return " * ".join(terms) if terms else "0"
+
+
+@dataclass
+class Index:
+    """A position in an array of ``shape``, as C expressions.
+
+    Parameters
+    ----------
+    shape : tuple of int
+    dims : tuple of str, optional
+        One expression per dimension.
+    flat : str, optional
+        The row-major offset.
+    emit : callable
+        ``emit(ctype, hint, expr) -> name`` declares a local and returns its name.
+    """
+    shape: tuple
+    dims: tuple | None = None
+    flat: str | None = None
+    emit: Callable = field(default=None, repr=False)
+
+    def __post_init__(self):
+        # Fixed at creation: later derivations add a form but do not change the position.
+        self._key = (self.shape, "flat", self.flat) if self.flat is not None else \
+            (self.shape, "dims", self.dims)
+
+    def key(self):
+        return self._key
+
+    def get_dims(self) -> tuple:
+        """Per-dimension expressions (derived from the flat offset when missing)."""
+        if self.dims is None:
+            if not self.shape:
+                self.dims = ()
+            elif len(self.shape) == 1:
+                self.dims = (self.flat,)
+            else:
+                strides = row_major_strides(self.shape)
+                dims = []
+                for d, (n, s) in enumerate(zip(self.shape, strides, strict=True)):
+                    if n == 1:
+                        dims.append("0")
+                        continue
+                    expr = self.flat if s == 1 else f"{self.flat} / {s}"
+                    if d > 0:
+                        expr = f"({expr}) % {n}"
+                    dims.append(self.emit("int64_t", "ix", expr))
+                self.dims = tuple(dims)
+        return self.dims
+
+    def get_flat(self) -> str:
+        """The row-major offset (composed from the dimensions when missing)."""
+        if self.flat is None:
+            terms = []
+            for e, s, n in zip(self.dims, row_major_strides(self.shape), self.shape,
+                               strict=True):
+                if n == 1 or e == "0":
+                    continue
+                terms.append(e if s == 1 else f"{e} * {s}")
+            self.flat = " + ".join(terms) if terms else "0"
+        return self.flat
+
+    def with_dims(self, shape, dims) -> "Index":
+        """Another array's index given per dimension."""
+        return Index(tuple(shape), tuple(dims), None, self.emit)
+
+    def with_flat(self, shape, flat) -> "Index":
+        """Another array's index with the same row-major offset."""
+        return Index(tuple(shape), None, flat, self.emit)

@@ -1,0 +1,256 @@
+"""Kernel plans for each kind of kernel: fused loops, fused reductions, and the
+primitives that get kernels of their own (dot_general, cumulative ops, sort,
+concatenate, argmax/argmin).
+
+Each builder returns a ``plan.KernelPlan`` whose ``fields`` are exactly what its
+template under ``templates/c/`` reads: C declarations and expressions computed here,
+loops and pragmas laid out there.
+"""
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+
+dot_mod = importlib.import_module("transpile.lax.dot")
+red = importlib.import_module("transpile.lax.reduction")
+slicing = importlib.import_module("transpile.lax.slicing")
+sort_mod = importlib.import_module("transpile.lax.sort")
+from . import emit_c
+from .body import BodyBuilder, eqn_comment
+from .index import row_major_strides
+
+__all__ = ["loop_kernel", "reduce_kernel", "opaque_kernel"]
+
+F16 = np.dtype(np.float16)
+
+
+def _kernel_plan(**kw):
+    from .plan import KernelPlan
+    return KernelPlan(**kw)
+
+
+def _param(b, const: bool) -> str:
+    return f"{'const ' if const else ''}{b.ctype} *restrict {b.name}"
+
+
+def _params(reads: dict, writes: list) -> list:
+    out = [_param(b, True) for name, b in sorted(reads.items())
+           if name not in {w.name for w in writes}]
+    out += [_param(w, False) for w in writes]
+    return out
+
+
+def _store(dtype, value: str) -> str:
+    """``value`` (compute type) converted to the storage type."""
+    return f"tp_f32_to_f16({value})" if np.dtype(dtype) == F16 else value
+
+
+def _stmt_lines(stmts) -> list:
+    out = []
+    for comment, ctype, name, expr in stmts:
+        if comment:
+            out.append(f"/* {comment} */")
+        out.append(f"const {ctype} {name} = {expr};")
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# Fused loops
+
+def loop_kernel(kname, root, producer, buffers, names, comment, par_min) -> "KernelPlan":
+    """One loop nest over the root's shape computing the fused equations."""
+    out = root.outvars[0]
+    shape = out.aval.shape
+    size = out.aval.size
+    flat = True
+    for attempt in (0, 1):
+        bb = BodyBuilder(producer, buffers, names)
+        if flat:
+            idx = bb.index(shape, flat="ix")
+            loops = [("ix", size)]
+        else:
+            dims = tuple(f"ix{d}" for d in range(len(shape)))
+            idx = bb.index(shape, dims=dims)
+            loops = list(zip(dims, shape, strict=True))
+        value = bb.value(out, idx)
+        if flat and bb.decomposed and len(shape) > 1:
+            flat = False
+            continue
+        break
+    ob = buffers[out]
+    target = f"{ob.name}[{idx.get_flat() if shape else '0'}]"
+    lines = _stmt_lines(bb.stmts) + [f"{target} = {_store(out.aval.dtype, value)};"]
+    parallel = size >= par_min and loops[0][1] > 1
+    return _kernel_plan(
+        name=kname, template="kernel_loop.j2", comment=comment, reads=list(bb.reads.values()),
+        writes=[ob], fields=dict(params=_params(bb.reads, [ob]), loops=loops,
+                                 parallel=parallel, collapse=max(len(loops) - 1, 1),
+                                 body=lines))
+
+
+# ---------------------------------------------------------------------------------------
+# Fused reductions
+
+def _acc(op: str, dtype):
+    """Accumulator C type, initial value and combine expression (``{a}``, ``{v}``)."""
+    dt = np.dtype(dtype)
+    ct = emit_c.ctype(dt)
+    sfx = emit_c._sfx(dt)
+    if op in ("sum", "prod"):
+        sym = "+" if op == "sum" else "*"
+        if dt.kind == "f":
+            acc = "float" if dt == F16 else "double"
+            return acc, ("0.0" if op == "sum" else "1.0"), f"{{a}} {sym} ({acc}){{v}}", sym
+        return "uint64_t", ("0" if op == "sum" else "1"), f"{{a}} {sym} (uint64_t){{v}}", sym
+    if op in ("max", "min"):
+        if dt.kind == "f":
+            init = "(-INFINITY)" if op == "max" else "INFINITY"
+            if dt == np.float64:
+                init = f"(double){init}"
+            return ct, init, f"tp_{op}_{sfx}({{a}}, {{v}})", None
+        if dt == np.bool_:
+            return ct, ("0" if op == "max" else "1"), \
+                ("({a} | {v})" if op == "max" else "({a} & {v})"), None
+        info = np.iinfo(dt)
+        init = emit_c.literal(info.min if op == "max" else info.max, dt)
+        cmp = ">" if op == "max" else "<"
+        return ct, init, f"({{v}} {cmp} {{a}} ? {{v}} : {{a}})", None
+    sym = {"and": "&", "or": "|", "xor": "^"}[op]
+    init = "1" if (op == "and" and dt == np.bool_) else \
+        (f"({ct})~({ct})0" if op == "and" else "0")
+    return ct, init, f"({ct})({{a}} {sym} {{v}})", None
+
+
+def reduce_kernel(kname, root, producer, buffers, names, comment, par_min) -> "KernelPlan":
+    """A reduction whose operand is computed by the fused equations in the loop."""
+    from .plan import REDUCTIONS
+    op = REDUCTIONS[root.primitive]
+    x = root.invars[0]
+    out = root.outvars[0]
+    axes = tuple(sorted(root.params["axes"]))
+    shape = x.aval.shape
+    kept = [d for d in range(len(shape)) if d not in axes]
+    acc_t, init, combine, simd_op = _acc(op, x.aval.dtype)
+    bb = BodyBuilder(producer, buffers, names)
+    ob = buffers[out]
+    n_out = out.aval.size
+    red_size = int(np.prod([shape[d] for d in axes], dtype=np.int64))
+    if n_out == 1:
+        mode = "full"
+        idx = bb.index(shape, flat="ix")
+        inner = [("ix", None)]
+        outer = []
+    else:
+        mode = "rows"
+        outer = [("ox", n_out)]
+        if axes == tuple(range(len(kept), len(shape))):
+            idx = bb.index(shape, flat=f"ox * {red_size} + rx")
+            inner = [("rx", red_size)]
+        else:
+            odims = bb.index(out.aval.shape, flat="ox").get_dims()
+            rdims = [f"rx{i}" for i in range(len(axes))]
+            dims = [None] * len(shape)
+            for d, e in zip(kept, odims, strict=True):
+                dims[d] = e
+            for d, e in zip(axes, rdims, strict=True):
+                dims[d] = e
+            idx = bb.index(shape, dims=tuple(dims))
+            inner = [(r, shape[d]) for r, d in zip(rdims, axes, strict=True)]
+    value = bb.value(x, idx)
+    lines = _stmt_lines(bb.stmts)
+    total = x.aval.size
+    # Fixed chunks, whatever the thread count: the partial sums and their order depend on
+    # the size alone, so results are identical with 1 or 16 threads.
+    chunk = max(1 << 14, -(-total // 4096))
+    fields = dict(
+        params=_params(bb.reads, [ob]), mode=mode, acc_type=acc_t, init=init,
+        step=combine.format(a="acc", v=value), merge=combine.format(a="acc", v="part[c]"),
+        body=lines, simd_op=simd_op if len(inner) == 1 else None,
+        store=f"{ob.name}[{'0' if mode == 'full' else 'ox'}] = "
+              f"{_store(out.aval.dtype, f'({emit_c.ctype(out.aval.dtype)})acc')};",
+        total=total, chunk=chunk, nchunks=max(-(-total // chunk), 1), outer=outer,
+        inner=inner, parallel=total >= par_min)
+    return _kernel_plan(name=kname, template="kernel_reduce.j2", comment=comment,
+                        reads=list(bb.reads.values()), writes=[ob], fields=fields)
+
+
+# ---------------------------------------------------------------------------------------
+# Kernels of their own
+
+def _split(shape, axis):
+    outer = int(np.prod(shape[:axis], dtype=np.int64))
+    inner = int(np.prod(shape[axis + 1:], dtype=np.int64))
+    return outer, int(shape[axis]), inner
+
+
+def _read(b, offset: str) -> str:
+    e = f"{b.name}[{offset}]"
+    return f"tp_f16_to_f32({e})" if b.aval.dtype == F16 else e
+
+
+def opaque_kernel(kname, e, buffers, names) -> "KernelPlan":
+    """Kernels for dot_general, cumulative ops, sort, concatenate and argmax/argmin."""
+    p = e.primitive
+    ins = [buffers[a] if not hasattr(a, "val") else a for a in e.invars]
+    outs = [buffers[o] for o in e.outvars]
+    comment = eqn_comment(e, names)
+    reads = {b.name: b for b in ins if hasattr(b, "kind")}
+    common = dict(name=kname, comment=comment, reads=list(reads.values()), writes=outs)
+    if p is dot_mod.dot_general_p:
+        from .dot_plan import dot_fields
+        fields = dot_fields(e, ins, outs[0])
+        fields["params"] = _params(reads, outs)
+        return _kernel_plan(template="kernel_dot.j2", fields=fields, **common)
+    if p in (red.cumsum_p, red.cumprod_p, red.cummax_p, red.cummin_p):
+        op = p.name[3:]
+        x, o = ins[0], outs[0]
+        outer, n, inner = _split(x.aval.shape, e.params["axis"])
+        dt = x.aval.dtype
+        if op in ("sum", "prod"):
+            acc_t = "double" if dt == np.float64 else ("float" if dt.kind == "f"
+                                                        else "uint64_t")
+            init = ("0" if op == "sum" else "1")
+            update = f"acc {'+' if op == 'sum' else '*'} ({acc_t}){_read(x, 'at')}"
+        else:
+            acc_t, init, combine, _ = _acc(op, dt)
+            update = combine.format(a="acc", v=_read(x, "at"))
+        fields = dict(params=_params(reads, outs), outer=outer, n=n, inner=inner,
+                      reverse=e.params["reverse"], acc_type=acc_t, init=init, step=update,
+                      store=f"{o.name}[at] = "
+                            f"{_store(dt, f'({emit_c.ctype(dt)})acc')};")
+        return _kernel_plan(template="kernel_cumulative.j2", fields=fields, **common)
+    if p in (red.argmax_p, red.argmin_p):
+        x, o = ins[0], outs[0]
+        outer, n, inner = _split(x.aval.shape, e.params["axes"][0])
+        better = ">" if p is red.argmax_p else "<"
+        v = "v"
+        if x.aval.dtype.kind == "f":
+            # The first NaN wins; otherwise strictly better replaces (ties keep the first).
+            cond = f"(!(best != best) && ({v} != {v} || {v} {better} best))"
+        else:
+            cond = f"{v} {better} best"
+        fields = dict(params=_params(reads, outs), outer=outer, n=n, inner=inner,
+                      ctype=emit_c.ctype(x.aval.dtype), read=_read(x, "(base + k * inner_n)"),
+                      cond=cond, out=o.name, index_type=emit_c.stype(o.aval.dtype))
+        return _kernel_plan(template="kernel_argreduce.j2", fields=fields, **common)
+    if p is slicing.concatenate_p:
+        o = outs[0]
+        dim = e.params["dimension"]
+        pieces, off = [], 0
+        total_mid = o.aval.shape[dim]
+        for a, b in zip(e.invars, ins, strict=True):
+            outer, mid, inner = _split(a.aval.shape, dim)
+            if a.aval.size:
+                pieces.append(dict(src=b.name, outer=outer, mid=mid, inner=inner,
+                                   offset=off))
+            off += a.aval.shape[dim]
+        fields = dict(params=_params(reads, outs), pieces=pieces, total_mid=total_mid,
+                      out=o.name, ctype=o.ctype)
+        return _kernel_plan(template="kernel_concatenate.j2", fields=fields, **common)
+    if p is sort_mod.sort_p:
+        from .sort_plan import sort_fields
+        fields = sort_fields(kname, e, ins, outs)
+        fields["params"] = _params(reads, outs)
+        return _kernel_plan(template="kernel_sort.j2", fields=fields, **common)
+    raise NotImplementedError(f"transpile cannot compile primitive {p.name!r} to C yet")

@@ -1,0 +1,93 @@
+"""Rendering: ``Program``\\ s become one C translation unit through the jinja2 templates.
+
+Input: planned programs (``plan.plan_program``) with their jaxpr text. Output: C source
+and the cffi ``cdef`` declaring each entry point and its ``_workspace_size`` function.
+Several programs render into one file, so that tests (and a function's kernels) cost
+one compiler call.
+"""
+from __future__ import annotations
+
+import functools
+
+import jinja2
+
+from .. import __version__
+from ..resources import templates_dir
+from .plan import Program
+
+__all__ = ["render_module", "environment", "Signature"]
+
+
+@functools.lru_cache(maxsize=None)
+def environment() -> jinja2.Environment:
+    """The one strict jinja2 environment of the C templates."""
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates_dir() / "c")),
+        undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+        keep_trailing_newline=True, autoescape=False)
+
+
+class Signature:
+    """The entry point's parameters, as a C prototype and as a cffi declaration.
+
+    Parameters
+    ----------
+    program : Program
+    """
+
+    def __init__(self, program: Program):
+        self.name = program.name
+        params = [f"const {b.ctype} *restrict {b.name}" for b in program.inputs]
+        params += [f"const {b.ctype} *restrict {b.name}" for b in program.consts]
+        params += [f"{b.ctype} *restrict {b.name}" for b in program.outputs]
+        params.append("void *restrict workspace")
+        self.params = params
+
+    def prototype(self) -> str:
+        """The C declaration of the entry point."""
+        return f"int {self.name}({', '.join(self.params)});"
+
+    def cdef(self) -> str:
+        """The cffi declaration: every buffer is a ``void *`` (cffi passes NumPy buffers
+        as untyped pointers; the C definition gives them their element types)."""
+        return (f"int {self.name}({', '.join(['void *'] * len(self.params))});\n"
+                f"int64_t {self.name}_workspace_size(void);")
+
+
+def _arg_name(decl: str) -> str:
+    return decl.rsplit(" ", 1)[-1].lstrip("*")
+
+
+def _program_view(program: Program, jaxpr_text: str) -> dict:
+    kernels = []
+    scratch = []
+    for k in program.kernels:
+        params = list(k.fields["params"])
+        args = [_arg_name(p) for p in params]
+        exprs = k.fields.get("workspace_exprs")
+        if exprs:
+            params.append("char *restrict scratch")
+            args.append(f"ws + {program.workspace_bytes}")
+            scratch.extend(exprs)
+        kernels.append(dict(name=k.name, template=k.template, comment=k.comment,
+                            params=params, args=args, fields=k.fields))
+    return dict(name=program.name, params=Signature(program).params, temps=program.temps,
+                temp_bytes=program.workspace_bytes, scratch_exprs=scratch, kernels=kernels,
+                jaxpr_lines=jaxpr_text.replace("*/", "* /").splitlines())
+
+
+def render_module(programs: list) -> tuple[str, str]:
+    """C source and cffi cdef for ``programs``, a list of ``(Program, jaxpr_text)``.
+
+    Returns
+    -------
+    (str, str)
+        The source and the cdef.
+    """
+    views = [_program_view(p, text) for p, text in programs]
+    templates = {k["template"] for v in views for k in v["kernels"]}
+    source = environment().get_template("module.c.j2").render(
+        version=__version__, programs=views, uses_matmul="kernel_dot.j2" in templates,
+        uses_sort="kernel_sort.j2" in templates)
+    cdef = "\n".join(Signature(p).cdef() for p, _ in programs)
+    return source, cdef

@@ -1,0 +1,31 @@
+"""How a ``sort`` kernel orders each slice: a generated comparison over the key
+operands, and a stable merge sort of positions (``runtime/tp_sort.h``)."""
+from __future__ import annotations
+
+import numpy as np
+
+from . import emit_c
+
+__all__ = ["sort_fields"]
+
+
+def sort_fields(kname, e, ins, outs) -> dict:
+    """Template fields of a sort kernel: slices, keys and the comparison's C body."""
+    dim = e.params["dimension"]
+    shape = ins[0].aval.shape
+    outer = int(np.prod(shape[:dim], dtype=np.int64))
+    n = int(shape[dim])
+    inner = int(np.prod(shape[dim + 1:], dtype=np.int64))
+    keys = []
+    for i, b in enumerate(ins[:e.params["num_keys"]]):
+        dt = b.aval.dtype
+        read = "tp_f16_to_f32({p}[{o}])" if dt == np.float16 else "{p}[{o}]"
+        keys.append(dict(field=f"k{i}", ctype=b.ctype, compute=emit_c.ctype(dt),
+                         is_float=dt.kind == "f",
+                         read_a=read.format(p=f"c->k{i}", o="i * c->stride"),
+                         read_b=read.format(p=f"c->k{i}", o="j * c->stride"),
+                         src=b.name))
+    moves = [dict(src=b.name, dst=o.name) for b, o in zip(ins, outs, strict=True)]
+    return dict(outer=outer, n=n, inner=inner, sort_keys=keys, moves=moves,
+                scratch_bytes=2 * max(n, 1) * 8,
+                workspace_exprs=[f"(int64_t){2 * max(n, 1) * 8}"])

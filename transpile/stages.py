@@ -1,0 +1,173 @@
+"""From a traced jaxpr to a loaded executable, and the ahead-of-time API around it.
+
+``lower_jaxpr`` runs the optimisation passes, plans kernels and renders C (stages 3-5);
+``compile_lowering`` builds and loads it (stages 6-7). ``Lowered`` and ``Compiled`` are
+what ``jit(f).lower(*args)`` and ``.compile()`` return, as in ``jax.stages``.
+"""
+from __future__ import annotations
+
+import logging
+import re
+import sys
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import config, tree_util
+from .codegen.plan import Program, plan_program
+from .codegen.render import render_module
+from .ir import ClosedJaxpr
+
+__all__ = ["Lowering", "lower_jaxpr", "compile_lowering", "Lowered", "Compiled",
+           "c_identifier"]
+
+logger = logging.getLogger("transpile")
+
+
+def c_identifier(name: str) -> str:
+    """``jit_<name>`` made a valid C identifier (never a libm name or keyword)."""
+    return "jit_" + (re.sub(r"\W", "_", name) or "fn")
+
+
+def _debug(stage: str) -> bool:
+    import os
+    return stage in os.environ.get("TRANSPILE_DEBUG", "").split(",")
+
+
+@dataclass
+class Lowering:
+    """The rendered C of one (function, signature)."""
+    name: str
+    closed: ClosedJaxpr      # as traced
+    optimized: ClosedJaxpr   # after the passes
+    program: Program
+    source: str
+    cdef: str
+    signature: str
+
+
+def _signature_text(avals) -> str:
+    return ", ".join(a.str_short() for a in avals)
+
+
+def lower_jaxpr(closed: ClosedJaxpr, name: str) -> Lowering:
+    """Optimise, plan and render ``closed`` as the C entry point ``c_identifier(name)``."""
+    from .passes import optimize
+    cname = c_identifier(name)
+    optimized = optimize(closed)
+    if _debug("ir"):
+        print(f"--- ir {cname} ---\n{optimized}", file=sys.stderr)
+    program = plan_program(optimized, cname)
+    if _debug("plan"):
+        for k in program.kernels:
+            print(f"--- plan {k.name} ({k.template}) ---\n{k.comment}", file=sys.stderr)
+    source, cdef = render_module([(program, str(optimized))])
+    if _debug("source"):
+        print(f"--- source {cname} ---\n{source}", file=sys.stderr)
+    return Lowering(cname, closed, optimized, program, source, cdef,
+                    _signature_text(closed.in_avals))
+
+
+def compile_lowering(lowering: Lowering):
+    """Build (or load from the disk cache) and wrap as an ``Executable``."""
+    from .backend import build
+    from .backend.load import Executable
+    t0 = time.perf_counter()
+    lib = build(lowering.source, lowering.cdef, name=lowering.name,
+                signature=lowering.signature)
+    if config.jax_log_compiles or _debug("compile"):
+        how = "loaded from the disk cache" if lib.disk_hit else \
+            f"compiled in {lib.seconds:.3f} s"
+        msg = (f"Compiling {lowering.name} for signature ({lowering.signature}): {how} "
+               f"({time.perf_counter() - t0:.3f} s in all; disk cache hit: {lib.disk_hit})")
+        logger.warning(msg)
+    return Executable(lib, lowering.program, [np.asarray(c) for c in
+                                              lowering.optimized.consts],
+                      lowering.closed.out_avals)
+
+
+# ---------------------------------------------------------------------------------------
+# Ahead-of-time API
+
+def _check_args(name, in_tree, in_avals, args, kwargs):
+    from . import core
+    leaves, tree = tree_util.tree_flatten((tuple(args), dict(kwargs)))
+    if tree != in_tree:
+        raise TypeError(f"Function compiled with input pytree does not match the input "
+                        f"pytree it was called with: expected {in_tree}, got {tree}")
+    for i, (x, aval) in enumerate(zip(leaves, in_avals, strict=True)):
+        got = core.get_aval(x)
+        if got.shape != aval.shape or got.dtype != aval.dtype:
+            raise TypeError(
+                f"Argument types differ from the types for which this computation was "
+                f"compiled. The mismatches are:\nArgument {i} ({name}) compiled with "
+                f"{aval.str_short()} and called with {got.str_short()}")
+    return leaves
+
+
+class Lowered:
+    """``jit(f).lower(*args)``: the generated C, ready to compile."""
+
+    def __init__(self, lowering: Lowering, in_tree, out_tree, statics, fun_name):
+        self._lowering = lowering
+        self.in_tree = in_tree
+        self.out_tree = out_tree
+        self._statics = statics
+        self._fun_name = fun_name
+
+    def as_text(self, dialect: str | None = None) -> str:
+        """The generated C source."""
+        return self._lowering.source
+
+    @property
+    def in_avals(self):
+        return self._lowering.closed.in_avals
+
+    @property
+    def out_avals(self):
+        return self._lowering.closed.out_avals
+
+    def compile(self) -> "Compiled":
+        """Build the shared library (or load it from the disk cache)."""
+        return Compiled(self, compile_lowering(self._lowering))
+
+    def cost_analysis(self) -> dict:
+        """Estimated ``flops`` and ``bytes accessed`` (see ``codegen.cost``)."""
+        from .codegen.cost import cost_analysis
+        return cost_analysis(self._lowering.optimized)
+
+
+class Compiled:
+    """``jit(f).lower(*args).compile()``: a callable for exactly the lowered types."""
+
+    def __init__(self, lowered: Lowered, executable):
+        self._lowered = lowered
+        self._executable = executable
+
+    def as_text(self) -> str:
+        """The C source, followed by the command that compiled it."""
+        lib = self._executable.library
+        return f"{self._lowered.as_text()}\n/* compiled with:\n   {lib.command}\n*/\n"
+
+    def cost_analysis(self) -> dict:
+        return self._lowered.cost_analysis()
+
+    @property
+    def in_tree(self):
+        return self._lowered.in_tree
+
+    @property
+    def out_tree(self):
+        return self._lowered.out_tree
+
+    def __call__(self, *args, **kwargs):
+        low = self._lowered
+        if low._statics:
+            nums = {k for k, _ in low._statics if isinstance(k, int)}
+            names = {k for k, _ in low._statics if isinstance(k, str)}
+            args = tuple(a for i, a in enumerate(args) if i not in nums)
+            kwargs = {k: v for k, v in kwargs.items() if k not in names}
+        leaves = _check_args(low._fun_name, low.in_tree, low.in_avals, args, kwargs)
+        outs = self._executable(leaves)
+        return tree_util.tree_unflatten(low.out_tree, outs)
