@@ -19,7 +19,7 @@ from .codegen.plan import Program, plan_program
 from .codegen.render import render_module
 from .ir import ClosedJaxpr
 
-__all__ = ["Lowering", "lower_jaxpr", "compile_lowering", "Lowered", "Compiled",
+__all__ = ["Lowering", "lower_jaxpr", "compile_lowering", "compile_many", "Lowered", "Compiled",
            "c_identifier"]
 
 logger = logging.getLogger("transpile")
@@ -171,3 +171,25 @@ class Compiled:
         leaves = _check_args(low._fun_name, low.in_tree, low.in_avals, args, kwargs)
         outs = self._executable(leaves)
         return tree_util.tree_unflatten(low.out_tree, outs)
+
+
+def compile_many(named: list) -> list:
+    """Compile several ``(name, ClosedJaxpr)`` into one library (one compiler call).
+
+    Returns
+    -------
+    list of Executable
+        One per entry of ``named``, in order.
+    """
+    from .backend import build
+    from .backend.load import Executable
+    from .passes import optimize
+    items = []
+    for name, closed in named:
+        opt = optimize(closed)
+        items.append((closed, opt, plan_program(opt, c_identifier(name))))
+    source, cdef = render_module([(p, str(opt)) for _, opt, p in items])
+    lib = build(source, cdef, name="+".join(n for n, _ in named)[:60],
+                signature=f"{len(named)} programs")
+    return [Executable(lib, p, [np.asarray(c) for c in opt.consts], closed.out_avals)
+            for closed, opt, p in items]

@@ -72,7 +72,7 @@ class Index:
                     expr = self.flat if s == 1 else f"{self.flat} / {s}"
                     if d > 0:
                         expr = f"({expr}) % {n}"
-                    dims.append(self.emit("int64_t", "ix", expr))
+                    dims.append(self.emit("int64_t", f"q{d}", expr))
                 self.dims = tuple(dims)
         return self.dims
 

@@ -67,10 +67,10 @@ def loop_kernel(kname, root, producer, buffers, names, comment, par_min) -> "Ker
     for attempt in (0, 1):
         bb = BodyBuilder(producer, buffers, names)
         if flat:
-            idx = bb.index(shape, flat="ix")
-            loops = [("ix", size)]
+            idx = bb.index(shape, flat="idx")
+            loops = [("idx", size)]
         else:
-            dims = tuple(f"ix{d}" for d in range(len(shape)))
+            dims = tuple(f"i{d}" for d in range(len(shape)))
             idx = bb.index(shape, dims=dims)
             loops = list(zip(dims, shape, strict=True))
         value = bb.value(out, idx)
@@ -138,18 +138,18 @@ def reduce_kernel(kname, root, producer, buffers, names, comment, par_min) -> "K
     red_size = int(np.prod([shape[d] for d in axes], dtype=np.int64))
     if n_out == 1:
         mode = "full"
-        idx = bb.index(shape, flat="ix")
-        inner = [("ix", None)]
+        idx = bb.index(shape, flat="idx")
+        inner = [("idx", None)]
         outer = []
     else:
         mode = "rows"
-        outer = [("ox", n_out)]
+        outer = [("oix", n_out)]
         if axes == tuple(range(len(kept), len(shape))):
-            idx = bb.index(shape, flat=f"ox * {red_size} + rx")
-            inner = [("rx", red_size)]
+            idx = bb.index(shape, flat=f"oix * {red_size} + rix")
+            inner = [("rix", red_size)]
         else:
-            odims = bb.index(out.aval.shape, flat="ox").get_dims()
-            rdims = [f"rx{i}" for i in range(len(axes))]
+            odims = bb.index(out.aval.shape, flat="oix").get_dims()
+            rdims = [f"r{i}" for i in range(len(axes))]
             dims = [None] * len(shape)
             for d, e in zip(kept, odims, strict=True):
                 dims[d] = e
@@ -165,9 +165,9 @@ def reduce_kernel(kname, root, producer, buffers, names, comment, par_min) -> "K
     chunk = max(1 << 14, -(-total // 4096))
     fields = dict(
         params=_params(bb.reads, [ob]), mode=mode, acc_type=acc_t, init=init,
-        step=combine.format(a="acc", v=value), merge=combine.format(a="acc", v="part[c]"),
+        step=combine.format(a="acc", v=value), merge=combine.format(a="acc", v="part[c_i]"),
         body=lines, simd_op=simd_op if len(inner) == 1 else None,
-        store=f"{ob.name}[{'0' if mode == 'full' else 'ox'}] = "
+        store=f"{ob.name}[{'0' if mode == 'full' else 'oix'}] = "
               f"{_store(out.aval.dtype, f'({emit_c.ctype(out.aval.dtype)})acc')};",
         total=total, chunk=chunk, nchunks=max(-(-total // chunk), 1), outer=outer,
         inner=inner, parallel=total >= par_min)

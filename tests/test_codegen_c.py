@@ -1,0 +1,290 @@
+"""Every primitive's generated C against its NumPy rule, over dtypes and shapes.
+
+All programs of a table are rendered into one C file and built with one compiler call
+(``stages.compile_many``), so the whole table costs a few seconds.
+"""
+import numpy as np
+import pytest
+
+import transpile as jax
+import transpile.numpy as jnp
+from transpile import lax
+from transpile.interpreters.eval import eval_jaxpr_numpy
+from transpile.stages import compile_many
+
+DTYPES = [np.float16, np.float32, np.float64, np.int8, np.int16, np.int32, np.int64,
+          np.uint8, np.uint16, np.uint32, np.uint64, np.bool_]
+
+#: Within this many ulps of the NumPy rule (which rounds a float64 result once).
+TRANSCENDENTAL_ULPS = 2
+INEXACT = {"exp", "exp2", "expm1", "log", "log1p", "sin", "cos", "tan", "tanh", "logistic",
+           "erf", "erf_inv", "sinh", "cosh", "asin", "acos", "atan", "asinh", "acosh",
+           "atanh", "cbrt", "pow", "atan2"}
+
+
+def _special(dtype, n_random=24, seed=0):
+    dt = np.dtype(dtype)
+    rng = np.random.default_rng(seed)
+    if dt == np.bool_:
+        return np.array([False, True, True, False])
+    if dt.kind == "f":
+        fi = np.finfo(dt)
+        vals = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.5, -2.5, 3.0, 0.75, 1e-3, -7.25, 100.0,
+                -100.0, np.inf, -np.inf, np.nan, float(fi.max), float(-fi.max),
+                float(fi.tiny), float(fi.tiny) / 4, 0.999, -0.999]
+        rnd = rng.standard_normal(n_random) * 4
+        return np.concatenate([np.array(vals), rnd]).astype(dt)
+    info = np.iinfo(dt)
+    vals = [0, 1, 2, 3, 7, 100, int(info.max), int(info.min), int(info.max) - 1]
+    if dt.kind == "i":
+        vals += [-1, -2, -3, -7, -100, int(info.min) + 1]
+    rnd = rng.integers(int(info.min), int(info.max), n_random, dtype=dt, endpoint=True)
+    return np.concatenate([np.array(vals, dtype=dt), rnd])
+
+
+def _pairs(dtype):
+    v = _special(dtype, n_random=6)
+    a, b = np.meshgrid(v, v, indexing="ij")
+    return a.ravel(), b.ravel()
+
+
+def _ulp_diff(a, b):
+    """Distance in units in the last place, for floats of one dtype (NaN == NaN)."""
+    dt = a.dtype
+    ibits = {2: np.int16, 4: np.int32, 8: np.int64}[dt.itemsize]
+    ai = a.view(ibits).astype(np.int64)
+    bi = b.view(ibits).astype(np.int64)
+    # Map to a monotonic integer line (negative floats below positive ones).
+    top = np.int64(1) << (dt.itemsize * 8 - 1)
+    ai = np.where(ai < 0, -(ai + top), ai)
+    bi = np.where(bi < 0, -(bi + top), bi)
+    d = np.abs(ai - bi)
+    both_nan = np.isnan(a) & np.isnan(b)
+    return np.where(both_nan, 0, d)
+
+
+def _compare(name, got, want, ulps=0):
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.dtype == want.dtype, (name, got.dtype, want.dtype)
+    assert got.shape == want.shape, (name, got.shape, want.shape)
+    if got.dtype.kind == "f":
+        d = _ulp_diff(got, want)
+        # A signed zero against the other is one ulp on this line; only exact ops
+        # must keep the sign, which ulps=0 checks.
+        bad = d > ulps
+        assert not bad.any(), (name, got[bad][:8], want[bad][:8], d.max())
+    else:
+        np.testing.assert_array_equal(got, want, err_msg=name)
+
+
+UNARY = {
+    "neg": lax.neg, "sign": lax.sign, "floor": lax.floor, "ceil": lax.ceil,
+    "round": lax.round, "round_even": lambda x: lax.round(x, 1), "is_finite": lax.is_finite,
+    "exp": lax.exp, "exp2": lax.exp2, "expm1": lax.expm1, "log": lax.log,
+    "log1p": lax.log1p, "sqrt": lax.sqrt, "rsqrt": lax.rsqrt, "cbrt": lax.cbrt,
+    "sin": lax.sin, "cos": lax.cos, "tan": lax.tan, "asin": lax.asin, "acos": lax.acos,
+    "atan": lax.atan, "sinh": lax.sinh, "cosh": lax.cosh, "tanh": lax.tanh,
+    "asinh": lax.asinh, "acosh": lax.acosh, "atanh": lax.atanh, "logistic": lax.logistic,
+    "erf": lax.erf, "erf_inv": lax.erf_inv, "abs": lax.abs, "not": lax.bitwise_not,
+    "square": lax.square, "pow0": lambda x: lax.integer_pow(x, 0),
+    "pow1": lambda x: lax.integer_pow(x, 1), "pow3": lambda x: lax.integer_pow(x, 3),
+    "pow7": lambda x: lax.integer_pow(x, 7), "pow_m2": lambda x: lax.integer_pow(x, -2),
+    "stop_gradient": lax.stop_gradient,
+}
+BINARY = {
+    "add": lax.add, "sub": lax.sub, "mul": lax.mul, "div": lax.div, "rem": lax.rem,
+    "pow": lax.pow, "max": lax.max, "min": lax.min, "atan2": lax.atan2,
+    "nextafter": lax.nextafter, "and": lax.bitwise_and, "or": lax.bitwise_or,
+    "xor": lax.bitwise_xor, "shift_left": lax.shift_left,
+    "shift_right_logical": lax.shift_right_logical,
+    "shift_right_arithmetic": lax.shift_right_arithmetic, "eq": lax.eq, "ne": lax.ne,
+    "lt": lax.lt, "le": lax.le, "gt": lax.gt, "ge": lax.ge,
+    "select": lambda x, y: lax.select(x > y, x, y) if x.dtype != np.bool_ else
+    lax.select(x, x, y),
+    "clamp": lambda x, y: lax.clamp(y[0], x, y[-1]),
+}
+
+
+def _table():
+    """(case name, function, argument arrays, ulps) for every primitive and dtype it takes."""
+    cases = []
+    for dt in DTYPES:
+        x = _special(dt)
+        a, b = _pairs(dt)
+        for name, fn in UNARY.items():
+            cases.append((f"{name}-{np.dtype(dt).name}", fn, (x,), name))
+        for name, fn in BINARY.items():
+            cases.append((f"{name}-{np.dtype(dt).name}", fn, (a, b), name))
+        for to in DTYPES:
+            cases.append((f"convert-{np.dtype(dt).name}-{np.dtype(to).name}",
+                          lambda v, to=to: lax.convert_element_type(v, to), (x,), "convert"))
+    return cases
+
+
+def _traceable(cases):
+    out = []
+    for case_name, fn, args, prim in cases:
+        try:
+            closed = jax.make_jaxpr(fn)(*args)
+        except (TypeError, ValueError):
+            continue  # the primitive does not take this dtype
+        out.append((case_name, closed, args, prim))
+    return out
+
+
+@pytest.fixture(scope="module")
+def elementwise_results():
+    cases = _traceable(_table())
+    exes = compile_many([(f"t{i}", closed) for i, (_, closed, _, _) in enumerate(cases)])
+    return cases, exes
+
+
+def test_every_elementwise_primitive_matches_numpy_rule(elementwise_results):
+    cases, exes = elementwise_results
+    assert len(cases) > 600
+    failures = []
+    for (name, closed, args, prim), exe in zip(cases, exes, strict=True):
+        want = eval_jaxpr_numpy(closed.jaxpr, closed.consts, *args)
+        got = exe(list(args))
+        ulps = TRANSCENDENTAL_ULPS if prim in INEXACT else 0
+        if prim in ("pow_m2", "pow7") and args[0].dtype == np.float16:
+            ulps = 0
+        try:
+            for g, w in zip(got, want, strict=True):
+                _compare(name, g, w, ulps)
+        except AssertionError as e:
+            failures.append(str(e)[:300])
+    assert not failures, "\n".join(failures[:40]) + f"\n({len(failures)} failures)"
+
+
+# ---------------------------------------------------------------------------------------
+# Structural, reductions, own-kernel primitives, fused programs; shapes and layouts
+
+rng = np.random.default_rng(1)
+X = rng.standard_normal((4, 5)).astype(np.float32)
+Y = rng.standard_normal((5, 3)).astype(np.float32)
+I = rng.integers(-50, 50, (4, 5)).astype(np.int32)
+B3 = rng.standard_normal((2, 3, 4)).astype(np.float32)
+XNAN = X.copy()
+XNAN[1, 2] = np.nan
+XNAN[3, 0] = -0.0
+
+PROGRAMS = {
+    "sum_sq": (lambda x: jnp.sum(x ** 2 - x ** 3 - x), (X,)),
+    "sum_axis0": (lambda x: jnp.sum(x, axis=0), (X,)),
+    "sum_axis1": (lambda x: jnp.sum(x, axis=1), (X,)),
+    "sum_mid": (lambda x: jnp.sum(x, axis=1), (B3,)),
+    "prod": (lambda x: jnp.prod(x, axis=0), (X,)),
+    "max_nan": (lambda x: jnp.max(x, axis=1), (XNAN,)),
+    "min_nan": (lambda x: jnp.min(x), (XNAN,)),
+    "int_sum_wrap": (lambda a: jnp.sum(a * 100000000, dtype=jnp.int32), (I,)),
+    "any_all": (lambda x: (jnp.any(x > 1), jnp.all(x > -3, axis=0)), (X,)),
+    "xor_reduce": (lambda a: lax.reduce_xor(a, (0,)), (I,)),
+    "mean_empty_axis": (lambda x: jnp.sum(x, axis=0), (np.zeros((0, 3), np.float32),)),
+    "zero_size": (lambda x: x * 2 + 1, (np.zeros((0, 4), np.float32),)),
+    "scalar": (lambda x: jnp.sin(x) * 2, (np.float32(0.5),)),
+    "transpose": (lambda x: x.T * 2, (X,)),
+    "transpose3": (lambda x: jnp.transpose(x, (2, 0, 1)) + 1, (B3,)),
+    "broadcast": (lambda x, v: x * v[None, :] + v, (X, X[0])),
+    "broadcast_col": (lambda x, v: x - v[:, None], (X, X[:, 0])),
+    "reshape": (lambda x: (x.reshape(5, 4) + 1).reshape(20), (X,)),
+    "reshape_T": (lambda x: x.T.reshape(20) * 3, (X,)),
+    "rev_slice": (lambda x: x[::-1, 1:4:2], (X,)),
+    "pad": (lambda x: lax.pad(x, np.float32(-1), ((1, 2, 1), (-1, 0, 0))), (X,)),
+    "concat": (lambda x: jnp.concatenate([x, x * 2, x[:, :1]], axis=1), (X,)),
+    "concat0": (lambda x: jnp.concatenate([x, x], axis=0), (X,)),
+    "iota": (lambda x: x + lax.broadcasted_iota(np.float32, (4, 5), 1), (X,)),
+    "iota_i8": (lambda: lax.iota(np.int8, 300), ()),
+    "dot": (lambda x, y: x @ y, (X, Y)),
+    "dot_TT": (lambda x, y: y.T @ x.T, (X, Y)),
+    "dot_vec": (lambda x: x @ x[0], (X.T.copy(),)),
+    "dot_batch": (lambda a: jnp.einsum("bij,bkj->bik", a, a), (B3,)),
+    "dot_int": (lambda a: a @ a.T, (I,)),
+    "dot_f64": (lambda x, y: (x.astype(np.float64) @ y.astype(np.float64)), (X, Y)),
+    "dot_int8_pref": (lambda a: lax.dot(a.astype(np.int8), a.T.astype(np.int8),
+                                        preferred_element_type=np.int32), (I,)),
+    "dot_f16": (lambda x, y: x.astype(np.float16) @ y.astype(np.float16), (X, Y)),
+    "dot_empty_k": (lambda x, y: x @ y, (np.zeros((3, 0), np.float32),
+                                          np.zeros((0, 2), np.float32))),
+    "cumsum": (lambda x: jnp.cumsum(x, axis=1), (X,)),
+    "cumprod_rev": (lambda x: lax.cumprod(x, axis=0, reverse=True), (X,)),
+    "cummax": (lambda x: lax.cummax(x, axis=0), (XNAN,)),
+    "cumsum_int": (lambda a: jnp.cumsum(a, axis=0), (I,)),
+    "sort": (lambda x: jnp.sort(x, axis=0), (XNAN,)),
+    "sort_last": (lambda x: jnp.sort(x), (XNAN,)),
+    "sort_kv": (lambda x, a: lax.sort_key_val(x, a, 1), (np.round(X), I)),
+    "argsort": (lambda x: jnp.argsort(x, axis=1), (XNAN,)),
+    "argmax": (lambda x: jnp.argmax(x, axis=1), (XNAN,)),
+    "argmin0": (lambda a: jnp.argmin(a, axis=0), (I,)),
+    "softmax": (lambda x: jnp.exp(x - x.max(axis=1, keepdims=True)) / jnp.sum(
+        jnp.exp(x - x.max(axis=1, keepdims=True)), axis=1, keepdims=True), (X,)),
+    "selu": (lambda x: 1.05 * jnp.where(x > 0, x, 1.67 * jnp.exp(x) - 1.67), (X,)),
+    "outputs_mixed": (lambda x: (x, 2.0, jnp.sin(x), x, jnp.sin(x)), (X,)),
+    "nested_jit": (lambda x: jax.jit(lambda y: jax.jit(jnp.cos)(y) * 2)(x) + 1, (X,)),
+    "const_capture": (lambda x: x + np.arange(5, dtype=np.float32), (X,)),
+    "f16_chain": (lambda x: (x.astype(np.float16) * 3 + 1) / 7, (X,)),
+    "bool_ops": (lambda x: (x > 0) & ~(x > 1), (X,)),
+    "where_scalar": (lambda x: jnp.where(x > 0, x, 0.0).sum(), (X,)),
+    "clip": (lambda x: jnp.clip(x, -0.5, 0.5), (XNAN,)),
+    "int_ops": (lambda a: (a // 3, a % -4, a << 2, a >> 1), (I,)),
+}
+
+#: Programs whose float results may differ in rounding (summation order, matmul).
+_TOLERANT = {"sum_sq", "sum_axis0", "sum_axis1", "sum_mid", "prod", "dot", "dot_TT",
+             "dot_vec", "dot_batch", "dot_f64", "dot_f16", "softmax", "nested_jit",
+             "selu", "where_scalar", "outputs_mixed"}
+
+
+@pytest.fixture(scope="module")
+def program_results():
+    items = [(name, jax.make_jaxpr(fn)(*args), args) for name, (fn, args) in
+             PROGRAMS.items()]
+    exes = compile_many([(f"p_{name}", closed) for name, closed, _ in items])
+    return items, exes
+
+
+@pytest.mark.parametrize("name", list(PROGRAMS))
+def test_program_matches_numpy_evaluator(program_results, name):
+    items, exes = program_results
+    i = [n for n, _, _ in items].index(name)
+    _, closed, args = items[i]
+    want = eval_jaxpr_numpy(closed.jaxpr, closed.consts, *args)
+    got = exes[i](list(args))
+    for g, w in zip(got, want, strict=True):
+        g, w = np.asarray(g), np.asarray(w)
+        assert g.dtype == w.dtype and g.shape == w.shape
+        if name in _TOLERANT and g.dtype.kind == "f":
+            rtol = 2e-3 if g.dtype == np.float16 else 2e-6
+            np.testing.assert_allclose(g, w, rtol=rtol, atol=rtol)
+        else:
+            _compare(name, g, w)
+
+
+def test_non_contiguous_and_misaligned_inputs_are_read_correctly():
+    f = jax.jit(lambda x: x * 2 + 1)
+    base = np.arange(40, dtype=np.float32).reshape(8, 5)
+    strided = base[::2, ::-1]
+    np.testing.assert_array_equal(np.asarray(f(strided)), strided * 2 + 1)
+    raw = np.zeros(4 * 20 + 1, np.uint8)
+    mis = raw[1:].view(np.float32).reshape(4, 5)
+    mis[...] = base[:4]
+    assert not mis.flags.aligned
+    np.testing.assert_array_equal(np.asarray(f(mis)), base[:4] * 2 + 1)
+    np.testing.assert_array_equal(np.asarray(f(base.T)), base.T * 2 + 1)
+
+
+def test_generated_c_is_named_after_the_jaxpr():
+    def f(x):
+        return jnp.sum(x ** 2 - x ** 3 - x)
+    text = jax.jit(f).lower(np.ones(16, np.float32)).as_text()
+    assert "/* b = integer_pow[y=2] a */" in text
+    assert "const float b = (a * a);" in text
+    assert text.count("static void") == 1  # one fused pass, no temporaries
+    assert "#pragma omp simd reduction(+:acc)" in text
+
+
+def test_tutorial_cse_computes_the_division_once():
+    def f(x):
+        return x / 2 + x / 2 + x / 2
+    text = jax.jit(f).lower(np.ones(8, np.float32)).as_text()
+    assert text.count(" / 2.0f") == 1
