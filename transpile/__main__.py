@@ -1,7 +1,8 @@
-"""Command line: ``python -m transpile demo``.
+"""Command line: ``python -m transpile demo`` and ``python -m transpile cache info|clear``.
 
 ``demo`` walks through tracing: a jaxpr, the tracer a jitted function sees, the retrace
-rule, a sharp edge and its remedy, and an eager-versus-jit timing.
+rule, a sharp edge and its remedy, and an eager-versus-jit timing. ``cache info`` lists
+the compiled libraries in the cache (``TRANSPILE_CACHE_DIR``); ``cache clear`` removes them.
 """
 from __future__ import annotations
 
@@ -74,14 +75,31 @@ def demo(out=sys.stdout) -> None:
     say("\nGenerated C arrives with the C backend (python -m transpile demo will show it).")
 
 
+def cache_command(action: str, out=None) -> None:
+    """Run ``cache info`` or ``cache clear``, printing to ``out`` (default: stdout)."""
+    from transpile.backend import cache
+
+    out = sys.stdout if out is None else out  # looked up now, so capture works
+    if action == "info":
+        print(cache.info_text(), file=out)
+    else:
+        removed = cache.clear()
+        noun = "entry" if removed == 1 else "entries"
+        print(f"removed {removed} {noun} from {cache.cache_dir()}", file=out)
+
+
 def main(argv=None) -> int:
     """Entry point of ``python -m transpile``."""
     parser = argparse.ArgumentParser(prog="python -m transpile")
     sub = parser.add_subparsers(dest="cmd", required=True)
     sub.add_parser("demo", help="print a short walk-through of tracing and jit")
+    cache_parser = sub.add_parser("cache", help="list or clear the compiled-library cache")
+    cache_parser.add_argument("action", choices=("info", "clear"))
     args = parser.parse_args(argv)
     if args.cmd == "demo":
         demo()
+    elif args.cmd == "cache":
+        cache_command(args.action)
     return 0
 
 

@@ -30,7 +30,7 @@ class Config:
     """
 
     # Options whose value changes the jaxpr a trace produces: part of jit keys.
-    _TRACE_KEYS = ("jax_enable_x64",)
+    _TRACE_KEYS = ("jax_enable_x64", "jax_disable_jit")
 
     def __init__(self) -> None:
         object.__setattr__(self, "_values", {
@@ -47,6 +47,12 @@ class Config:
             "jax_numpy_rank_promotion": "allow",
             "jax_pprint_use_color": False,
         })
+        self._refresh()
+
+    def _refresh(self) -> None:
+        # Cached: jit's fast path reads it on every call.
+        object.__setattr__(self, "_trace_key",
+                           tuple(self._values[k] for k in self._TRACE_KEYS))
 
     def update(self, name: str, value) -> None:
         """Set option ``name`` to ``value``.
@@ -66,6 +72,7 @@ class Config:
         if name not in self._values:
             raise AttributeError(f"Unrecognized config option: {name}")
         self._values[name] = value
+        self._refresh()
 
     def read(self, name: str):
         """Return the value of option ``name``."""
@@ -82,7 +89,7 @@ class Config:
 
     def trace_context(self) -> tuple:
         """The option values that change traces, for use in cache keys."""
-        return tuple(self._values[k] for k in self._TRACE_KEYS)
+        return self._trace_key
 
     @property
     def x64_enabled(self) -> bool:

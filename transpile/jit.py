@@ -272,6 +272,7 @@ class JitWrapped:
         self._backend = backend
         self._options_key = (self._static_argnums, self._static_argnames, backend)
         self._name = getattr(fun, "__name__", type(fun).__name__)
+        self._fast: dict = {}
         functools.update_wrapper(self, fun, updated=())
 
     def __repr__(self) -> str:
@@ -377,14 +378,35 @@ class JitWrapped:
 
     # --- calling ----------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
+        # The cached call: positional arrays only, outside every transformation. The
+        # key is what determines the signature (type, shape, dtype, weak type) plus the
+        # configuration, so a hit needs no pytree walk, no aval and no tracing.
+        if not kwargs and not core._state.stack:
+            try:
+                key = (config.trace_context(),) + tuple(
+                    (x._value.shape, x._value.dtype, x._weak_type) if type(x) in _ARRAY_TYPES
+                    else (x.shape, x.dtype) if type(x) is np.ndarray else _no_fast(x)
+                    for x in args)
+                hit = self._fast.get(key)
+            except _NoFast:
+                hit = key = None
+            if hit is not None:
+                exe, unflatten = hit
+                return unflatten(exe(args))
+        else:
+            key = None
         if config.jax_disable_jit:
             return self._fun(*args, **kwargs)
         entry, leaves = self._get_entry(args, kwargs)
         if core.cur_dynamic_level() < 0 and not entry.has_tracer_consts and \
                 not any(isinstance(x, Tracer) for x in leaves):
             # Outside any transformation: run the compiled C.
-            outs = self._executable(entry)(leaves)
-            return tree_util.tree_unflatten(entry.out_tree, outs)
+            exe = self._executable(entry)
+            unflatten = _unflattener(entry.out_tree)
+            if key is not None and not self._static_argnums and \
+                    len(leaves) == len(args):
+                self._fast[key] = (exe, unflatten)
+            return unflatten(exe(leaves))
         if self._inline and core.cur_dynamic_level() >= 0:
             # inline=True: splice the body into the enclosing trace, no jit equation.
             outs = eval_jaxpr(entry.closed_jaxpr, None, *leaves)
@@ -421,9 +443,40 @@ class JitWrapped:
     def clear_cache(self) -> None:
         """Forget every traced signature of the underlying function."""
         _cache_for(self._fun).clear()
+        self._fast.clear()
 
     def _cache_size(self) -> int:
         return sum(1 for k in _cache_for(self._fun) if k[0] == self._options_key)
+
+
+class _NoFast(Exception):
+    pass
+
+
+def _no_fast(x):
+    raise _NoFast
+
+
+def _array_types():
+    from .array import Array
+    from .backend.load import PooledArray
+    return (Array, PooledArray)
+
+
+_ARRAY_TYPES: tuple = ()
+
+
+def _unflattener(out_tree):
+    """A fast ``tree_unflatten(out_tree, leaves)`` for the common output structures."""
+    n = out_tree.num_leaves
+    single = tree_util.tree_unflatten(out_tree, [0]) if n == 1 else None
+    if n == 1 and single == 0:
+        return lambda leaves: leaves[0]
+    flat_tuple = tree_util.tree_unflatten(out_tree, list(range(n)))
+    if isinstance(flat_tuple, tuple) and type(flat_tuple) is tuple and \
+            flat_tuple == tuple(range(n)):
+        return tuple
+    return functools.partial(tree_util.tree_unflatten, out_tree)
 
 
 def _explain_miss(wrapped, cache, key, args, kwargs) -> None:
@@ -583,3 +636,5 @@ def make_jaxpr(fun: Callable, static_argnums=(), axis_env=None, return_shape: bo
 def eval_shape(fun: Callable, *args, **kwargs):
     """The output shapes and dtypes of ``fun`` at ``args``, as ``ShapeDtypeStruct``s."""
     return jit(fun).eval_shape(*args, **kwargs)
+
+_ARRAY_TYPES = _array_types()

@@ -1,1 +1,11 @@
-"""Stage package: backend."""
+"""Stage package: backend (stage 6, build: C text → cached shared library → loaded cffi lib).
+
+``build`` compiles (or finds in the disk cache) and loads a library; ``cache`` owns the
+on-disk layout, keys, locks and the ``python -m transpile cache`` listing.
+"""
+from .build import (CompileError, CompilerInfo, CompilerNotFoundError, Library, build,
+                    compile_command, compiler_info)
+from .cache import CACHE_VERSION, cache_dir, cache_key
+
+__all__ = ["CompileError", "CompilerInfo", "CompilerNotFoundError", "Library", "build",
+           "compile_command", "compiler_info", "CACHE_VERSION", "cache_dir", "cache_key"]

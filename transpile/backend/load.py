@@ -69,7 +69,8 @@ class Executable:
         self._consts_keep = [_as_buffer(c, b.aval.dtype)
                              for c, b in zip(consts, program.consts, strict=True)]
         self._const_ptrs = [ffi.from_buffer(c) for c in self._consts_keep]
-        self._out_specs = [(b.aval.shape, b.aval.dtype) for b in program.outputs]
+        self._out_specs = [(b.aval.shape, b.aval.dtype, b.nbytes >= pool.MIN_BYTES)
+                           for b in program.outputs]
         self._out_sources = program.out_sources
         self._out_weak = [a.weak_type for a in out_avals]
         self._consts = consts
@@ -78,9 +79,6 @@ class Executable:
 
     def _pointer(self, x, dtype):
         if type(x) is Array or type(x) is PooledArray:
-            p = x._ptr
-            if p is not None:
-                return p
             v = x._value
             if v.dtype == dtype and v.flags.c_contiguous and v.flags.aligned:
                 p = x._ptr = self._from_buffer(v)
@@ -89,12 +87,18 @@ class Executable:
 
     def __call__(self, args) -> list:
         """Run on the flat argument values; returns the flat list of ``Array`` results."""
-        ptrs = [self._pointer(x, dt) for x, dt in zip(args, self._in_dtypes, strict=True)]
+        ptrs = []
+        for x, dt in zip(args, self._in_dtypes):
+            p = getattr(x, "_ptr", None)
+            ptrs.append(self._pointer(x, dt) if p is None else p)
         ptrs += self._const_ptrs
-        outs = []
         fb = self._from_buffer
-        for shape, dtype in self._out_specs:
-            arr, block = pool.empty(shape, dtype)
+        outs = []
+        for shape, dtype, pooled in self._out_specs:
+            if pooled:
+                arr, block = pool.empty(shape, dtype)
+            else:
+                arr, block = np.empty(shape, dtype), None
             outs.append((arr, block))
             ptrs.append(fb(arr))
         ws_block = None
@@ -110,13 +114,10 @@ class Executable:
         if status != 0:
             raise RuntimeError(f"compiled function {self.program.name} failed "
                                f"(status {status})")
-        arrays = []
-        for (arr, block), weak in zip(outs, self._out_weak if self._simple_outputs else
-                                      [False] * len(outs), strict=True):
-            arrays.append(_wrap(arr, block, weak))
         if self._simple_outputs:
-            return arrays
-        return self._assemble(arrays, args)
+            return [_wrap(arr, block, weak) for (arr, block), weak in
+                    zip(outs, self._out_weak)]
+        return self._assemble([_wrap(arr, block, False) for arr, block in outs], args)
 
     def _assemble(self, arrays, args) -> list:
         result = []
@@ -138,7 +139,7 @@ class Executable:
 
 
 def _wrap(arr, block, weak):
-    arr.flags.writeable = False
+    arr.flags.writeable = False  # Arrays are immutable, and views of them too
     if block is None:
         a = object.__new__(Array)
     else:

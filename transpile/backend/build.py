@@ -1,0 +1,378 @@
+"""Stage 6, build: C source text → a loaded shared library.
+
+Input: the C source of one translation unit and the cffi ``cdef`` of the functions it
+exports. Output: a :class:`Library` whose ``lib`` calls them.
+
+The source is compiled by the system C compiler straight into a shared library (cffi's
+ABI mode: no ``Python.h``, no setuptools, no generated wrapper) and opened with
+``cffi.FFI().dlopen``. That compiles about ten times faster than cffi's API mode for the
+small files we generate, for a few tens of nanoseconds more per call
+(``benchmarks/bench_cffi_modes.py`` measures both). Libraries are kept in the on-disk
+cache of :mod:`transpile.backend.cache`, and each is opened once per process.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import cffi
+
+from . import cache
+from .cache import cache_dir, cache_key, entry_dir, key_lock, lib_filename, lookup
+
+__all__ = ["CompilerNotFoundError", "CompileError", "CompilerInfo", "compiler_info",
+           "compile_command", "Library", "build", "DEFAULT_FLAGS"]
+
+#: Flags every library is built with, before probing drops what the compiler refuses.
+DEFAULT_FLAGS = ("-std=c99", "-O3", "-march=native", "-fno-math-errno", "-fopenmp",
+                 "-fPIC", "-shared")
+# Flags that some compilers refuse (clang without libomp, -march=native on some targets);
+# they are dropped, in this order of preference, when a probe compile fails.
+_OPTIONAL_FLAGS = (("-fopenmp",), ("-march=native",), ("-fopenmp", "-march=native"))
+_PROBE_VERSION = 1
+_PROBE_SOURCE = """\
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+void transpile_probe(int n, float *x) {
+#pragma omp parallel for
+    for (int i = 0; i < n; i++) x[i] = 2.0f * x[i];
+#ifdef _OPENMP
+    (void)omp_get_max_threads();
+#endif
+}
+"""
+
+
+class CompilerNotFoundError(RuntimeError):
+    """No C compiler could be run; the message says how to name one with ``CC``."""
+
+
+class CompileError(RuntimeError):
+    """The C compiler rejected a source, or its output could not be loaded.
+
+    Attributes
+    ----------
+    stderr : str
+        What the compiler (or the loader) printed.
+    source_path : pathlib.Path or None
+        Where the failing source was kept (``<cache>/failed/<key>.c``).
+    command : str
+        The compile command, shell-quoted.
+    """
+
+    def __init__(self, message: str, *, stderr: str = "", source_path: Path | None = None,
+                 command: str = ""):
+        super().__init__(message)
+        self.stderr = stderr
+        self.source_path = source_path
+        self.command = command
+
+
+@dataclass(frozen=True)
+class CompilerInfo:
+    """The compiler and the flags every library is built with.
+
+    Attributes
+    ----------
+    path : str
+        The compiler program, as found on ``PATH``.
+    version : str
+        The first line of ``<compiler> --version``.
+    flags : tuple of str
+        Extra arguments from ``CC``, the accepted default flags, ``-I<runtime dir>`` and
+        then ``TRANSPILE_CFLAGS``.
+    """
+    path: str
+    version: str
+    flags: tuple[str, ...]
+
+
+@dataclass(eq=False)
+class Library:
+    """A loaded shared library.
+
+    Attributes
+    ----------
+    ffi : cffi.FFI
+        The FFI holding the cdef; use it for ``ffi.from_buffer``, ``ffi.cast``.
+    lib : object
+        The dlopen'ed library; its attributes are the cdef'd functions.
+    path : str
+        The library file in the cache.
+    key : str
+        The cache key.
+    disk_hit : bool
+        True when the library came from the disk cache without compiling.
+    seconds : float
+        Time spent compiling (0.0 on a disk hit).
+    command : str
+        The shell-quoted compile command (paths of the cache entry).
+    """
+    ffi: cffi.FFI
+    lib: object
+    path: str
+    key: str
+    disk_hit: bool
+    seconds: float
+    command: str
+
+
+_INFO_LOCK = threading.Lock()
+_INFOS: dict[tuple[str, ...], CompilerInfo] = {}
+_BUILD_LOCK = threading.RLock()
+_LOADED: dict[tuple[str, str], Library] = {}   # (cache dir, key) -> Library
+
+
+def _not_found(detail: str) -> CompilerNotFoundError:
+    return CompilerNotFoundError(
+        f"no C compiler found: {detail}; install a C compiler (gcc or clang) or set the CC "
+        "environment variable to one, e.g. CC=gcc or CC=/usr/bin/clang")
+
+
+def _resolve() -> tuple[str, list[str]]:
+    """The compiler program and the extra arguments given with it in ``CC``."""
+    cc = os.environ.get("CC", "").strip()
+    if cc:
+        argv = shlex.split(cc)
+        prog = shutil.which(argv[0])
+        if prog is None:
+            raise _not_found(f"CC={cc!r} names {argv[0]!r}, which is not an executable "
+                             "program")
+        return prog, argv[1:]
+    for name in ("cc", "gcc", "clang"):
+        prog = shutil.which(name)
+        if prog is not None:
+            return prog, []
+    raise _not_found("none of cc, gcc, clang is on PATH and CC is not set")
+
+
+def _identity(prog: str, cc_args: list[str]) -> str:
+    """A digest that changes when the compiler binary (or a wrapped one) changes."""
+    h = hashlib.sha256()
+    h.update(f"{_PROBE_VERSION}\0{prog}\0{shlex.join(cc_args)}\0{DEFAULT_FLAGS}".encode())
+    # `ccache gcc`: the wrapped compiler is an argument, so stat every one that is a program.
+    for tool in [prog] + [a for a in cc_args if not a.startswith("-")]:
+        found = shutil.which(tool)
+        if found is None:
+            continue
+        real = os.path.realpath(found)
+        st = os.stat(real)
+        h.update(f"\0{real}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}".encode())
+    h.update(cache.host_target(DEFAULT_FLAGS).encode())
+    return h.hexdigest()
+
+
+def _run(argv: list[str]) -> subprocess.CompletedProcess:
+    try:
+        return subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              stdin=subprocess.DEVNULL, encoding="utf-8", errors="replace",
+                              check=False)
+    except (FileNotFoundError, PermissionError, NotADirectoryError) as e:
+        raise _not_found(f"running {argv[0]!r} failed ({e})") from None
+
+
+def _probe(prog: str, cc_args: list[str]) -> dict:
+    """Ask the compiler its version and which optional flags it accepts."""
+    out = _run([prog, *cc_args, "--version"])
+    lines = (out.stdout or out.stderr).strip().splitlines()
+    version = lines[0].strip() if lines else "unknown"
+    with tempfile.TemporaryDirectory(prefix="transpile-probe-") as d:
+        src = Path(d) / "probe.c"
+        src.write_text(_PROBE_SOURCE, encoding="utf-8")
+        for dropped in ((),) + _OPTIONAL_FLAGS:
+            flags = [f for f in DEFAULT_FLAGS if f not in dropped]
+            argv = [prog, *cc_args, *flags, str(src), "-o", str(Path(d) / "probe.so")]
+            if _run(argv).returncode == 0:
+                return {"version": version, "dropped": list(dropped)}
+    # Nothing compiled: keep every flag, so the real compile reports the real problem.
+    return {"version": version, "dropped": []}
+
+
+def _probe_remembered(prog: str, cc_args: list[str]) -> dict:
+    # The probe costs a few compiler runs; remembering it on disk lets a fresh process
+    # load cached libraries without starting the compiler at all.
+    record_path = cache_dir() / "compilers" / f"{_identity(prog, cc_args)}.json"
+    try:
+        record = json.loads(record_path.read_text(encoding="utf-8"))
+        if isinstance(record, dict) and {"version", "dropped"} <= record.keys():
+            return record
+    except (OSError, ValueError):
+        pass
+    record = _probe(prog, cc_args)
+    try:
+        record_path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = record_path.with_name(f"{record_path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(record), encoding="utf-8")
+        os.replace(tmp, record_path)
+    except OSError:
+        pass  # not remembering only costs a probe next time
+    return record
+
+
+def compiler_info() -> CompilerInfo:
+    """The C compiler and flags to build with (probed once per process and remembered).
+
+    ``CC`` (which may carry arguments, split as by a shell) chooses the compiler, else the
+    first of ``cc``, ``gcc``, ``clang`` on ``PATH``. The flags are :data:`DEFAULT_FLAGS`,
+    less ``-fopenmp`` and/or ``-march=native`` when a probe compile shows the compiler
+    refuses them, then ``-I<runtime dir>``, then ``TRANSPILE_CFLAGS`` (shell-split).
+
+    Returns
+    -------
+    CompilerInfo
+
+    Raises
+    ------
+    CompilerNotFoundError
+        When no compiler can be found or run.
+    """
+    env = tuple(os.environ.get(v, "") for v in ("CC", "TRANSPILE_CFLAGS", "PATH"))
+    with _INFO_LOCK:
+        info = _INFOS.get(env)
+        if info is not None:
+            return info
+        from ..resources import runtime_dir
+        prog, cc_args = _resolve()
+        record = _probe_remembered(prog, cc_args)
+        flags = [*cc_args, *(f for f in DEFAULT_FLAGS if f not in record["dropped"]),
+                 f"-I{runtime_dir()}", *shlex.split(env[1])]
+        info = _INFOS[env] = CompilerInfo(prog, record["version"], tuple(flags))
+        return info
+
+
+def compile_command(info: CompilerInfo, source: os.PathLike | str,
+                    output: os.PathLike | str) -> list[str]:
+    """The argument list that compiles ``source`` into the shared library ``output``."""
+    # -lm after the source: libraries must follow the objects that need them.
+    return [info.path, *info.flags, str(source), "-o", str(output), "-lm"]
+
+
+def _from_disk(key: str, cdef: str) -> Library | None:
+    """The library of a valid cache entry, or None (a corrupt entry is removed)."""
+    path = lookup(key)
+    if path is None:
+        return None
+    ffi = cffi.FFI()
+    ffi.cdef(cdef)
+    try:
+        lib = ffi.dlopen(str(path))
+    except OSError as e:
+        cache.remove_entry(key, f"dlopen failed: {e}")
+        return None
+    try:
+        command = json.loads((path.parent / "meta.json").read_text("utf-8")).get("command", "")
+    except (OSError, ValueError):
+        command = ""
+    return Library(ffi, lib, str(path), key, True, 0.0, command)
+
+
+def _compile(source: str, cdef: str, key: str, info: CompilerInfo, name: str,
+             signature: str, meta: dict | None) -> Library:
+    """Compile into a staging directory, publish it as the entry for ``key``, load it."""
+    staged = cache.staging_dir()
+    final = entry_dir(key)
+    command = shlex.join(compile_command(info, final / "source.c", final / lib_filename()))
+    try:
+        src = staged / "source.c"
+        src.write_text(source, encoding="utf-8")
+        t0 = time.perf_counter()
+        proc = _run(compile_command(info, src, staged / lib_filename()))
+        seconds = time.perf_counter() - t0
+        if proc.returncode != 0:
+            kept = _keep_failed(key, source)
+            again = shlex.join(compile_command(info, kept, lib_filename()))
+            # Point the diagnostics at the kept file: the staging one is about to go.
+            stderr = (proc.stderr or proc.stdout).replace(str(src), str(kept)).strip()
+            raise CompileError(
+                f"C compilation of {name!r} ({signature}) failed with exit status "
+                f"{proc.returncode}.\nsource kept at: {kept}\ncommand: {again}\n"
+                f"compiler output:\n{stderr}",
+                stderr=stderr, source_path=kept, command=again)
+        record = {"name": name, "signature": signature, "created": time.time(),
+                  "compiler": {"path": info.path, "version": info.version},
+                  "flags": list(info.flags), "command": command, "seconds": seconds,
+                  "warnings": proc.stderr.strip(), "meta": dict(meta or {})}
+        path = cache.publish(key, staged, record)
+    finally:
+        shutil.rmtree(staged, ignore_errors=True)  # gone already when published
+    ffi = cffi.FFI()
+    ffi.cdef(cdef)
+    try:
+        lib = ffi.dlopen(str(path))
+    except OSError as e:
+        # Freshly built and still unloadable (a missing runtime library): rebuilding
+        # would fail the same way, so report it instead of looping.
+        cache.remove_entry(key)
+        kept = _keep_failed(key, source)
+        raise CompileError(f"the library built for {name!r} ({signature}) cannot be "
+                           f"loaded: {e}\nsource kept at: {kept}\ncommand: {command}",
+                           stderr=str(e), source_path=kept, command=command) from None
+    return Library(ffi, lib, str(path), key, False, seconds, command)
+
+
+def _keep_failed(key: str, source: str) -> Path:
+    kept = cache_dir() / "failed" / f"{key}.c"
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    kept.write_text(source, encoding="utf-8")
+    return kept
+
+
+def build(source: str, cdef: str, *, name: str, signature: str,
+          meta: dict | None = None) -> Library:
+    """Compile ``source`` (or find it in the cache) and load it.
+
+    Parameters
+    ----------
+    source : str
+        One C translation unit; it may ``#include`` the runtime headers.
+    cdef : str
+        The cffi declarations of the functions to call (part of the key).
+    name : str
+        The function's name, recorded for ``python -m transpile cache info``.
+    signature : str
+        A readable signature such as ``"f32[3,4], i32[]"``, recorded likewise.
+    meta : dict, optional
+        More JSON-able metadata to record with the entry.
+
+    Returns
+    -------
+    Library
+        The same object for the same key within a process (opened once). A valid disk
+        entry is loaded without running the compiler (``disk_hit=True``); otherwise the
+        source is compiled under a per-key lock, so concurrent processes compile it once.
+
+    Raises
+    ------
+    CompilerNotFoundError
+        When no C compiler can be run.
+    CompileError
+        When the compiler fails; the message holds its output and the kept source's path.
+    """
+    info = compiler_info()
+    key = cache_key(source, info, extra=cdef)
+    slot = (str(cache_dir()), key)
+    found = _LOADED.get(slot)
+    if found is not None:
+        return found
+    with _BUILD_LOCK:
+        found = _LOADED.get(slot)
+        if found is None:
+            # Readers need no lock: published entries are complete by construction.
+            found = _from_disk(key, cdef)
+            if found is None:
+                with key_lock(key):
+                    # Another process may have published it while we waited.
+                    found = _from_disk(key, cdef) or _compile(source, cdef, key, info, name,
+                                                              signature, meta)
+            _LOADED[slot] = found
+        return found
