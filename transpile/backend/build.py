@@ -33,8 +33,12 @@ __all__ = ["CompilerNotFoundError", "CompileError", "CompilerInfo", "compiler_in
            "compile_command", "Library", "build", "DEFAULT_FLAGS"]
 
 #: Flags every library is built with, before probing drops what the compiler refuses.
-DEFAULT_FLAGS = ("-std=c99", "-O3", "-march=native", "-fno-math-errno", "-fopenmp",
-                 "-fPIC", "-shared")
+#: No -ffast-math: NaN, infinities and signed zeros must behave as in NumPy. The two
+#: -fno-* flags change no result: errno and floating-point traps are never observed, and
+#: without them gcc will neither vectorise sqrt nor if-convert a select whose arms compute.
+DEFAULT_FLAGS = ("-std=c99", "-O3", "-march=native", "-fno-math-errno",
+                 "-fno-trapping-math", "-fopenmp", "-fPIC", "-shared",
+                 "-Werror=implicit-function-declaration")
 # Flags that some compilers refuse (clang without libomp, -march=native on some targets);
 # they are dropped, in this order of preference, when a probe compile fails.
 _OPTIONAL_FLAGS = (("-fopenmp",), ("-march=native",), ("-fopenmp", "-march=native"))

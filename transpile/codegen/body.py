@@ -16,7 +16,7 @@ from ..ir import Literal, Var
 slicing = importlib.import_module("transpile.lax.slicing")
 structural = importlib.import_module("transpile.lax.structural")
 from . import emit_c
-from .index import Index
+from .index import Index, _atomic
 
 __all__ = ["BodyBuilder", "local_name", "pointer_name", "eqn_comment"]
 
@@ -179,7 +179,7 @@ class BodyBuilder:
         dims = idx.get_dims()
         conds, src = [], []
         for d, ((lo, hi, interior), n) in enumerate(zip(cfg, x.aval.shape, strict=True)):
-            t = f"({dims[d]} - ({lo}))" if lo else dims[d]
+            t = f"({_atomic(dims[d])} - ({lo}))" if lo else dims[d]
             step = interior + 1
             if lo == 0 and interior == 0 and n == e.outvars[0].aval.shape[d]:
                 src.append(dims[d])
@@ -248,7 +248,7 @@ def _transpose(idx, in_shape, out_shape, *, permutation):
 def _rev(idx, in_shape, out_shape, *, dimensions):
     dims = idx.get_dims()
     return idx.with_dims(in_shape, tuple(
-        f"({n - 1} - {e})" if d in dimensions else e
+        f"({n - 1} - {_atomic(e)})" if d in dimensions else e
         for d, (n, e) in enumerate(zip(in_shape, dims, strict=True))))
 
 
@@ -257,7 +257,7 @@ def _slice(idx, in_shape, out_shape, *, start_indices, limit_indices, strides):
     strides = strides or (1,) * len(in_shape)
     out = []
     for e, s, st in zip(dims, start_indices, strides, strict=True):
-        term = e if st == 1 else f"{e} * {st}"
+        term = e if st == 1 else f"{_atomic(e)} * {st}"
         out.append(f"({s} + {term})" if s else term)
     return idx.with_dims(in_shape, tuple(out))
 

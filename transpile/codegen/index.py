@@ -24,8 +24,9 @@ def row_major_strides(shape) -> tuple:
     return tuple(reversed(strides))
 
 
-def _product(terms) -> str:
-    return " * ".join(terms) if terms else "0"
+def _atomic(expr: str) -> str:
+    """``expr`` parenthesised unless it is a name or a number."""
+    return expr if expr.replace("_", "a").isalnum() else f"({expr})"
 
 
 @dataclass
@@ -69,9 +70,10 @@ class Index:
                     if n == 1:
                         dims.append("0")
                         continue
-                    expr = self.flat if s == 1 else f"{self.flat} / {s}"
+                    flat = _atomic(self.flat)
+                    expr = flat if s == 1 else f"{flat} / {s}"
                     if d > 0:
-                        expr = f"({expr}) % {n}"
+                        expr = f"{_atomic(expr)} % {n}"
                     dims.append(self.emit("int64_t", f"q{d}", expr))
                 self.dims = tuple(dims)
         return self.dims
@@ -84,7 +86,7 @@ class Index:
                                strict=True):
                 if n == 1 or e == "0":
                     continue
-                terms.append(e if s == 1 else f"{e} * {s}")
+                terms.append(e if s == 1 else f"{_atomic(e)} * {s}")
             self.flat = " + ".join(terms) if terms else "0"
         return self.flat
 
