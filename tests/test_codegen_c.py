@@ -288,3 +288,83 @@ def test_tutorial_cse_computes_the_division_once():
         return x / 2 + x / 2 + x / 2
     text = jax.jit(f).lower(np.ones(8, np.float32)).as_text()
     assert text.count(" / 2.0f") == 1
+
+
+# ---------------------------------------------------------------------------------------
+# Random chains of index maps: every composition must read the right elements
+
+def _random_chain(seed):
+    r = np.random.default_rng(seed)
+    ops = []
+    shape = tuple(int(d) for d in r.integers(1, 5, r.integers(1, 4)))
+    cur = shape
+    for _ in range(int(r.integers(2, 7))):
+        kind = r.choice(["transpose", "reshape", "broadcast", "rev", "slice", "pad",
+                         "squeeze", "sin", "sum"])
+        nd = len(cur)
+        if kind == "transpose" and nd > 1:
+            perm = tuple(int(p) for p in r.permutation(nd))
+            ops.append(lambda x, p=perm: lax.transpose(x, p))
+            cur = tuple(cur[p] for p in perm)
+        elif kind == "reshape":
+            size = int(np.prod(cur))
+            dims = []
+            rest = size
+            for f in (2, 3, 2):
+                if rest % f == 0 and r.random() < 0.5:
+                    dims.append(f)
+                    rest //= f
+            new = tuple(dims + [rest]) if r.random() < 0.5 else tuple([rest] + dims)
+            ops.append(lambda x, n=new: lax.reshape(x, n))
+            cur = new
+        elif kind == "broadcast" and nd < 4:
+            pos = int(r.integers(0, nd + 1))
+            n = int(r.integers(1, 4))
+            new = cur[:pos] + (n,) + cur[pos:]
+            bd = tuple(d if d < pos else d + 1 for d in range(nd))
+            ops.append(lambda x, s=new, b=bd: lax.broadcast_in_dim(x, s, b))
+            cur = new
+        elif kind == "rev" and nd:
+            dims = tuple(d for d in range(nd) if r.random() < 0.5)
+            ops.append(lambda x, d=dims: lax.rev(x, d))
+        elif kind == "slice" and nd and 0 not in cur:
+            start = [int(r.integers(0, n)) for n in cur]
+            limit = [int(r.integers(s + 1, n + 1)) for s, n in zip(start, cur)]
+            strides = [int(r.integers(1, 3)) for _ in cur]
+            ops.append(lambda x, a=start, b=limit, c=strides: lax.slice(x, a, b, c))
+            cur = tuple(-(-(b - a) // c) for a, b, c in zip(start, limit, strides))
+        elif kind == "pad" and nd:
+            cfg = [(int(r.integers(-1, 3)), int(r.integers(-1, 3)), int(r.integers(0, 2)))
+                   for _ in cur]
+            cfg = [(lo, hi, i) if n + max(n - 1, 0) * i + lo + hi >= 0 else (0, 0, i)
+                   for (lo, hi, i), n in zip(cfg, cur)]
+            ops.append(lambda x, c=cfg: lax.pad(x, np.float32(-9), c))
+            cur = tuple(lo + hi + n + max(n - 1, 0) * i for (lo, hi, i), n in zip(cfg, cur))
+        elif kind == "squeeze" and 1 in cur:
+            dims = tuple(d for d, n in enumerate(cur) if n == 1)
+            ops.append(lambda x, d=dims: lax.squeeze(x, d))
+            cur = tuple(n for n in cur if n != 1)
+        elif kind == "sin":
+            ops.append(lambda x: lax.sin(x) * 2)
+        elif kind == "sum" and nd:
+            axes = tuple(d for d in range(nd) if r.random() < 0.5)
+            ops.append(lambda x, a=axes: lax.reduce_sum(x, a))
+            cur = tuple(n for d, n in enumerate(cur) if d not in axes)
+
+    def f(x):
+        for op in ops:
+            x = op(x)
+        return x
+    return f, np.arange(1, int(np.prod(shape)) + 1, dtype=np.float32).reshape(shape)
+
+
+def test_random_index_map_chains():
+    items = []
+    for seed in range(150):
+        f, x = _random_chain(seed)
+        items.append((seed, jax.make_jaxpr(f)(x), x))
+    exes = compile_many([(f"chain{s}", c) for s, c, _ in items])
+    for (seed, closed, x), exe in zip(items, exes, strict=True):
+        want = eval_jaxpr_numpy(closed.jaxpr, closed.consts, x)[0]
+        got = np.asarray(exe([x])[0])
+        np.testing.assert_allclose(got, want, rtol=1e-6, err_msg=f"seed {seed}\n{closed}")

@@ -433,7 +433,7 @@ class JitWrapped:
         key, leaves, in_tree, avals, statics = self._signature(args, kwargs)
         entry, _ = self._get_entry(args, kwargs)
         return Lowered(lower_jaxpr(entry.closed_jaxpr, self._name), in_tree,
-                       entry.out_tree, statics, self._name)
+                       entry.out_tree, statics, self._fun)
 
     def eval_shape(self, *args, **kwargs):
         """The output as a pytree of ``ShapeDtypeStruct``s, without running anything."""

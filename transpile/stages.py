@@ -90,31 +90,46 @@ def compile_lowering(lowering: Lowering):
 # ---------------------------------------------------------------------------------------
 # Ahead-of-time API
 
-def _check_args(name, in_tree, in_avals, args, kwargs):
+def _check_args(fun, in_tree, in_avals, args, kwargs):
     from . import core
+    from .jit import _leaf_paths
     leaves, tree = tree_util.tree_flatten((tuple(args), dict(kwargs)))
     if tree != in_tree:
-        raise TypeError(f"Function compiled with input pytree does not match the input "
-                        f"pytree it was called with: expected {in_tree}, got {tree}")
+        expected, _ = tree_util.tree_unflatten(in_tree, [None] * in_tree.num_leaves)
+        detail = ""
+        if len(expected) != len(args):
+            detail = (f"\n    * at args, seen tuple of length {len(expected)} but now given "
+                      f"tuple of length {len(args)}, so the lengths do not match")
+        raise TypeError("Function compiled with input pytree does not match the input "
+                        "pytree it was called with. There are 1 mismatches, including:"
+                        + (detail or f"\n    * expected {in_tree}, got {tree}"))
+    mismatches = []
+    paths = None
     for i, (x, aval) in enumerate(zip(leaves, in_avals, strict=True)):
         got = core.get_aval(x)
         if got.shape != aval.shape or got.dtype != aval.dtype:
-            raise TypeError(
-                f"Argument types differ from the types for which this computation was "
-                f"compiled. The mismatches are:\nArgument {i} ({name}) compiled with "
-                f"{aval.str_short()} and called with {got.str_short()}")
+            if paths is None:
+                paths = _leaf_paths(fun, args, kwargs)
+            mismatches.append(f"Argument '{paths[i]}' compiled with {aval.str_long()} and "
+                              f"called with {got.str_long()}")
+    if mismatches:
+        raise TypeError(
+            "Argument types differ from the types for which this computation was compiled. "
+            "Perhaps you are calling the compiled executable with a different enable_x64 "
+            "mode than when it was AOT compiled? The mismatches are:\n"
+            + "\n".join(mismatches))
     return leaves
 
 
 class Lowered:
     """``jit(f).lower(*args)``: the generated C, ready to compile."""
 
-    def __init__(self, lowering: Lowering, in_tree, out_tree, statics, fun_name):
+    def __init__(self, lowering: Lowering, in_tree, out_tree, statics, fun):
         self._lowering = lowering
+        self._fun = fun
         self.in_tree = in_tree
         self.out_tree = out_tree
         self._statics = statics
-        self._fun_name = fun_name
 
     def as_text(self, dialect: str | None = None) -> str:
         """The generated C source."""
@@ -168,7 +183,7 @@ class Compiled:
             names = {k for k, _ in low._statics if isinstance(k, str)}
             args = tuple(a for i, a in enumerate(args) if i not in nums)
             kwargs = {k: v for k, v in kwargs.items() if k not in names}
-        leaves = _check_args(low._fun_name, low.in_tree, low.in_avals, args, kwargs)
+        leaves = _check_args(low._fun, low.in_tree, low.in_avals, args, kwargs)
         outs = self._executable(leaves)
         return tree_util.tree_unflatten(low.out_tree, outs)
 

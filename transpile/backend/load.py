@@ -26,9 +26,10 @@ class PooledArray(Array):
     def __del__(self):
         block = self._block
         if block is not None:
-            # References expected: our slot, getrefcount's argument (value); our slot,
-            # value's base, getrefcount's argument, the local name (block).
-            pool.release_if_unshared(self._value, block, 2, 4)
+            # References expected, counted inside the callee: for the value our slot, the
+            # parameter and getrefcount's argument; for the block also value.base and
+            # the local name here. Any more is a live view or np.asarray result.
+            pool.release_if_unshared(self._value, block, 3, 5)
 
 
 core.pytype_aval_mappings[PooledArray] = lambda x: x.aval
