@@ -200,7 +200,6 @@ PROGRAMS = {
     "dot_vec": (lambda x: x @ x[0], (X.T.copy(),)),
     "dot_batch": (lambda a: jnp.einsum("bij,bkj->bik", a, a), (B3,)),
     "dot_int": (lambda a: a @ a.T, (I,)),
-    "dot_f64": (lambda x, y: (x.astype(np.float64) @ y.astype(np.float64)), (X, Y)),
     "dot_int8_pref": (lambda a: lax.dot(a.astype(np.int8), a.T.astype(np.int8),
                                         preferred_element_type=np.int32), (I,)),
     "dot_f16": (lambda x, y: x.astype(np.float16) @ y.astype(np.float16), (X, Y)),
@@ -231,7 +230,7 @@ PROGRAMS = {
 
 #: Programs whose float results may differ in rounding (summation order, matmul).
 _TOLERANT = {"sum_sq", "sum_axis0", "sum_axis1", "sum_mid", "prod", "dot", "dot_TT",
-             "dot_vec", "dot_batch", "dot_f64", "dot_f16", "softmax", "nested_jit",
+             "dot_vec", "dot_batch", "dot_f16", "softmax", "nested_jit",
              "selu", "where_scalar", "outputs_mixed"}
 
 

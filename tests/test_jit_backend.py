@@ -151,3 +151,32 @@ def test_results_are_immutable():
     y = jax.jit(lambda x: x + 1)(np.zeros(4, np.float32))
     with pytest.raises(ValueError):
         np.asarray(y)[0] = 5
+
+
+_SUM = textwrap.dedent("""
+    import numpy as np, transpile as jax, transpile.numpy as jnp
+    x = np.random.default_rng(0).standard_normal(1 << 20).astype(np.float32)
+    f = jax.jit(lambda v: (jnp.sum(v ** 2 - v ** 3 - v), jnp.sum(v.reshape(1024, 1024),
+                                                                 axis=1)))
+    print(b"".join(np.asarray(r).tobytes() for r in f(x)).hex())
+""")
+
+
+def test_reductions_give_the_same_bits_with_one_or_two_threads():
+    outs = []
+    for threads in ("1", "2"):
+        env = dict(os.environ, OMP_NUM_THREADS=threads, PYTHONPATH=REPO)
+        res = subprocess.run([sys.executable, "-c", _SUM], env=env, capture_output=True,
+                             text=True, timeout=120)
+        assert res.returncode == 0, res.stderr
+        outs.append(res.stdout)
+    assert outs[0] == outs[1]
+
+
+def test_x64_float64_programs():
+    with jax.enable_x64():
+        x = np.random.default_rng(0).standard_normal((33, 17))
+        y = np.random.default_rng(1).standard_normal((17, 5))
+        got = jax.jit(lambda a, b: jnp.tanh(a) @ b)(x, y)
+        assert got.dtype == np.float64
+        np.testing.assert_allclose(np.asarray(got), np.tanh(x) @ y, rtol=1e-12, atol=1e-13)

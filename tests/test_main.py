@@ -12,6 +12,8 @@ def test_demo_walkthrough():
     assert "traced with JitTracer(float32[5])" in text
     assert "TracerBoolConversionError" in text
     assert "eager" in text and "jit" in text
+    assert "static void jit_selu_k0(const float *restrict A, float *restrict G)" in text
+    assert "const float c = tp_exp_f32(a);" in text
 
 
 def test_main_rejects_unknown_command(capsys):
