@@ -148,6 +148,42 @@ def _groups(closed: ClosedJaxpr, materialized: set):
     return sorted(groups, key=lambda g: g["root"])
 
 
+def _absorb_transposes(closed: ClosedJaxpr) -> ClosedJaxpr:
+    """Read a transposed ``dot_general`` operand in place: the dot kernel takes any
+    strides, so ``x.T @ y`` needs no transposed copy. Only when the operand's free
+    dimensions keep their order, which the output layout depends on."""
+    from ..passes.dce import eliminate_dead_code
+    dot_p = importlib.import_module("transpile.lax.dot").dot_general_p
+    producer = {e.outvars[0]: e for e in closed.jaxpr.eqns if len(e.outvars) == 1}
+    eqns, changed = [], False
+    for e in closed.jaxpr.eqns:
+        if e.primitive is dot_p:
+            (lc, rc), (lb, rb) = e.params["dimension_numbers"]
+            dims = [[lc, lb], [rc, rb]]
+            invars = list(e.invars)
+            for side in (0, 1):
+                p = producer.get(invars[side])
+                if p is None or p.primitive is not structural.transpose_p:
+                    continue
+                perm = p.params["permutation"]
+                contract, batch = dims[side]
+                free = [d for d in range(len(perm)) if d not in contract and d not in batch]
+                moved = [perm[d] for d in free]
+                if moved != sorted(moved):
+                    continue
+                dims[side] = [tuple(perm[d] for d in contract), tuple(perm[d] for d in batch)]
+                invars[side] = p.invars[0]
+            if invars != list(e.invars):
+                changed = True
+                dn = ((dims[0][0], dims[1][0]), (dims[0][1], dims[1][1]))
+                e = e.replace(invars=tuple(invars),
+                              params={**e.params, "dimension_numbers": dn})
+        eqns.append(e)
+    if not changed:
+        return closed
+    return eliminate_dead_code(ClosedJaxpr(closed.jaxpr.replace(eqns=eqns), closed.consts))
+
+
 def plan_program(closed: ClosedJaxpr, name: str = "f") -> Program:
     """Plan the kernels and buffers of ``closed`` (an optimised jaxpr).
 
@@ -161,6 +197,7 @@ def plan_program(closed: ClosedJaxpr, name: str = "f") -> Program:
     -------
     Program
     """
+    closed = _absorb_transposes(closed)
     j = closed.jaxpr
     names = _names(closed)
     out_vars = [o for o in j.outvars if isinstance(o, Var)]
