@@ -273,6 +273,7 @@ class JitWrapped:
         self._options_key = (self._static_argnums, self._static_argnames, backend)
         self._name = getattr(fun, "__name__", type(fun).__name__)
         self._fast: dict = {}
+        self._native = True  # False for library helpers: eager calls stay in NumPy
         functools.update_wrapper(self, fun, updated=())
 
     def __repr__(self) -> str:
@@ -381,7 +382,7 @@ class JitWrapped:
         # The cached call: positional arrays only, outside every transformation. The
         # key is what determines the signature (type, shape, dtype, weak type) plus the
         # configuration, so a hit needs no pytree walk, no aval and no tracing.
-        if not kwargs and not core._state.stack:
+        if not kwargs and not core._state.stack and self._native:
             try:
                 key = (config.trace_context(),) + tuple(
                     (x._value.shape, x._value.dtype, x._weak_type) if type(x) in _ARRAY_TYPES
@@ -398,8 +399,8 @@ class JitWrapped:
         if config.jax_disable_jit:
             return self._fun(*args, **kwargs)
         entry, leaves = self._get_entry(args, kwargs)
-        if core.cur_dynamic_level() < 0 and not entry.has_tracer_consts and \
-                not any(isinstance(x, Tracer) for x in leaves):
+        if self._native and core.cur_dynamic_level() < 0 and not entry.has_tracer_consts \
+                and not any(isinstance(x, Tracer) for x in leaves):
             # Outside any transformation: run the compiled C.
             exe = self._executable(entry)
             unflatten = _unflattener(entry.out_tree)
@@ -574,6 +575,20 @@ def jit(fun: Callable | None = None, /, *, static_argnums=None, static_argnames=
         return JitWrapped(f, static_argnums, static_argnames, donate_argnums, donate_argnames,
                           inline, backend, device, keep_unused)
     return wrap if fun is None else wrap(fun)
+
+
+def internal_jit(fun: Callable | None = None, /, **kwargs):
+    """``jit`` for transpile's own library helpers (``jnp.where``, ``jnp.clip``, ...).
+
+    Under a trace they stage a ``jit`` equation exactly as ``jit`` does, so jaxprs read
+    as JAX's; called eagerly they run on the NumPy evaluator, like every other eager
+    operation, instead of compiling C for each new signature.
+    """
+    if fun is None:
+        return lambda f: internal_jit(f, **kwargs)
+    wrapped = jit(fun, **kwargs)
+    wrapped._native = False
+    return wrapped
 
 
 def make_jaxpr(fun: Callable, static_argnums=(), axis_env=None, return_shape: bool = False):

@@ -15,7 +15,7 @@ import numpy as np
 from .. import core, dtypes, lax
 from ..array import Array
 from ..core import Tracer
-from ..jit import jit
+from ..jit import internal_jit as jit
 from ._util import aval, check_arraylike, ensure_array, lift_constant
 from .shape_ops import broadcast_to, expand_dims, reshape
 

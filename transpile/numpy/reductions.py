@@ -14,7 +14,7 @@ import operator
 import numpy as np
 
 from .. import dtypes, lax
-from ..jit import jit
+from ..jit import internal_jit as jit
 from ._util import aval, canonicalize_axis, check_arraylike, ensure_array
 from .shape_ops import ravel
 from .ufuncs import check_int_overflow

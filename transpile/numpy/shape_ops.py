@@ -11,7 +11,7 @@ import operator
 import numpy as np
 
 from .. import core, dtypes, lax
-from ..jit import jit
+from ..jit import internal_jit as jit
 from ._util import (aval, broadcast_shapes, canonicalize_axes, canonicalize_axis,
                     check_arraylike, ensure_array, promote_dtypes)
 

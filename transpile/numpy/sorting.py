@@ -7,7 +7,7 @@ operands before a stable sort and the result after it, so ties keep their order.
 from __future__ import annotations
 
 from .. import dtypes, lax
-from ..jit import jit
+from ..jit import internal_jit as jit
 from ._util import aval, canonicalize_axis, check_arraylike
 from .shape_ops import ravel
 

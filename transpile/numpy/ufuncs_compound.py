@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import core, dtypes, lax
 from ..errors import ConcretizationTypeError
-from ..jit import jit
+from ..jit import internal_jit as jit
 from ._util import (aval, broadcast_shapes, check_arraylike, ensure_array, lift_constant,
                     promote_args_inexact, promote_args_numeric, promote_dtypes,
                     promote_dtypes_inexact, promote_dtypes_numeric, promote_shapes)
