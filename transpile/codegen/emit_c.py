@@ -134,14 +134,18 @@ def math_function(name: str, dtype, arg: str) -> str:
     """``name(arg)`` in ``dtype``: the runtime's vectorisable version when it has one,
     else libm evaluated in double and rounded once (as the NumPy rule rounds)."""
     dtype = np.dtype(dtype)
+    own64 = f"tp_{name}_f64"
+    double_fn = own64 if own64 in _RUNTIME else name
     if dtype == F16:
-        return f"tp_f64_to_f16_round({name}((double)({arg})))"
+        return f"tp_f64_to_f16_round({double_fn}((double)({arg})))"
     own = f"tp_{name}_{_sfx(dtype)}"
     if own in _RUNTIME:
         return f"{own}({arg})"
     if dtype == F32:
-        return f"(float){name}((double)({arg}))"
-    return f"{name}({arg})"
+        # The conversions flush (DAZ on the way in, FTZ on the way out), as XLA does.
+        return f"(float){double_fn}((double)({arg}))"
+    # libm reads subnormal bits itself and may return a tiny argument unchanged.
+    return f"tp_flush_f64({double_fn}(tp_flush_f64({arg})))"
 
 
 # ---------------------------------------------------------------------------------------
@@ -388,8 +392,8 @@ def _pow(args, in_avals, out_aval, **_):
     if np.dtype(in_avals[1].dtype).kind != "f":
         y = _convert_expr(y, np.dtype(in_avals[1].dtype), dt)  # the rule converts first
     if dt == F64:
-        return f"pow({x}, {y})"
-    expr = f"pow((double)({x}), (double)({y}))"
+        return f"tp_pow_nodaz_f64({x}, {y})"
+    expr = f"pow(tp_widen_f32({x}), tp_widen_f32({y}))"
     return f"tp_f64_to_f16_round({expr})" if dt == F16 else f"(float){expr}"
 
 
@@ -478,7 +482,7 @@ _def(ew.is_finite_p, _is_finite)
 def _atan2(args, in_avals, out_aval, **_):
     dt = np.dtype(out_aval.dtype)
     if dt == F64:
-        return f"atan2({args[0]}, {args[1]})"
+        return f"tp_flush_f64(atan2(tp_flush_f64({args[0]}), tp_flush_f64({args[1]})))"
     expr = f"atan2((double)({args[0]}), (double)({args[1]}))"
     return f"tp_f64_to_f16_round({expr})" if dt == F16 else f"(float){expr}"
 
@@ -509,7 +513,7 @@ def _convert_expr(a: str, src: np.dtype, dst: np.dtype) -> str:
     if dst == BOOL:
         return f"(uint8_t)({a} != 0)"
     if src.kind == "f" and dst.kind in "iu":
-        return f"tp_cvt_{_sfx(src if src != F16 else F32)}_{_sfx(dst)}({a})"
+        return f"tp_{_sfx(src if src != F16 else F32)}_to_{_sfx(dst)}({a})"
     if dst == F16:
         if src == F64:
             return f"tp_f64_to_f16_round({a})"
