@@ -76,7 +76,10 @@ class Array:
         if copy:
             return np.array(self._value, dtype=dtype, copy=True)
         if dtype is None or np.dtype(dtype) == self._value.dtype:
-            return self._value
+            v = self._value
+            if v.flags.writeable:  # compiled results are frozen only when seen
+                v.flags.writeable = False
+            return v
         return self._value.astype(dtype)
 
     def __bool__(self):

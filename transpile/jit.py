@@ -382,20 +382,14 @@ class JitWrapped:
         # The cached call: positional arrays only, outside every transformation. The
         # key is what determines the signature (type, shape, dtype, weak type) plus the
         # configuration, so a hit needs no pytree walk, no aval and no tracing.
+        key = None
         if not kwargs and not core._state.stack and self._native:
-            try:
-                key = (config.trace_context(),) + tuple(
-                    (x._value.shape, x._value.dtype, x._weak_type) if type(x) in _ARRAY_TYPES
-                    else (x.shape, x.dtype) if type(x) is np.ndarray else _no_fast(x)
-                    for x in args)
+            key = _fast_key(args)
+            if key is not None:
                 hit = self._fast.get(key)
-            except _NoFast:
-                hit = key = None
-            if hit is not None:
-                exe, unflatten = hit
-                return unflatten(exe(args))
-        else:
-            key = None
+                if hit is not None:
+                    exe, unflatten = hit
+                    return unflatten(exe(args))
         if config.jax_disable_jit:
             return self._fun(*args, **kwargs)
         entry, leaves = self._get_entry(args, kwargs)
@@ -450,12 +444,20 @@ class JitWrapped:
         return sum(1 for k in _cache_for(self._fun) if k[0] == self._options_key)
 
 
-class _NoFast(Exception):
-    pass
-
-
-def _no_fast(x):
-    raise _NoFast
+def _fast_key(args):
+    """What decides the compiled signature of positional array arguments (shape,
+    dtype, weak type, the configuration), or None when the slow path must decide."""
+    key = [config._trace_key]
+    for a in args:
+        t = type(a)
+        if t in _ARRAY_TYPES:
+            v = a._value
+            key += (v.shape, v.dtype, a._weak_type)
+        elif t is np.ndarray:
+            key += (a.shape, a.dtype, None)
+        else:
+            return None
+    return tuple(key)
 
 
 def _array_types():

@@ -140,7 +140,7 @@ class Executable:
 
 
 def _wrap(arr, block, weak):
-    arr.flags.writeable = False  # Arrays are immutable, and views of them too
+    # Still writeable: Array.__array__ makes it read-only before anyone else sees it.
     if block is None:
         a = object.__new__(Array)
     else:
