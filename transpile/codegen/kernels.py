@@ -136,11 +136,19 @@ def reduce_kernel(kname, root, producer, buffers, names, comment, par_min) -> "K
     ob = buffers[out]
     n_out = out.aval.size
     red_size = int(np.prod([shape[d] for d in axes], dtype=np.int64))
+    lead = axes == tuple(range(len(axes)))
     if n_out == 1:
         mode = "full"
         idx = bb.index(shape, flat="idx")
         inner = [("idx", None)]
         outer = []
+    elif lead:
+        # Reduced dimensions lead: walk rows in order, accumulating a block of columns
+        # at once (contiguous, vectorised); each output still sums its column in order.
+        mode = "cols"
+        idx = bb.index(shape, flat=f"rix * {n_out} + c_b + c_j")
+        inner = [("c_j", None)]
+        outer = [("rix", red_size)]
     else:
         mode = "rows"
         outer = [("oix", n_out)]
@@ -163,12 +171,14 @@ def reduce_kernel(kname, root, producer, buffers, names, comment, par_min) -> "K
     # Fixed chunks, whatever the thread count: the partial sums and their order depend on
     # the size alone, so results are identical with 1 or 16 threads.
     chunk = max(1 << 14, -(-total // 4096))
+    acc = "acc_v[c_j]" if mode == "cols" else "acc"
     fields = dict(
         params=_params(bb.reads, [ob]), mode=mode, acc_type=acc_t, init=init,
-        step=combine.format(a="acc", v=value), merge=combine.format(a="acc", v="part[c_i]"),
+        n_out=n_out, red_size=red_size,
+        step=combine.format(a=acc, v=value), merge=combine.format(a="acc", v="part[c_i]"),
         body=lines, simd_op=simd_op if len(inner) == 1 else None,
-        store=f"{ob.name}[{'0' if mode == 'full' else 'oix'}] = "
-              f"{_store(out.aval.dtype, f'({emit_c.ctype(out.aval.dtype)})acc')};",
+        store=f"{ob.name}[{ {'full': '0', 'rows': 'oix', 'cols': 'c_b + c_j'}[mode]}] = "
+              f"{_store(out.aval.dtype, f'({emit_c.ctype(out.aval.dtype)}){acc}')};",
         total=total, chunk=chunk, nchunks=max(-(-total // chunk), 1), outer=outer,
         inner=inner, parallel=total >= par_min)
     return _kernel_plan(name=kname, template="kernel_reduce.j2", comment=comment,
