@@ -372,3 +372,15 @@ def test_random_index_map_chains():
         want = eval_jaxpr_numpy(closed.jaxpr, closed.consts, x)[0]
         got = np.asarray(exe([x])[0])
         np.testing.assert_allclose(got, want, rtol=1e-6, err_msg=f"seed {seed}\n{closed}")
+
+
+def test_every_primitive_has_a_c_rule():
+    from transpile import core
+    from transpile.codegen import emit_c, plan
+    own_kernel = {"dot_general", "sort", "cumsum", "cumprod", "cummax", "cummin",
+                  "concatenate", "argmax", "argmin"}
+    exempt = {"jit"}  # inlined by passes.inline before planning
+    covered = ({p.name for p in emit_c.rules} | {p.name for p in plan.FUSIBLE}
+               | {p.name for p in plan.REDUCTIONS} | own_kernel | exempt)
+    missing = sorted(set(core.primitives) - covered)
+    assert not missing, f"primitives without a C rule: {missing}"
