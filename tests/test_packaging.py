@@ -38,7 +38,10 @@ def test_wheel_ships_templates_and_runtime_and_installs(tmp_path):
     code = ("import transpile, transpile.numpy as jnp; from transpile.resources import "
             "runtime_dir, templates_dir; assert 'site-packages' in transpile.__file__, "
             "transpile.__file__; assert (runtime_dir() / 'transpile_macros.h').is_file(); "
-            "assert templates_dir().is_dir(); print(jnp.sum(jnp.arange(4.0)))")
+            "assert templates_dir().is_dir(); print(jnp.sum(jnp.arange(4.0))); "
+            "print(transpile.jit(lambda x: jnp.sum(jnp.exp(x) * 0 + x))(jnp.arange(4.0)))")
+    run_env = {k: v for k, v in env.items() if k != "PYTHONPATH"}
+    run_env["TRANSPILE_CACHE_DIR"] = str(tmp_path / "cache")  # compiles from the wheel
     out = subprocess.run([str(py), "-c", code], check=True, capture_output=True, text=True,
-                         cwd=tmp_path, env={k: v for k, v in env.items() if k != "PYTHONPATH"})
-    assert out.stdout.strip() == "6.0"
+                         cwd=tmp_path, env=run_env)
+    assert out.stdout.split() == ["6.0", "6.0"]
