@@ -89,6 +89,19 @@ def demo(out=sys.stdout) -> None:
         "(python -m transpile cache info).")
 
 
+def cache_command(action: str, out=None) -> None:
+    """Run ``cache info`` or ``cache clear``, printing to ``out`` (default: stdout)."""
+    from transpile.backend import cache
+
+    out = sys.stdout if out is None else out  # looked up now, so capture works
+    if action == "info":
+        print(cache.info_text(), file=out)
+    else:
+        removed = cache.clear()
+        noun = "entry" if removed == 1 else "entries"
+        print(f"removed {removed} {noun} from {cache.cache_dir()}", file=out)
+
+
 def main(argv=None) -> int:
     """Entry point of ``python -m transpile``."""
     parser = argparse.ArgumentParser(prog="python -m transpile")

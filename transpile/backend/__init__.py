@@ -4,8 +4,9 @@
 on-disk layout, keys, locks and the ``python -m transpile cache`` listing.
 """
 from .build import (CompileError, CompilerInfo, CompilerNotFoundError, Library, build,
-                    compile_command, compiler_info)
+                    compile_command, compiler_info, load_entry)
 from .cache import CACHE_VERSION, cache_dir, cache_key
 
 __all__ = ["CompileError", "CompilerInfo", "CompilerNotFoundError", "Library", "build",
+           "load_entry",
            "compile_command", "compiler_info", "CACHE_VERSION", "cache_dir", "cache_key"]

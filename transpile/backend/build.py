@@ -21,7 +21,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cffi
@@ -121,6 +121,8 @@ class Library:
         Time spent compiling (0.0 on a disk hit).
     command : str
         The shell-quoted compile command (paths of the cache entry).
+    meta : dict
+        The metadata passed to ``build`` (recorded in the entry, returned on disk hits).
     """
     ffi: cffi.FFI
     lib: object
@@ -129,6 +131,7 @@ class Library:
     disk_hit: bool
     seconds: float
     command: str
+    meta: dict = field(default_factory=dict)
 
 
 _INFO_LOCK = threading.Lock()
@@ -261,23 +264,71 @@ def compile_command(info: CompilerInfo, source: os.PathLike | str,
     return [info.path, *info.flags, str(source), "-o", str(output), "-lm"]
 
 
-def _from_disk(key: str, cdef: str) -> Library | None:
+_FFI_MODULE = "ffi_module.py"
+
+
+def _write_ffi_module(cdef: str, folder: Path) -> None:
+    """cffi's out-of-line ABI module for ``cdef``: importing it costs no C parsing, so a
+    fresh process loads a cached library in well under a millisecond."""
+    ffi = cffi.FFI()
+    ffi.cdef(cdef)
+    ffi.set_source("_transpile_ffi", None)
+    import contextlib
+    import io
+    with contextlib.redirect_stdout(io.StringIO()):  # cffi announces the file it writes
+        ffi.emit_python_code(str(folder / _FFI_MODULE))
+
+
+def _ffi_for(entry: Path, cdef: str | None):
+    module = entry / _FFI_MODULE
+    if module.exists():
+        import importlib.util
+        spec = importlib.util.spec_from_file_location(f"_transpile_ffi_{entry.name}", module)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        return mod.ffi
+    if cdef is None:
+        return None
+    ffi = cffi.FFI()
+    ffi.cdef(cdef)
+    return ffi
+
+
+def load_entry(key: str) -> Library | None:
+    """The library of the cache entry ``key`` when it is valid and loadable, else None;
+    no source or cdef needed (the entry carries its own cffi module)."""
+    slot = (str(cache_dir()), key)
+    found = _LOADED.get(slot)
+    if found is None:
+        found = _from_disk(key, None)
+        if found is not None:
+            _LOADED[slot] = found
+    return found
+
+
+def _from_disk(key: str, cdef: str | None) -> Library | None:
     """The library of a valid cache entry, or None (a corrupt entry is removed)."""
     path = lookup(key)
     if path is None:
         return None
-    ffi = cffi.FFI()
-    ffi.cdef(cdef)
+    try:
+        ffi = _ffi_for(path.parent, cdef)
+    except Exception as e:  # a damaged module: rebuild like any corrupt entry
+        cache.remove_entry(key, f"its cffi module cannot be loaded: {e}")
+        return None
+    if ffi is None:
+        return None
     try:
         lib = ffi.dlopen(str(path))
     except OSError as e:
         cache.remove_entry(key, f"dlopen failed: {e}")
         return None
     try:
-        command = json.loads((path.parent / "meta.json").read_text("utf-8")).get("command", "")
+        record = json.loads((path.parent / "meta.json").read_text("utf-8"))
     except (OSError, ValueError):
-        command = ""
-    return Library(ffi, lib, str(path), key, True, 0.0, command)
+        record = {}
+    return Library(ffi, lib, str(path), key, True, 0.0, record.get("command", ""),
+                   record.get("meta", {}))
 
 
 def _compile(source: str, cdef: str, key: str, info: CompilerInfo, name: str,
@@ -302,6 +353,7 @@ def _compile(source: str, cdef: str, key: str, info: CompilerInfo, name: str,
                 f"{proc.returncode}.\nsource kept at: {kept}\ncommand: {again}\n"
                 f"compiler output:\n{stderr}",
                 stderr=stderr, source_path=kept, command=again)
+        _write_ffi_module(cdef, staged)
         record = {"name": name, "signature": signature, "created": time.time(),
                   "compiler": {"path": info.path, "version": info.version},
                   "flags": list(info.flags), "command": command, "seconds": seconds,
@@ -321,7 +373,7 @@ def _compile(source: str, cdef: str, key: str, info: CompilerInfo, name: str,
         raise CompileError(f"the library built for {name!r} ({signature}) cannot be "
                            f"loaded: {e}\nsource kept at: {kept}\ncommand: {command}",
                            stderr=str(e), source_path=kept, command=command) from None
-    return Library(ffi, lib, str(path), key, False, seconds, command)
+    return Library(ffi, lib, str(path), key, False, seconds, command, dict(meta or {}))
 
 
 def _keep_failed(key: str, source: str) -> Path:

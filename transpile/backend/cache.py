@@ -380,10 +380,36 @@ def clear() -> int:
     for prefix in root.glob("[0-9a-f][0-9a-f]"):
         with contextlib.suppress(OSError):
             prefix.rmdir()  # only if now empty
-    for sub in ("tmp", "failed", "locks", "compilers"):
+    for sub in ("tmp", "failed", "locks", "compilers", "index"):
         shutil.rmtree(root / sub, ignore_errors=True)
     _VERIFIED.clear()
     return count
+
+
+def index_get(fingerprint: str) -> str | None:
+    """The entry key recorded for a lowering ``fingerprint`` (see ``stages``), or None.
+
+    The index lets a fresh process go from a traced jaxpr straight to its library,
+    without planning or rendering C; the entry itself is still validated on load.
+    """
+    try:
+        key = (cache_dir() / "index" / fingerprint[:2] / fingerprint).read_text("ascii")
+    except (OSError, UnicodeDecodeError):
+        return None
+    key = key.strip()
+    return key if re.fullmatch(r"[0-9a-f]{64}", key) else None
+
+
+def index_put(fingerprint: str, key: str) -> None:
+    """Record that lowering ``fingerprint`` renders to the entry ``key`` (atomically)."""
+    folder = cache_dir() / "index" / fingerprint[:2]
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = folder / f".{fingerprint}.{uuid.uuid4().hex}"
+        tmp.write_text(key, "ascii")
+        os.replace(tmp, folder / fingerprint)
+    except OSError:
+        pass  # an index is an optimisation: without it the slow path still works
 
 
 def _human_size(n: float) -> str:
