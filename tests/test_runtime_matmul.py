@@ -214,8 +214,11 @@ SHAPES = [
     (1, 1, 1), (3, 5, 2), (9, 9, 9), (1, 17, 1), (17, 1, 17), (2, 3, 16), (16, 16, 16),
     (6, 16, 64), (6, 8, 64), (12, 32, 100), (7, 17, 33), (13, 15, 17), (33, 65, 47),
     (127, 129, 131),
-    (1, 300, 200), (300, 1, 200), (2, 64, 200), (64, 3, 200), (5, 100, 300), (4, 40, 500),
-    (150, 40, 600), (145, 33, 257), (80, 90, 1000),
+    (2, 64, 200), (64, 3, 200), (5, 100, 300), (4, 40, 500), (150, 40, 600), (145, 33, 257),
+    (80, 90, 1000), (2100, 20, 40),
+    # matrix-vector shapes, with tails in both the vector and the unrolled dimension
+    (1, 300, 200), (300, 1, 200), (1, 37, 203), (203, 1, 37), (1, 1, 5000), (1, 4100, 3),
+    (7, 1, 1000),
 ]
 
 
@@ -262,6 +265,7 @@ def test_workspace_sizes(lib):
         ws = getattr(L, "tpt_ws_" + sfx)
         assert ws(1, 1, 1) == 0 and ws(3, 5, 2) == 0 and ws(9, 9, 9) == 0
         assert ws(0, 100, 100) == 0 and ws(100, 100, 0) == 0
+        assert ws(1, 1000, 1000) == 0 and ws(1000, 1, 1000) == 0  # matrix-vector
         assert ws(256, 256, 256) > 0
         # bounded by the cache blocks, not by the problem
         assert ws(4096, 4096, 4096) == ws(8192, 4096, 4096) < 64 << 20
@@ -269,7 +273,7 @@ def test_workspace_sizes(lib):
 
 @pytest.mark.parametrize("dt", DTYPES, ids=["f32", "f64"])
 @pytest.mark.parametrize("shape", [(300, 200, 600), (40, 4200, 70), (1000, 24, 300),
-                                   (37, 531, 1029)],
+                                   (37, 531, 1029), (2100, 20, 40)],
                          ids=lambda s: "x".join(map(str, s)))
 def test_bitwise_identical_across_threads(built, dt, shape):
     lib = built["native"]
@@ -289,20 +293,22 @@ def test_bitwise_identical_across_threads(built, dt, shape):
 
 
 @pytest.mark.parametrize("dt", DTYPES, ids=["f32", "f64"])
-@pytest.mark.parametrize("shape", [(3, 5, 4), (40, 50, 60), (130, 70, 300)],
+@pytest.mark.parametrize("shape", [(3, 5, 4), (40, 50, 60), (130, 70, 300), (1, 50, 61),
+                                   (61, 1, 50), (1, 1, 70)],
                          ids=lambda s: "x".join(map(str, s)))
 def test_nan_and_inf_propagate(lib, dt, shape):
     m, n, k = shape
     rng = np.random.default_rng(5)
     a = np.abs(rand(rng, (m, k), dt)) + 1
     b = np.abs(rand(rng, (k, n), dt)) + 1
-    a[1, k - 1] = np.nan
-    a[2, 0] = np.inf
+    a[min(1, m - 1), k - 1] = np.nan
+    a[2 % m, 0] = np.inf
     b[1, n - 1] = -np.inf
+    b[k - 1, 0] = np.inf            # in the leftover rows of the unrolled k loops
     c = gemm(lib, a, b)
     with np.errstate(invalid="ignore"):
         ref = a.astype(np.float64) @ b.astype(np.float64)
-    assert np.isnan(c[1]).all()
+    assert np.isnan(c[min(1, m - 1)]).all()
     assert np.array_equal(np.isnan(c), np.isnan(ref))
     assert np.array_equal(np.isposinf(c), np.isposinf(ref))
     assert np.array_equal(np.isneginf(c), np.isneginf(ref))

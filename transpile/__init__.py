@@ -31,3 +31,7 @@ __all__ = ["jit", "make_jaxpr", "block_until_ready", "ShapeDtypeStruct", "Array"
            "device_count", "local_devices", "local_device_count", "default_backend",
            "disable_jit", "enable_x64", "eval_shape", "ShapedArray", "CpuDevice", "typeof",
            "print_environment_info"]
+
+# The compile pipeline's first stages, imported now rather than on the first jit call
+# (the code generator and jinja2 stay lazy: a warm disk cache never needs them).
+from . import passes as _passes, stages as _stages  # noqa: E402,F401

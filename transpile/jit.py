@@ -372,9 +372,8 @@ class JitWrapped:
     def _executable(self, entry: _Entry):
         exe = entry.executable
         if exe is None:
-            from .stages import compile_lowering, lower_jaxpr
-            exe = entry.executable = compile_lowering(
-                lower_jaxpr(entry.closed_jaxpr, self._name))
+            from .stages import executable_for
+            exe = entry.executable = executable_for(entry.closed_jaxpr, self._name)
         return exe
 
     # --- calling ----------------------------------------------------------------------

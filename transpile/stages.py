@@ -15,12 +15,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import config, tree_util
-from .codegen.plan import Program, plan_program
-from .codegen.render import render_module
 from .ir import ClosedJaxpr
 
-__all__ = ["Lowering", "lower_jaxpr", "compile_lowering", "compile_many", "Lowered", "Compiled",
-           "c_identifier"]
+__all__ = ["Lowering", "lower_jaxpr", "compile_lowering", "compile_many", "executable_for",
+           "Lowered", "Compiled", "c_identifier"]
 
 logger = logging.getLogger("transpile")
 
@@ -41,7 +39,7 @@ class Lowering:
     name: str
     closed: ClosedJaxpr      # as traced
     optimized: ClosedJaxpr   # after the passes
-    program: Program
+    program: object          # codegen.plan.Program
     source: str
     cdef: str
     signature: str
@@ -51,11 +49,15 @@ def _signature_text(avals) -> str:
     return ", ".join(a.str_short() for a in avals)
 
 
-def lower_jaxpr(closed: ClosedJaxpr, name: str) -> Lowering:
+def lower_jaxpr(closed: ClosedJaxpr, name: str, optimized: ClosedJaxpr | None = None
+                ) -> Lowering:
     """Optimise, plan and render ``closed`` as the C entry point ``c_identifier(name)``."""
+    from .codegen.plan import plan_program
+    from .codegen.render import render_module
     from .passes import optimize
     cname = c_identifier(name)
-    optimized = optimize(closed)
+    if optimized is None:
+        optimized = optimize(closed)
     if _debug("ir"):
         print(f"--- ir {cname} ---\n{optimized}", file=sys.stderr)
     program = plan_program(optimized, cname)
@@ -72,19 +74,86 @@ def lower_jaxpr(closed: ClosedJaxpr, name: str) -> Lowering:
 def compile_lowering(lowering: Lowering):
     """Build (or load from the disk cache) and wrap as an ``Executable``."""
     from .backend import build
-    from .backend.load import Executable
+    from .backend.load import CallSpec, Executable
     t0 = time.perf_counter()
+    spec = CallSpec.from_program(lowering.program)
     lib = build(lowering.source, lowering.cdef, name=lowering.name,
-                signature=lowering.signature)
+                signature=lowering.signature, meta={"call_spec": spec.to_json()})
+    _log_compile(lowering.name, lowering.signature, lib, t0)
+    return Executable(lib, spec, [np.asarray(c) for c in lowering.optimized.consts],
+                      lowering.closed.out_avals)
+
+
+def _log_compile(name, signature, lib, t0) -> None:
     if config.jax_log_compiles or _debug("compile"):
         how = "loaded from the disk cache" if lib.disk_hit else \
             f"compiled in {lib.seconds:.3f} s"
-        msg = (f"Compiling {lowering.name} for signature ({lowering.signature}): {how} "
-               f"({time.perf_counter() - t0:.3f} s in all; disk cache hit: {lib.disk_hit})")
-        logger.warning(msg)
-    return Executable(lib, lowering.program, [np.asarray(c) for c in
-                                              lowering.optimized.consts],
-                      lowering.closed.out_avals)
+        logger.warning(f"Compiling {name} for signature ({signature}): {how} "
+                       f"({time.perf_counter() - t0:.3f} s in all; disk cache hit: "
+                       f"{lib.disk_hit})")
+
+
+_CODE_DIGEST: list = []
+
+
+def _code_digest() -> bytes:
+    """A hash of everything that turns an optimised jaxpr into C: the code generator,
+    its templates and the runtime headers."""
+    if not _CODE_DIGEST:
+        import hashlib
+        from pathlib import Path
+
+        from .resources import runtime_dir, templates_dir
+        h = hashlib.sha256()
+        files = sorted(Path(__file__).parent.joinpath("codegen").glob("*.py"))
+        files += sorted(templates_dir().rglob("*.j2")) + sorted(runtime_dir().glob("*.h"))
+        for f in files:
+            h.update(f.name.encode() + b"\0" + f.read_bytes())
+        _CODE_DIGEST.append(h.digest())
+    return _CODE_DIGEST[0]
+
+
+def _fingerprint(optimized: ClosedJaxpr, cname: str) -> str:
+    """What determines the generated C of ``optimized``: its text (types, literals,
+    params), the entry name, the code generator and the compiler. Not the constants'
+    values, which the C receives as arguments."""
+    import hashlib
+
+    from . import __version__
+    from .backend import compiler_info
+    from .backend.cache import CACHE_VERSION
+    info = compiler_info()
+    h = hashlib.sha256()
+    for part in (str(CACHE_VERSION), __version__, info.path, info.version,
+                 "\0".join(info.flags), cname, str(optimized)):
+        h.update(part.encode() + b"\0")
+    h.update(_code_digest())
+    return h.hexdigest()
+
+
+def executable_for(closed: ClosedJaxpr, name: str):
+    """The ``Executable`` of ``closed``: from the disk cache through the lowering index
+    when a previous process built it (no planning, no rendering, no compiler), else
+    lowered, compiled and indexed.
+    """
+    from .backend import load_entry
+    from .backend.cache import index_get, index_put
+    from .backend.load import CallSpec, Executable
+    from .passes import optimize
+    t0 = time.perf_counter()
+    cname = c_identifier(name)
+    optimized = optimize(closed)
+    fp = _fingerprint(optimized, cname)
+    key = index_get(fp)
+    if key is not None:
+        lib = load_entry(key)
+        if lib is not None and "call_spec" in lib.meta:
+            _log_compile(cname, _signature_text(closed.in_avals), lib, t0)
+            return Executable(lib, CallSpec.from_json(lib.meta["call_spec"]),
+                              [np.asarray(c) for c in optimized.consts], closed.out_avals)
+    exe = compile_lowering(lower_jaxpr(closed, name, optimized))
+    index_put(fp, exe.library.key)
+    return exe
 
 
 # ---------------------------------------------------------------------------------------
@@ -197,7 +266,9 @@ def compile_many(named: list) -> list:
         One per entry of ``named``, in order.
     """
     from .backend import build
-    from .backend.load import Executable
+    from .backend.load import CallSpec, Executable
+    from .codegen.plan import plan_program
+    from .codegen.render import render_module
     from .passes import optimize
     items = []
     for name, closed in named:
@@ -206,5 +277,5 @@ def compile_many(named: list) -> list:
     source, cdef = render_module([(p, str(opt)) for _, opt, p in items])
     lib = build(source, cdef, name="+".join(n for n, _ in named)[:60],
                 signature=f"{len(named)} programs")
-    return [Executable(lib, p, [np.asarray(c) for c in opt.consts], closed.out_avals)
-            for closed, opt, p in items]
+    return [Executable(lib, CallSpec.from_program(p), [np.asarray(c) for c in opt.consts],
+                       closed.out_avals) for closed, opt, p in items]

@@ -46,7 +46,7 @@ __all__ = ["CACHE_VERSION", "CacheEntry", "cache_dir", "cache_key", "lib_filenam
            "key_lock", "entries", "clear", "info_text"]
 
 #: Bump when the layout, the metadata or the way a library is built changes.
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 
 _KEY_RE = re.compile(r"^[0-9a-f]{64}$")
 _DIRS: dict[str, Path] = {}                           # TRANSPILE_CACHE_DIR value -> directory

@@ -15,7 +15,57 @@ from .. import core
 from ..array import Array
 from . import pool
 
-__all__ = ["Executable", "PooledArray"]
+__all__ = ["Executable", "PooledArray", "CallSpec"]
+
+
+class CallSpec:
+    """What calling an entry point needs to know, as plain JSON-able data.
+
+    Built from a ``codegen.plan.Program`` on the slow path and stored with the cache
+    entry, so that a fresh process can call a cached library without planning.
+
+    Parameters
+    ----------
+    name : str
+        The entry point's C name.
+    inputs, consts : list of str
+        Dtype names of the input and constant buffers, in order.
+    outputs : list of (list of int, str)
+        Shape and dtype name of each output buffer.
+    out_sources : list
+        Per jaxpr output: ``["buffer", i]``, ``["input", i]``, ``["const", i]`` or
+        ``["literal", [value, dtype]]``.
+    """
+
+    def __init__(self, name, inputs, consts, outputs, out_sources):
+        self.name = name
+        self.inputs = [np.dtype(d) for d in inputs]
+        self.consts = [np.dtype(d) for d in consts]
+        self.outputs = [(tuple(s), np.dtype(d)) for s, d in outputs]
+        self.out_sources = [tuple(s) for s in out_sources]
+
+    @classmethod
+    def from_program(cls, program) -> "CallSpec":
+        sources = []
+        for kind, what in program.out_sources:
+            if kind == "literal":
+                what = [np.asarray(what.val, what.aval.dtype).item(), what.aval.dtype.name]
+            sources.append([kind, what])
+        return cls(program.name, [b.aval.dtype.name for b in program.inputs],
+                   [b.aval.dtype.name for b in program.consts],
+                   [[list(b.aval.shape), b.aval.dtype.name] for b in program.outputs],
+                   sources)
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "inputs": [d.name for d in self.inputs],
+                "consts": [d.name for d in self.consts],
+                "outputs": [[list(s), d.name] for s, d in self.outputs],
+                "out_sources": [list(s) for s in self.out_sources]}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "CallSpec":
+        return cls(data["name"], data["inputs"], data["consts"], data["outputs"],
+                   data["out_sources"])
 
 
 class PooledArray(Array):
@@ -51,32 +101,32 @@ class Executable:
     Parameters
     ----------
     library : backend.build.Library
-    program : codegen.plan.Program
+    spec : CallSpec
     consts : list of numpy.ndarray
         The values of the jaxpr's constvars, in order.
     out_avals : list of ShapedArray
         The jaxpr's output avals (weak types included).
     """
 
-    def __init__(self, library, program, consts, out_avals):
+    def __init__(self, library, spec: CallSpec, consts, out_avals):
         self.library = library
-        self.program = program
+        self.spec = spec
         lib, ffi = library.lib, library.ffi
-        self._fn = getattr(lib, program.name)
+        self._fn = getattr(lib, spec.name)
         self._ffi = ffi
         self._from_buffer = ffi.from_buffer
-        self.workspace_bytes = int(getattr(lib, f"{program.name}_workspace_size")())
-        self._in_dtypes = [b.aval.dtype for b in program.inputs]
-        self._consts_keep = [_as_buffer(c, b.aval.dtype)
-                             for c, b in zip(consts, program.consts, strict=True)]
+        self.workspace_bytes = int(getattr(lib, f"{spec.name}_workspace_size")())
+        self._in_dtypes = spec.inputs
+        self._consts_keep = [_as_buffer(c, dt)
+                             for c, dt in zip(consts, spec.consts, strict=True)]
         self._const_ptrs = [ffi.from_buffer(c) for c in self._consts_keep]
-        self._out_specs = [(b.aval.shape, b.aval.dtype, b.nbytes >= pool.MIN_BYTES)
-                           for b in program.outputs]
-        self._out_sources = program.out_sources
+        self._out_specs = [(shape, dt, int(np.prod(shape, dtype=np.int64)) * dt.itemsize
+                            >= pool.MIN_BYTES) for shape, dt in spec.outputs]
+        self._out_sources = spec.out_sources
         self._out_weak = [a.weak_type for a in out_avals]
         self._consts = consts
-        self._simple_outputs = all(s[0] == "buffer" for s in program.out_sources) and \
-            [s[1] for s in program.out_sources] == list(range(len(program.outputs)))
+        self._simple_outputs = all(s[0] == "buffer" for s in spec.out_sources) and \
+            [s[1] for s in spec.out_sources] == list(range(len(spec.outputs)))
 
     def _pointer(self, x, dtype):
         if type(x) is Array or type(x) is PooledArray:
@@ -113,7 +163,7 @@ class Executable:
         if ws_block is not None:
             pool.give(ws_block)
         if status != 0:
-            raise RuntimeError(f"compiled function {self.program.name} failed "
+            raise RuntimeError(f"compiled function {self.spec.name} failed "
                                f"(status {status})")
         if self._simple_outputs:
             return [_wrap(arr, block, weak) for (arr, block), weak in
@@ -134,7 +184,8 @@ class Executable:
             elif kind == "const":
                 a = Array._new(np.asarray(self._consts[what]), weak)
             else:
-                a = Array._new(np.asarray(what.val, what.aval.dtype), weak)
+                value, dtype = what
+                a = Array._new(np.asarray(value, dtype), weak)
             result.append(a)
         return result
 
