@@ -1,0 +1,601 @@
+/* Dense matrix multiply (float32 / float64) for the C backend: jnp.dot and lax.dot_general.
+ *
+ *   void tp_gemm_f32(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, workspace)   (and _f64)
+ *   C[i*rsc + j] = sum_k A[i*rsa + k*csa] * B[k*rsb + j*csb]     i < M, j < N
+ *
+ * C is overwritten (unit column stride); A and B take any element strides, so transposed
+ * operands need no copy. K == 0 gives zeros, M == 0 or N == 0 does nothing. The caller passes
+ * a workspace of at least tp_gemm_workspace_bytes_<t>(M, N, K) bytes, 64-byte aligned (NULL
+ * when that is 0). The call never allocates and keeps no global state, so it is reentrant and
+ * can be exported as standalone C. The size depends on M, N, K only, not on the number of
+ * threads: the threads share the packing buffers.
+ *
+ * Blocking (the GotoBLAS layering; sizes for 32 KiB L1d and 512 KiB L2 per core):
+ *
+ *   for jc in N, step NC:                B block (KC x NC), in L3, shared by the threads
+ *     for pc in K, step KC:              K chunks, summed into C in ascending order
+ *       for ib in M, step MB:            one round: two barriers
+ *         pack B[pc.., jc..] (when pc moves) into KC x NR panels, A[ib.., pc..] into MR x KC
+ *         panels; threads split the panels
+ *         chunks (MC rows of A x one B panel), handed out dynamically to the threads:
+ *           for each MR x NR tile:       register tile = A panel (from L2) * B panel (in L1)
+ *
+ * Packing zero-pads partial panels, so the micro-kernel always computes a full tile and edge
+ * tiles differ only in how they are written back. Every element of C is therefore computed
+ * the same way wherever it falls: per K chunk one fma chain over k in ascending order,
+ * starting from zero, then C = chunk0 + chunk1 + ... in order. The chunks depend on K only
+ * and threads split M and N, never K, so the result is bitwise identical for any number of
+ * threads (the tests check it).
+ *
+ * Tiny products (M*N*K <= TP_GEMM_DIRECT_MAX) run a plain loop. Matrix-vector shapes (M == 1
+ * or N == 1) stream the matrix once through dot or axpy loops instead of padding the vector
+ * to a tile; they and the tiny ones need no workspace and no threads.
+ *
+ * With AVX2+FMA (gcc), the kernels are written with GCC vector types: a 6x16 float / 6x8
+ * double tile (12 accumulators + 2 B vectors + 1 broadcast: 15 of the 16 ymm registers).
+ * Otherwise portable C kernels with the same packed layouts (4x8 / 4x4 tiles), loops left to
+ * the auto-vectorizer, and the direct loop for matrix-vector shapes. With -fopenmp the packed
+ * path runs in a parallel region when the product is large enough (TP_GEMM_PAR_MIN multiply-
+ * adds per thread) and the caller is not already in one; without it the pragmas vanish.
+ * No FP contraction is relied on: fused operations are explicit. Host C only (not CUDA).
+ */
+#ifndef TP_MATMUL_H
+#define TP_MATMUL_H
+
+#include <stdint.h>
+#include <string.h>
+#include "transpile_macros.h"
+
+/* The SIMD kernels use GCC vector types and x86 builtins rather than <immintrin.h>: with
+ * -march=native that header alone costs gcc ~0.35 s to parse, in every library using dot.
+ * (Clang spells some builtins differently; it gets the portable kernels.) */
+#if defined(__AVX2__) && defined(__FMA__) && defined(__GNUC__) && !defined(__clang__)
+#define TP_GEMM_AVX2 1
+typedef float tp_gemm_v8sf_ __attribute__((vector_size(32), may_alias));
+typedef float tp_gemm_v8sf_u_ __attribute__((vector_size(32), may_alias, aligned(4)));
+typedef double tp_gemm_v4df_ __attribute__((vector_size(32), may_alias));
+typedef double tp_gemm_v4df_u_ __attribute__((vector_size(32), may_alias, aligned(8)));
+typedef int tp_gemm_v8si_ __attribute__((vector_size(32)));
+typedef long long tp_gemm_v4di_ __attribute__((vector_size(32)));
+#define TP_GEMM_IOTA_f32_ ((tp_gemm_v8si_){0, 1, 2, 3, 4, 5, 6, 7})
+#define TP_GEMM_IOTA_f64_ ((tp_gemm_v4di_){0, 1, 2, 3})
+#define TP_GEMM_LANE_f32_ int
+#define TP_GEMM_LANE_f64_ long long
+#define TP_GEMM_FMA_f32_(a, b, c) __builtin_ia32_vfmaddps256((a), (b), (c))
+#define TP_GEMM_FMA_f64_(a, b, c) __builtin_ia32_vfmaddpd256((a), (b), (c))
+#define TP_GEMM_MASKLOAD_f32_(p, k)                                                         \
+    __builtin_ia32_maskloadps256((const tp_gemm_v8sf_ *)(p), (k))
+#define TP_GEMM_MASKLOAD_f64_(p, k)                                                         \
+    __builtin_ia32_maskloadpd256((const tp_gemm_v4df_ *)(p), (k))
+#define TP_GEMM_MASKSTORE_f32_(p, k, x)                                                     \
+    __builtin_ia32_maskstoreps256((tp_gemm_v8sf_ *)(p), (k), (x))
+#define TP_GEMM_MASKSTORE_f64_(p, k, x)                                                     \
+    __builtin_ia32_maskstorepd256((tp_gemm_v4df_ *)(p), (k), (x))
+#endif
+
+/* Out-of-line helpers: static (not inline, which gcc would not combine with noinline), and
+ * marked unused so that a file which never calls them gets no -Wunused-function. */
+#if defined(__GNUC__)
+#define TP_GEMM_OUTLINE_ static __attribute__((noinline, unused))
+#else
+#define TP_GEMM_OUTLINE_ TP_INLINE
+#endif
+
+#ifdef _OPENMP
+#include <omp.h>
+/* _Pragma in a macro: a bare "#pragma omp" draws -Wunknown-pragmas without -fopenmp. */
+#define TP_GEMM_PRAGMA_(x) _Pragma(#x)
+#else
+#define TP_GEMM_PRAGMA_(x)
+#endif
+
+/* Register tile. The packed layouts depend on it, so it is fixed per instruction set. */
+#ifdef TP_GEMM_AVX2
+#define TP_GEMM_MR_F32 6
+#define TP_GEMM_NR_F32 16
+#define TP_GEMM_MR_F64 6
+#define TP_GEMM_NR_F64 8
+#else
+#define TP_GEMM_MR_F32 4
+#define TP_GEMM_NR_F32 8
+#define TP_GEMM_MR_F64 4
+#define TP_GEMM_NR_F64 4
+#endif
+
+/* Cache blocks (elements). KC*NR*sizeof fills half of L1 (the B panel stays there while A
+ * panels stream past); MC*KC*sizeof under a third of L2; KC*NC*sizeof a few MiB of L3. MB,
+ * the rows of A packed per round, is a multiple of MC: a few large rounds keep the barriers
+ * few. MC is a multiple of MR, NC of NR. Overridable for tuning; KC changes the rounding. */
+#ifndef TP_GEMM_KC_F32
+#define TP_GEMM_KC_F32 256
+#endif
+#ifndef TP_GEMM_MC_F32
+#define TP_GEMM_MC_F32 144
+#endif
+#ifndef TP_GEMM_NC_F32
+#define TP_GEMM_NC_F32 4096
+#endif
+#ifndef TP_GEMM_MB_F32
+#define TP_GEMM_MB_F32 (14 * TP_GEMM_MC_F32)
+#endif
+#ifndef TP_GEMM_KC_F64
+#define TP_GEMM_KC_F64 256
+#endif
+#ifndef TP_GEMM_MC_F64
+#define TP_GEMM_MC_F64 72
+#endif
+#ifndef TP_GEMM_NC_F64
+#define TP_GEMM_NC_F64 2048
+#endif
+#ifndef TP_GEMM_MB_F64
+#define TP_GEMM_MB_F64 (14 * TP_GEMM_MC_F64)
+#endif
+
+/* Below this many multiply-adds (M*N*K) the direct loop wins: packing costs about as much as
+ * the product itself. */
+#ifndef TP_GEMM_DIRECT_MAX
+#define TP_GEMM_DIRECT_MAX 4096
+#endif
+/* Multiply-adds per thread below which waking a second thread does not pay. */
+#ifndef TP_GEMM_PAR_MIN
+#define TP_GEMM_PAR_MIN (1 << 18)
+#endif
+
+TP_INLINE int64_t tp_gemm_min_(int64_t a, int64_t b) { return a < b ? a : b; }
+TP_INLINE int64_t tp_gemm_roundup_(int64_t a, int64_t m) { return (a + m - 1) / m * m; }
+
+/* K chunk length: ceil(K / nchunks) with nchunks = ceil(K / KC), so a K slightly above KC is
+ * cut in two halves instead of KC and a sliver. Depends on K only (see determinism above). */
+TP_INLINE int64_t tp_gemm_kc_(int64_t K, int64_t kcmax)
+{
+    int64_t nchunks = (K + kcmax - 1) / kcmax;
+    return (K + nchunks - 1) / nchunks;
+}
+
+/* The packed path needs the workspace; tiny products and matrix-vector shapes do without
+ * (packing would cost as much as the product, or pad a vector to a whole tile). */
+TP_INLINE int tp_gemm_use_packed_(int64_t M, int64_t N, int64_t K)
+{
+    return M > 1 && N > 1 && K > 0 && M * N * K > TP_GEMM_DIRECT_MAX;
+}
+
+TP_INLINE int tp_gemm_threads_(int64_t M, int64_t N, int64_t K)
+{
+#ifdef _OPENMP
+    int64_t work = M * N * K / TP_GEMM_PAR_MIN;
+    int64_t nt = omp_get_max_threads();
+    if (omp_in_parallel()) return 1;
+    if (nt > work) nt = work;
+    return nt < 1 ? 1 : (int)nt;
+#else
+    (void)M; (void)N; (void)K;
+    return 1;
+#endif
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Micro-kernels: c[MR x NR] (row stride rsc) = or += a_panel * b_panel over kc.            */
+/* Only the m x n top-left part of the tile is stored; the rest is padding.                 */
+/* ---------------------------------------------------------------------------------------- */
+
+#ifdef TP_GEMM_AVX2
+
+/* 6 x (2 vectors) tile. V: vector type, VU: its unaligned twin, L: lanes. A broadcast of a
+ * scalar load is one vbroadcastss/sd; B panels are 64-byte aligned (NR*sizeof = 64 bytes). */
+#define TP_GEMM_SIMD_UKR_(T, SFX, V, VU, VI, L)                                             \
+TP_INLINE void tp_gemm_ukr_##SFX##_(int64_t kc, const T *TP_RESTRICT a,                     \
+                                    const T *TP_RESTRICT b, T *TP_RESTRICT c,               \
+                                    int64_t rsc, int64_t m, int64_t n, int first)           \
+{                                                                                           \
+    V c00 = {0}, c01 = {0}, c10 = {0}, c11 = {0}, c20 = {0}, c21 = {0};                     \
+    V c30 = {0}, c31 = {0}, c40 = {0}, c41 = {0}, c50 = {0}, c51 = {0};                     \
+    int64_t k, i;                                                                           \
+    /* C rows are far apart (often a page each): fetch them while the loop runs */          \
+    for (i = 0; i < m; i++) {                                                               \
+        __builtin_prefetch(c + i * rsc, 1, 3);                                              \
+        __builtin_prefetch(c + i * rsc + n - 1, 1, 3);                                      \
+    }                                                                                       \
+    for (k = 0; k < kc; k++) {                                                              \
+        const V b0 = *(const V *)b, b1 = *(const V *)(b + L);                               \
+        TP_GEMM_STEP_(T, SFX, V, 0, c00, c01)                                               \
+        TP_GEMM_STEP_(T, SFX, V, 1, c10, c11)                                               \
+        TP_GEMM_STEP_(T, SFX, V, 2, c20, c21)                                               \
+        TP_GEMM_STEP_(T, SFX, V, 3, c30, c31)                                               \
+        TP_GEMM_STEP_(T, SFX, V, 4, c40, c41)                                               \
+        TP_GEMM_STEP_(T, SFX, V, 5, c50, c51)                                               \
+        a += 6;                                                                             \
+        b += 2 * L;                                                                         \
+    }                                                                                       \
+    if (m == 6 && n == 2 * L) {                                                             \
+        if (first) {                                                                        \
+            TP_GEMM_PUT_(VU, L, 0, c00, c01, =) TP_GEMM_PUT_(VU, L, 1, c10, c11, =)         \
+            TP_GEMM_PUT_(VU, L, 2, c20, c21, =) TP_GEMM_PUT_(VU, L, 3, c30, c31, =)         \
+            TP_GEMM_PUT_(VU, L, 4, c40, c41, =) TP_GEMM_PUT_(VU, L, 5, c50, c51, =)         \
+        } else {                                                                            \
+            TP_GEMM_PUT_(VU, L, 0, c00, c01, +=) TP_GEMM_PUT_(VU, L, 1, c10, c11, +=)       \
+            TP_GEMM_PUT_(VU, L, 2, c20, c21, +=) TP_GEMM_PUT_(VU, L, 3, c30, c31, +=)       \
+            TP_GEMM_PUT_(VU, L, 4, c40, c41, +=) TP_GEMM_PUT_(VU, L, 5, c50, c51, +=)       \
+        }                                                                                   \
+    } else {                                                                                \
+        /* edge tile: masked loads and stores of the first n columns of the first m rows    \
+         * (no element loop for gcc to vectorize and version, which costs compile time) */  \
+        V t[12];                                                                            \
+        const VI lane = TP_GEMM_IOTA_##SFX##_, nn = lane * 0 + (TP_GEMM_LANE_##SFX##_)n;    \
+        const VI k0 = lane < nn, k1 = lane + L < nn;                                        \
+        t[0] = c00; t[1] = c01; t[2] = c10; t[3] = c11; t[4] = c20; t[5] = c21;             \
+        t[6] = c30; t[7] = c31; t[8] = c40; t[9] = c41; t[10] = c50; t[11] = c51;           \
+        for (i = 0; i < m; i++) {                                                           \
+            T *ci = c + i * rsc;                                                            \
+            V x0 = t[2 * i], x1 = t[2 * i + 1];                                             \
+            if (!first) x0 = TP_GEMM_MASKLOAD_##SFX##_(ci, k0) + x0;                        \
+            TP_GEMM_MASKSTORE_##SFX##_(ci, k0, x0);                                         \
+            if (n > L) {                                                                    \
+                if (!first) x1 = TP_GEMM_MASKLOAD_##SFX##_(ci + L, k1) + x1;                \
+                TP_GEMM_MASKSTORE_##SFX##_(ci + L, k1, x1);                                 \
+            }                                                                               \
+        }                                                                                   \
+    }                                                                                       \
+}
+
+#define TP_GEMM_STEP_(T, SFX, V, r, x0, x1)                                                 \
+    {                                                                                       \
+        const T s = a[r];                                                                   \
+        const V ar = TP_GEMM_SPLAT_##SFX##_(s);                                             \
+        x0 = TP_GEMM_FMA_##SFX##_(ar, b0, x0);                                              \
+        x1 = TP_GEMM_FMA_##SFX##_(ar, b1, x1);                                              \
+    }
+#define TP_GEMM_PUT_(VU, L, r, x0, x1, op)                                                  \
+    *(VU *)(c + (r) * rsc) op x0;                                                           \
+    *(VU *)(c + (r) * rsc + (L)) op x1;
+#define TP_GEMM_SPLAT_f32_(s) ((tp_gemm_v8sf_){s, s, s, s, s, s, s, s})
+#define TP_GEMM_SPLAT_f64_(s) ((tp_gemm_v4df_){s, s, s, s})
+
+/* Matrix-vector products (M == 1 or N == 1). The packed path would spend its time packing
+ * and computing padding there; these stream the matrix once. Each output is still one sum in
+ * a fixed order (its own lanes, then the lanes added in order), whatever the thread count. */
+
+/* y[r*ys] = sum_k X[r*xrs + k] * v[k]: four rows at a time share the loads of v, four
+ * independent FMA chains hide the latency. */
+#define TP_GEMM_SIMD_DOTS_(T, SFX, V, VU, L, SFMA)                                          \
+TP_GEMM_OUTLINE_ void tp_gemm_dots_##SFX##_(int64_t R, int64_t K, const T *TP_RESTRICT X,   \
+                                     int64_t xrs, const T *TP_RESTRICT v,                   \
+                                     T *TP_RESTRICT y, int64_t ys)                          \
+{                                                                                           \
+    int64_t r, k, l;                                                                        \
+    for (r = 0; r < R; r += 4) {                                                            \
+        /* past the last row, repeat it: same work, result not stored */                    \
+        const T *TP_RESTRICT x0 = X + r * xrs;                                              \
+        const T *TP_RESTRICT x1 = X + tp_gemm_min_(r + 1, R - 1) * xrs;                     \
+        const T *TP_RESTRICT x2 = X + tp_gemm_min_(r + 2, R - 1) * xrs;                     \
+        const T *TP_RESTRICT x3 = X + tp_gemm_min_(r + 3, R - 1) * xrs;                     \
+        V s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0};                                           \
+        T t0 = 0, t1 = 0, t2 = 0, t3 = 0;                                                   \
+        for (k = 0; k + L <= K; k += L) {                                                   \
+            const V w = *(const VU *)(v + k);                                               \
+            s0 = TP_GEMM_FMA_##SFX##_(*(const VU *)(x0 + k), w, s0);                        \
+            s1 = TP_GEMM_FMA_##SFX##_(*(const VU *)(x1 + k), w, s1);                        \
+            s2 = TP_GEMM_FMA_##SFX##_(*(const VU *)(x2 + k), w, s2);                        \
+            s3 = TP_GEMM_FMA_##SFX##_(*(const VU *)(x3 + k), w, s3);                        \
+        }                                                                                   \
+        for (l = 0; l < L; l++) {                                                           \
+            t0 += s0[l]; t1 += s1[l]; t2 += s2[l]; t3 += s3[l];                             \
+        }                                                                                   \
+        for (; k < K; k++) {                                                                \
+            t0 = SFMA(x0[k], v[k], t0); t1 = SFMA(x1[k], v[k], t1);                         \
+            t2 = SFMA(x2[k], v[k], t2); t3 = SFMA(x3[k], v[k], t3);                         \
+        }                                                                                   \
+        y[r * ys] = t0;                                                                     \
+        if (r + 1 < R) y[(r + 1) * ys] = t1;                                                \
+        if (r + 2 < R) y[(r + 2) * ys] = t2;                                                \
+        if (r + 3 < R) y[(r + 3) * ys] = t3;                                                \
+    }                                                                                       \
+}                                                                                           \
+                                                                                            \
+/* y[j] = sum_k u[k*us] * B[k*rsb + j], B unit along j. Rows of B stream through once and   \
+ * are added into y (in L1/L2) in order of k, four rows per pass; the last N % L columns    \
+ * are done one by one with the same fma chain in k. */                                     \
+TP_GEMM_OUTLINE_ void tp_gemm_axpys_##SFX##_(int64_t N, int64_t K, const T *TP_RESTRICT u,  \
+                                             int64_t us, const T *TP_RESTRICT B,            \
+                                             int64_t rsb, T *TP_RESTRICT y)                 \
+{                                                                                           \
+    const int64_t nv = N - N % L;                                                           \
+    int64_t j, k;                                                                           \
+    memset(y, 0, (size_t)nv * sizeof(T));                                                   \
+    for (k = 0; k < K; k += 4) {                                                            \
+        const T *TP_RESTRICT b0 = B + k * rsb;                                              \
+        if (k + 4 <= K) {                                                                   \
+            const T *TP_RESTRICT b1 = b0 + rsb, *TP_RESTRICT b2 = b1 + rsb;                 \
+            const T *TP_RESTRICT b3 = b2 + rsb;                                             \
+            const V v0 = TP_GEMM_SPLAT_##SFX##_(u[k * us]);                                 \
+            const V v1 = TP_GEMM_SPLAT_##SFX##_(u[(k + 1) * us]);                           \
+            const V v2 = TP_GEMM_SPLAT_##SFX##_(u[(k + 2) * us]);                           \
+            const V v3 = TP_GEMM_SPLAT_##SFX##_(u[(k + 3) * us]);                           \
+            for (j = 0; j < nv; j += L) {                                                   \
+                V acc = *(VU *)(y + j);                                                     \
+                acc = TP_GEMM_FMA_##SFX##_(v0, *(const VU *)(b0 + j), acc);                 \
+                acc = TP_GEMM_FMA_##SFX##_(v1, *(const VU *)(b1 + j), acc);                 \
+                acc = TP_GEMM_FMA_##SFX##_(v2, *(const VU *)(b2 + j), acc);                 \
+                acc = TP_GEMM_FMA_##SFX##_(v3, *(const VU *)(b3 + j), acc);                 \
+                *(VU *)(y + j) = acc;                                                       \
+            }                                                                               \
+        } else {                                                                            \
+            /* the last K % 4 rows one at a time (zero rows as padding would turn an inf    \
+             * in u into NaN) */                                                            \
+            int64_t kk;                                                                     \
+            for (kk = k; kk < K; kk++, b0 += rsb) {                                         \
+                const V v0 = TP_GEMM_SPLAT_##SFX##_(u[kk * us]);                            \
+                for (j = 0; j < nv; j += L)                                                 \
+                    *(VU *)(y + j) =                                                        \
+                        TP_GEMM_FMA_##SFX##_(v0, *(const VU *)(b0 + j), *(VU *)(y + j));    \
+            }                                                                               \
+        }                                                                                   \
+    }                                                                                       \
+    for (j = nv; j < N; j++) {                                                              \
+        T s = 0;                                                                            \
+        for (k = 0; k < K; k++) s = SFMA(u[k * us], B[k * rsb + j], s);                     \
+        y[j] = s;                                                                           \
+    }                                                                                       \
+}
+
+TP_GEMM_SIMD_UKR_(float, f32, tp_gemm_v8sf_, tp_gemm_v8sf_u_, tp_gemm_v8si_, 8)
+TP_GEMM_SIMD_UKR_(double, f64, tp_gemm_v4df_, tp_gemm_v4df_u_, tp_gemm_v4di_, 4)
+TP_GEMM_SIMD_DOTS_(float, f32, tp_gemm_v8sf_, tp_gemm_v8sf_u_, 8, __builtin_fmaf)
+TP_GEMM_SIMD_DOTS_(double, f64, tp_gemm_v4df_, tp_gemm_v4df_u_, 4, __builtin_fma)
+
+/* Matrix-vector shapes (M == 1 or N == 1) with unit strides where the loops above need
+ * them; 0: not handled (odd strides), left to the direct loop. */
+#define TP_GEMM_SIMD_VEC_(T, SFX)                                                           \
+TP_INLINE int tp_gemm_vec_##SFX##_(int64_t M, int64_t N, int64_t K,                         \
+                                   const T *A, int64_t rsa, int64_t csa,                    \
+                                   const T *B, int64_t rsb, int64_t csb,                    \
+                                   T *C, int64_t rsc)                                       \
+{                                                                                           \
+    if (N == 1 && csa == 1 && rsb == 1)       /* rows of A . b */                           \
+        tp_gemm_dots_##SFX##_(M, K, A, rsa, B, C, rsc);                                     \
+    else if (N == 1 && rsa == 1 && rsc == 1)  /* columns of A scaled by b, summed */        \
+        tp_gemm_axpys_##SFX##_(M, K, B, rsb, A, csa, C);                                    \
+    else if (M == 1 && csb == 1)              /* rows of B scaled by a, summed */           \
+        tp_gemm_axpys_##SFX##_(N, K, A, csa, B, rsb, C);                                    \
+    else if (M == 1 && rsb == 1 && csa == 1)  /* a . columns of B */                        \
+        tp_gemm_dots_##SFX##_(N, K, B, csb, A, C, 1);                                       \
+    else                                                                                    \
+        return 0;                                                                           \
+    return 1;                                                                               \
+}
+TP_GEMM_SIMD_VEC_(float, f32)
+TP_GEMM_SIMD_VEC_(double, f64)
+#undef TP_GEMM_SIMD_VEC_
+#undef TP_GEMM_SIMD_UKR_
+#undef TP_GEMM_SIMD_DOTS_
+#undef TP_GEMM_STEP_
+#undef TP_GEMM_PUT_
+#undef TP_GEMM_SPLAT_f32_
+#undef TP_GEMM_SPLAT_f64_
+
+#else /* portable kernels: the j loops are what the auto-vectorizer turns into SIMD */
+
+#define TP_GEMM_PORTABLE_UKR_(T, SFX, MR, NR)                                               \
+TP_INLINE void tp_gemm_ukr_##SFX##_(int64_t kc, const T *TP_RESTRICT a,                     \
+                                    const T *TP_RESTRICT b, T *TP_RESTRICT c,               \
+                                    int64_t rsc, int64_t m, int64_t n, int first)           \
+{                                                                                           \
+    T acc[MR][NR];                                                                          \
+    int64_t i, j, k;                                                                        \
+    for (i = 0; i < MR; i++)                                                                \
+        for (j = 0; j < NR; j++) acc[i][j] = 0;                                             \
+    for (k = 0; k < kc; k++) {                                                              \
+        for (i = 0; i < MR; i++) {                                                          \
+            T ak = a[i];                                                                    \
+            for (j = 0; j < NR; j++) acc[i][j] += ak * b[j];                                \
+        }                                                                                   \
+        a += MR;                                                                            \
+        b += NR;                                                                            \
+    }                                                                                       \
+    for (i = 0; i < m; i++)                                                                 \
+        for (j = 0; j < n; j++)                                                             \
+            c[i * rsc + j] = first ? acc[i][j] : c[i * rsc + j] + acc[i][j];                \
+}
+TP_GEMM_PORTABLE_UKR_(float, f32, TP_GEMM_MR_F32, TP_GEMM_NR_F32)
+TP_GEMM_PORTABLE_UKR_(double, f64, TP_GEMM_MR_F64, TP_GEMM_NR_F64)
+#undef TP_GEMM_PORTABLE_UKR_
+
+/* No matrix-vector loops without SIMD types: the direct loop handles those shapes. */
+#define TP_GEMM_PORTABLE_VEC_(T, SFX)                                                       \
+TP_INLINE int tp_gemm_vec_##SFX##_(int64_t M, int64_t N, int64_t K,                         \
+                                   const T *A, int64_t rsa, int64_t csa,                    \
+                                   const T *B, int64_t rsb, int64_t csb,                    \
+                                   T *C, int64_t rsc)                                       \
+{                                                                                           \
+    (void)M; (void)N; (void)K; (void)A; (void)rsa; (void)csa;                               \
+    (void)B; (void)rsb; (void)csb; (void)C; (void)rsc;                                      \
+    return 0;                                                                               \
+}
+TP_GEMM_PORTABLE_VEC_(float, f32)
+TP_GEMM_PORTABLE_VEC_(double, f64)
+#undef TP_GEMM_PORTABLE_VEC_
+
+#endif /* TP_GEMM_AVX2 */
+
+/* ---------------------------------------------------------------------------------------- */
+/* Everything else is the same for both types; one macro instantiates it per type.           */
+/* ---------------------------------------------------------------------------------------- */
+
+#define TP_GEMM_DEFINE_(T, SFX, MR, NR, KCMAX, MCMAX, NCMAX, MBMAX)                         \
+                                                                                            \
+/* Packing is O(MK + KN) against O(MNK) for the product, so it stays simple; gcc is kept    \
+ * from analysing much here (it adds to the compile time of every file using the header):   \
+ * memcpy of a constant size for the contiguous case becomes plain vector moves, and the    \
+ * strided copies walk pointers, which gcc does not version per stride. */                  \
+                                                                                            \
+/* Panel of A rows [0, m) x k [0, kc): layout [k][MR], rows past m zero. */                 \
+TP_INLINE void tp_gemm_pack_a_##SFX##_(int64_t m, int64_t kc, const T *TP_RESTRICT a,       \
+                                       int64_t rsa, int64_t csa, T *TP_RESTRICT ap)         \
+{                                                                                           \
+    int64_t i, k;                                                                           \
+    if (m == MR && rsa == 1) {                                                              \
+        for (k = 0; k < kc; k++) memcpy(ap + k * MR, a + k * csa, MR * sizeof(T));          \
+        return;                                                                             \
+    }                                                                                       \
+    if (m < MR) memset(ap, 0, (size_t)(kc * MR) * sizeof(T));                               \
+    /* row by row: a row-major A is read along its rows */                                  \
+    for (i = 0; i < m; i++) {                                                               \
+        const T *TP_RESTRICT s = a + i * rsa;                                               \
+        T *TP_RESTRICT d = ap + i;                                                          \
+        for (k = 0; k < kc; k++, s += csa, d += MR) *d = *s;                                \
+    }                                                                                       \
+}                                                                                           \
+                                                                                            \
+/* Panel of B k [0, kc) x columns [0, n): layout [k][NR], columns past n zero. */           \
+TP_INLINE void tp_gemm_pack_b_##SFX##_(int64_t kc, int64_t n, const T *TP_RESTRICT b,       \
+                                       int64_t rsb, int64_t csb, T *TP_RESTRICT bp)         \
+{                                                                                           \
+    int64_t j, k;                                                                           \
+    if (n == NR && csb == 1) {                                                              \
+        for (k = 0; k < kc; k++) memcpy(bp + k * NR, b + k * rsb, NR * sizeof(T));          \
+        return;                                                                             \
+    }                                                                                       \
+    if (n < NR) memset(bp, 0, (size_t)(kc * NR) * sizeof(T));                               \
+    /* column by column: a column-major B is read along its columns */                      \
+    for (j = 0; j < n; j++) {                                                               \
+        const T *TP_RESTRICT s = b + j * csb;                                               \
+        T *TP_RESTRICT d = bp + j;                                                          \
+        for (k = 0; k < kc; k++, s += rsb, d += NR) *d = *s;                                \
+    }                                                                                       \
+}                                                                                           \
+                                                                                            \
+/* Direct loop for tiny products, where packing would cost as much as the product: one      \
+ * sum over k in ascending order per C element. */                                          \
+TP_INLINE void tp_gemm_direct_##SFX##_(int64_t M, int64_t N, int64_t K,                     \
+                                       const T *TP_RESTRICT A, int64_t rsa, int64_t csa,    \
+                                       const T *TP_RESTRICT B, int64_t rsb, int64_t csb,    \
+                                       T *TP_RESTRICT C, int64_t rsc)                       \
+{                                                                                           \
+    int64_t i, j, k;                                                                        \
+    for (i = 0; i < M; i++)                                                                 \
+        for (j = 0; j < N; j++) {                                                           \
+            T s = 0;                                                                        \
+            for (k = 0; k < K; k++) s += A[i * rsa + k * csa] * B[k * rsb + j * csb];       \
+            C[i * rsc + j] = s;                                                             \
+        }                                                                                   \
+}                                                                                           \
+                                                                                            \
+/* Layout of the workspace: the B block (KC x NC), then the A rows of one round             \
+ * (KC x up to MB), each 64-byte aligned. */                                                \
+TP_INLINE int64_t tp_gemm_bblock_elems_##SFX##_(int64_t N, int64_t K)                       \
+{                                                                                           \
+    int64_t nc = tp_gemm_min_(NCMAX, tp_gemm_roundup_(N, NR));                              \
+    return tp_gemm_roundup_(tp_gemm_kc_(K, KCMAX) * nc, 64 / (int64_t)sizeof(T));           \
+}                                                                                           \
+                                                                                            \
+TP_INLINE int64_t tp_gemm_workspace_bytes_##SFX(int64_t M, int64_t N, int64_t K)            \
+{                                                                                           \
+    int64_t mb;                                                                             \
+    if (!tp_gemm_use_packed_(M, N, K)) return 0;                                            \
+    mb = tp_gemm_min_(MBMAX, tp_gemm_roundup_(M, MR));                                      \
+    return (tp_gemm_bblock_elems_##SFX##_(N, K) + mb * tp_gemm_kc_(K, KCMAX))               \
+           * (int64_t)sizeof(T);                                                            \
+}                                                                                           \
+                                                                                            \
+/* The blocked loops, run by every thread of the team. A round packs the B block (when pc   \
+ * moves) and up to MB rows of A, all threads sharing the copying; then the threads take    \
+ * chunks of MC rows x one B panel, dynamically. Two barriers per round, and few rounds:    \
+ * when another process takes a core, each barrier can cost a scheduler time slice, and a   \
+ * descheduled thread's chunks go to the others. The work-sharing constructs are orphaned   \
+ * (they bind to the caller's parallel region, or run on one thread without one), so the    \
+ * outlined region is one call and gcc compiles this body once, as a normal function. */    \
+TP_GEMM_OUTLINE_ void tp_gemm_blocked_##SFX##_(                                             \
+    int64_t M, int64_t N, int64_t K, const T *A, int64_t rsa, int64_t csa,                  \
+    const T *B, int64_t rsb, int64_t csb, T *C, int64_t rsc, T *bpk, T *apk, int64_t kcs)   \
+{                                                                                           \
+    /* rounds of equal height, in whole MC blocks, at most MB rows */                       \
+    const int64_t nrounds = (M + MBMAX - 1) / MBMAX;                                        \
+    const int64_t mbs = tp_gemm_min_(MBMAX, tp_gemm_roundup_((M + nrounds - 1) / nrounds,   \
+                                                             MCMAX));                       \
+    int64_t jc, pc, ib;                                                                     \
+    for (jc = 0; jc < N; jc += NCMAX) {                                                     \
+        const int64_t nc = tp_gemm_min_(NCMAX, N - jc);                                     \
+        const int64_t njr = (nc + NR - 1) / NR;                                             \
+        for (pc = 0; pc < K; pc += kcs) {                                                   \
+            const int64_t kc = tp_gemm_min_(kcs, K - pc);                                   \
+            for (ib = 0; ib < M; ib += mbs) {                                               \
+                const int64_t mb = tp_gemm_min_(mbs, M - ib);                               \
+                const int64_t npanel = (mb + MR - 1) / MR;                                  \
+                const int64_t nchunk = (mb + MCMAX - 1) / MCMAX * njr;                      \
+                int64_t p, q;                                                               \
+                if (ib == 0) {                                                              \
+                    /* no barrier of its own: the one after packing A covers it */          \
+                    TP_GEMM_PRAGMA_(omp for schedule(static) nowait)                        \
+                    for (p = 0; p < njr; p++)                                               \
+                        tp_gemm_pack_b_##SFX##_(kc, tp_gemm_min_(NR, nc - p * NR),          \
+                                                B + pc * rsb + (jc + p * NR) * csb,         \
+                                                rsb, csb, bpk + p * NR * kc);               \
+                }                                                                           \
+                TP_GEMM_PRAGMA_(omp for schedule(static))                                   \
+                for (p = 0; p < npanel; p++)                                                \
+                    tp_gemm_pack_a_##SFX##_(tp_gemm_min_(MR, mb - p * MR), kc,              \
+                                            A + (ib + p * MR) * rsa + pc * csa,             \
+                                            rsa, csa, apk + p * MR * kc);                   \
+                /* chunk q: B panel jr (stays in L1) against the A panels of MC-block ic    \
+                 * (in L2, shared by the next njr chunks); the implied barrier at the end   \
+                 * keeps the packed blocks alive until every chunk is done */               \
+                TP_GEMM_PRAGMA_(omp for schedule(dynamic, 1))                               \
+                for (q = 0; q < nchunk; q++) {                                              \
+                    const int64_t ic = q / njr * MCMAX, jr = q - q / njr * njr;             \
+                    const int64_t iend = tp_gemm_min_(ic + MCMAX, mb);                      \
+                    int64_t i;                                                              \
+                    for (i = ic; i < iend; i += MR)                                         \
+                        tp_gemm_ukr_##SFX##_(kc, apk + i * kc, bpk + jr * NR * kc,          \
+                                             C + (ib + i) * rsc + jc + jr * NR, rsc,        \
+                                             tp_gemm_min_(MR, iend - i),                    \
+                                             tp_gemm_min_(NR, nc - jr * NR), pc == 0);      \
+                }                                                                           \
+            }                                                                               \
+        }                                                                                   \
+    }                                                                                       \
+}                                                                                           \
+                                                                                            \
+/* Out of line: a kernel file calling tp_gemm at several places compiles this once. */      \
+TP_GEMM_OUTLINE_ void tp_gemm_impl_##SFX##_(int64_t M, int64_t N, int64_t K,                \
+                                            const T *A, int64_t rsa, int64_t csa,           \
+                                            const T *B, int64_t rsb, int64_t csb,           \
+                                            T *C, int64_t rsc, void *workspace)             \
+{                                                                                           \
+    T *bpk, *apk;                                                                           \
+    int64_t kcs;                                                                            \
+    int nthreads;                                                                           \
+    if (M <= 0 || N <= 0) return;                                                           \
+    if (K <= 0) {                                                                           \
+        int64_t i;                                                                          \
+        for (i = 0; i < M; i++) memset(C + i * rsc, 0, (size_t)N * sizeof(T));              \
+        return;                                                                             \
+    }                                                                                       \
+    if (!tp_gemm_use_packed_(M, N, K)) {                                                    \
+        if (M * N * K <= TP_GEMM_DIRECT_MAX                                                 \
+            || !tp_gemm_vec_##SFX##_(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc))            \
+            tp_gemm_direct_##SFX##_(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc);             \
+        return;                                                                             \
+    }                                                                                       \
+    kcs = tp_gemm_kc_(K, KCMAX);                                                            \
+    bpk = (T *)workspace;                                                                   \
+    apk = bpk + tp_gemm_bblock_elems_##SFX##_(N, K);                                        \
+    nthreads = tp_gemm_threads_(M, N, K);                                                   \
+    (void)nthreads; /* read by the pragma only, which is gone without -fopenmp */           \
+    TP_GEMM_PRAGMA_(omp parallel num_threads(nthreads) if(nthreads > 1))                    \
+    tp_gemm_blocked_##SFX##_(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, bpk, apk, kcs);     \
+}                                                                                           \
+                                                                                            \
+TP_INLINE void tp_gemm_##SFX(int64_t M, int64_t N, int64_t K,                               \
+                             const T *A, int64_t rsa, int64_t csa,                          \
+                             const T *B, int64_t rsb, int64_t csb,                          \
+                             T *C, int64_t rsc, void *workspace)                            \
+{                                                                                           \
+    tp_gemm_impl_##SFX##_(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, workspace);            \
+}
+
+TP_GEMM_DEFINE_(float, f32, TP_GEMM_MR_F32, TP_GEMM_NR_F32,
+                TP_GEMM_KC_F32, TP_GEMM_MC_F32, TP_GEMM_NC_F32, TP_GEMM_MB_F32)
+TP_GEMM_DEFINE_(double, f64, TP_GEMM_MR_F64, TP_GEMM_NR_F64,
+                TP_GEMM_KC_F64, TP_GEMM_MC_F64, TP_GEMM_NC_F64, TP_GEMM_MB_F64)
+#undef TP_GEMM_DEFINE_
+
+#endif /* TP_MATMUL_H */
