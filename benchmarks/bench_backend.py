@@ -101,7 +101,7 @@ def _copy_baseline():
     subprocess.run(["cc", "-O3", "-march=native", "-fopenmp", "-shared", "-fPIC", src,
                     "-o", so], check=True)
     ffi = cffi.FFI()
-    ffi.cdef("void copy_scale(const float *x, float *y, int64_t n);")
+    ffi.cdef("void copy_scale(void *x, void *y, int64_t n);")
     return ffi, ffi.dlopen(so)
 
 
