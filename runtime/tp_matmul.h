@@ -257,11 +257,20 @@ TP_INLINE void tp_gemm_ukr_##SFX##_(int64_t kc, const T *TP_RESTRICT a,         
 /* y[r*ys] = sum_k X[r*xrs + k] * v[k]: four rows at a time share the loads of v, four
  * independent FMA chains hide the latency. */
 #define TP_GEMM_SIMD_DOTS_(T, SFX, V, VU, L, SFMA)                                          \
-TP_GEMM_OUTLINE_ void tp_gemm_dots_##SFX##_(int64_t R, int64_t K, const T *TP_RESTRICT X,   \
-                                     int64_t xrs, const T *TP_RESTRICT v,                   \
-                                     T *TP_RESTRICT y, int64_t ys)                          \
+/* lanes added in order; out of line, as four inlined copies cost more compile time */      \
+TP_GEMM_OUTLINE_ T tp_gemm_hsum_##SFX##_(V s)                                               \
 {                                                                                           \
-    int64_t r, k, l;                                                                        \
+    T t = 0;                                                                                \
+    int l;                                                                                  \
+    for (l = 0; l < L; l++) t += s[l];                                                      \
+    return t;                                                                               \
+}                                                                                           \
+                                                                                            \
+TP_GEMM_OUTLINE_ void tp_gemm_dots_##SFX##_(int64_t R, int64_t K, const T *TP_RESTRICT X,   \
+                                            int64_t xrs, const T *TP_RESTRICT v,            \
+                                            T *TP_RESTRICT y, int64_t ys)                   \
+{                                                                                           \
+    int64_t r, k;                                                                           \
     for (r = 0; r < R; r += 4) {                                                            \
         /* past the last row, repeat it: same work, result not stored */                    \
         const T *TP_RESTRICT x0 = X + r * xrs;                                              \
@@ -277,9 +286,8 @@ TP_GEMM_OUTLINE_ void tp_gemm_dots_##SFX##_(int64_t R, int64_t K, const T *TP_RE
             s2 = TP_GEMM_FMA_##SFX##_(*(const VU *)(x2 + k), w, s2);                        \
             s3 = TP_GEMM_FMA_##SFX##_(*(const VU *)(x3 + k), w, s3);                        \
         }                                                                                   \
-        for (l = 0; l < L; l++) {                                                           \
-            t0 += s0[l]; t1 += s1[l]; t2 += s2[l]; t3 += s3[l];                             \
-        }                                                                                   \
+        t0 = tp_gemm_hsum_##SFX##_(s0); t1 = tp_gemm_hsum_##SFX##_(s1);                     \
+        t2 = tp_gemm_hsum_##SFX##_(s2); t3 = tp_gemm_hsum_##SFX##_(s3);                     \
         for (; k < K; k++) {                                                                \
             t0 = SFMA(x0[k], v[k], t0); t1 = SFMA(x1[k], v[k], t1);                         \
             t2 = SFMA(x2[k], v[k], t2); t3 = SFMA(x3[k], v[k], t3);                         \
@@ -436,8 +444,14 @@ TP_INLINE void tp_gemm_pack_a_##SFX##_(int64_t m, int64_t kc, const T *TP_RESTRI
         for (k = 0; k < kc; k++) memcpy(ap + k * MR, a + k * csa, MR * sizeof(T));          \
         return;                                                                             \
     }                                                                                       \
-    if (m < MR) memset(ap, 0, (size_t)(kc * MR) * sizeof(T));                               \
-    /* row by row: a row-major A is read along its rows */                                  \
+    if (m == MR) {                                                                          \
+        /* a whole column of the panel per step: MR loads and stores, no loop overhead */   \
+        const T *TP_RESTRICT s = a;                                                         \
+        for (k = 0; k < kc; k++, s += csa, ap += MR)                                        \
+            for (i = 0; i < MR; i++) ap[i] = s[i * rsa];                                    \
+        return;                                                                             \
+    }                                                                                       \
+    memset(ap, 0, (size_t)(kc * MR) * sizeof(T));                                           \
     for (i = 0; i < m; i++) {                                                               \
         const T *TP_RESTRICT s = a + i * rsa;                                               \
         T *TP_RESTRICT d = ap + i;                                                          \
@@ -454,8 +468,13 @@ TP_INLINE void tp_gemm_pack_b_##SFX##_(int64_t kc, int64_t n, const T *TP_RESTRI
         for (k = 0; k < kc; k++) memcpy(bp + k * NR, b + k * rsb, NR * sizeof(T));          \
         return;                                                                             \
     }                                                                                       \
-    if (n < NR) memset(bp, 0, (size_t)(kc * NR) * sizeof(T));                               \
-    /* column by column: a column-major B is read along its columns */                      \
+    if (n == NR) {                                                                          \
+        const T *TP_RESTRICT s = b;                                                         \
+        for (k = 0; k < kc; k++, s += rsb, bp += NR)                                        \
+            for (j = 0; j < NR; j++) bp[j] = s[j * csb];                                    \
+        return;                                                                             \
+    }                                                                                       \
+    memset(bp, 0, (size_t)(kc * NR) * sizeof(T));                                           \
     for (j = 0; j < n; j++) {                                                               \
         const T *TP_RESTRICT s = b + j * csb;                                               \
         T *TP_RESTRICT d = bp + j;                                                          \
