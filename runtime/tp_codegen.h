@@ -26,31 +26,6 @@ TP_INLINE float tp_f64_to_f16_round(double x) { return tp_f16_to_f32(tp_f64_to_f
 TPC_FLUSH(f32, float, FLT_MIN, fabsf, copysignf)
 TPC_FLUSH(f64, double, DBL_MIN, fabs, copysign)
 
-/* pow reads its operands unflushed (XLA does not flush pow's inputs) and flushes its
- * result: widen float exactly, and run the double pow with DAZ cleared for a moment. */
-TP_INLINE double tp_widen_f32(float x)
-{
-    uint32_t u;
-    double m;
-    memcpy(&u, &x, 4);
-    m = (double)(u & 0x7fffffu) * 0x1p-149;
-    return fabsf(x) < FLT_MIN ? ((u >> 31) ? -m : m) : (double)x;
-}
-
-TP_INLINE double tp_pow_nodaz_f64(double x, double y)
-{
-    double r;
-#ifdef TPI_HAVE_MXCSR
-    const unsigned saved = _mm_getcsr();
-    _mm_setcsr(saved & ~0x0040u);
-    r = pow(x, y);
-    _mm_setcsr(saved);
-#else
-    r = pow(x, y);
-#endif
-    return tp_flush_f64(r);
-}
-
 /* nextafter steps float16's own bit pattern. */
 TP_INLINE float tp_nextafter_f16(float x, float y)
 {

@@ -433,8 +433,8 @@ TP_INLINE TPI_AI double tp_pow_f64(double x, double y)
     TP_INLINE TPI_AI T tp_##fdt##_to_##idt(FT x)                                          \
     {                                                                                      \
         int nan = x != x, hi = x >= (FT)(TMAX), lo = x <= (FT)(TMIN);                      \
-        T v = (T)((nan | hi | lo) ? (FT)0 : x);                                            \
-        return hi ? (T)(TMAX) : (lo ? (T)(TMIN) : v);                                      \
+        T v = (T)tpi_sel_##fdt(nan | hi | lo, (FT)0, x);                                   \
+        return tp_select_##idt(hi, (T)(TMAX), tp_select_##idt(lo, (T)(TMIN), v));          \
     }
 #define TPI_F2I_ALL(fdt, FT)                                                               \
     TPI_F2I(fdt, FT, i8, int8_t, INT8_MIN, INT8_MAX)                                       \

@@ -391,10 +391,10 @@ def _pow(args, in_avals, out_aval, **_):
     x, y = args
     if np.dtype(in_avals[1].dtype).kind != "f":
         y = _convert_expr(y, np.dtype(in_avals[1].dtype), dt)  # the rule converts first
-    if dt == F64:
-        return f"tp_pow_nodaz_f64({x}, {y})"
-    expr = f"pow(tp_widen_f32({x}), tp_widen_f32({y}))"
-    return f"tp_f64_to_f16_round({expr})" if dt == F16 else f"(float){expr}"
+    if dt == F16:
+        return f"tp_f64_to_f16_round(pow((double)({x}), (double)({y})))"
+    # Operands read unflushed, result flushed: tp_ops.h does what the rule does.
+    return f"tp_pow_{_sfx(dt)}({x}, {y})"
 
 
 _def(ew.pow_p, _pow)
