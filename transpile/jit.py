@@ -399,7 +399,7 @@ class JitWrapped:
             unflatten = _unflattener(entry.out_tree)
             if key is not None and not self._static_argnums and \
                     len(leaves) == len(args):
-                self._fast[key] = (exe, unflatten)
+                self._fast[key] = (exe.call, unflatten)
             return unflatten(exe(leaves))
         if self._inline and core.cur_dynamic_level() >= 0:
             # inline=True: splice the body into the enclosing trace, no jit equation.
@@ -446,6 +446,15 @@ class JitWrapped:
 def _fast_key(args):
     """What decides the compiled signature of positional array arguments (shape,
     dtype, weak type, the configuration), or None when the slow path must decide."""
+    if len(args) == 1:  # the common case, without the loop
+        a = args[0]
+        t = type(a)
+        if t in _ARRAY_TYPES:
+            v = a._value
+            return (config._trace_key, v.shape, v.dtype, a._weak_type)
+        if t is np.ndarray:
+            return (config._trace_key, a.shape, a.dtype, None)
+        return None
     key = [config._trace_key]
     for a in args:
         t = type(a)

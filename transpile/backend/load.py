@@ -83,6 +83,7 @@ class PooledArray(Array):
 
 
 core.pytype_aval_mappings[PooledArray] = lambda x: x.aval
+_ARRAYS = (Array, PooledArray)
 
 
 def _as_buffer(x, dtype: np.dtype) -> np.ndarray:
@@ -127,6 +128,45 @@ class Executable:
         self._consts = consts
         self._simple_outputs = all(s[0] == "buffer" for s in spec.out_sources) and \
             [s[1] for s in spec.out_sources] == list(range(len(spec.outputs)))
+        self._null = ffi.NULL
+        if self._simple_outputs and not self.workspace_bytes and \
+                not any(pooled for _, _, pooled in self._out_specs):
+            self.call = self._specialised_call()
+        else:
+            self.call = self._general_call
+
+    def _specialised_call(self):
+        """The common cached call (small outputs, no workspace, outputs in order) as
+        straight-line code for this entry point's arity: no loops, no zips."""
+        n_in, n_out = len(self._in_dtypes), len(self._out_specs)
+        lines = ["def call(args):"]
+        if n_in:
+            lines.append(f"    {', '.join(f'x{i}' for i in range(n_in))}{',' if n_in == 1 else ''}"
+                         " = args")
+        for i in range(n_in):
+            lines.append(f"    p{i} = x{i}._ptr if type(x{i}) in ARRAYS else None")
+            lines.append(f"    if p{i} is None: p{i} = pointer(x{i}, dt{i})")
+        for i in range(n_out):
+            lines.append(f"    a{i} = empty(shape{i}, odt{i})")
+        call_args = [f"p{i}" for i in range(n_in)] + ["*consts"] + \
+            [f"fb(a{i})" for i in range(n_out)] + ["null"]
+        lines.append(f"    if fn({', '.join(call_args)}): fail()")
+        for i in range(n_out):
+            lines.append(f"    r{i} = new(Array); r{i}._value = a{i}; "
+                         f"r{i}._weak_type = weak{i}; r{i}._ptr = None")
+        lines.append(f"    return [{', '.join(f'r{i}' for i in range(n_out))}]")
+        env = dict(ARRAYS=_ARRAYS, pointer=self._pointer, empty=np.empty, fn=self._fn,
+                   consts=self._const_ptrs, fb=self._from_buffer, null=self._null,
+                   new=object.__new__, Array=Array, fail=self._fail)
+        for i, dt in enumerate(self._in_dtypes):
+            env[f"dt{i}"] = dt
+        for i, ((shape, dtype, _), weak) in enumerate(zip(self._out_specs, self._out_weak)):
+            env[f"shape{i}"], env[f"odt{i}"], env[f"weak{i}"] = shape, dtype, weak
+        exec("\n".join(lines), env)  # noqa: S102 - code built above from counts only
+        return env["call"]
+
+    def _fail(self):
+        raise RuntimeError(f"compiled function {self.spec.name} failed")
 
     def _pointer(self, x, dtype):
         if type(x) is Array or type(x) is PooledArray:
@@ -138,6 +178,9 @@ class Executable:
 
     def __call__(self, args) -> list:
         """Run on the flat argument values; returns the flat list of ``Array`` results."""
+        return self.call(args)
+
+    def _general_call(self, args) -> list:
         ptrs = []
         for x, dt in zip(args, self._in_dtypes):
             p = getattr(x, "_ptr", None)
