@@ -3,41 +3,49 @@
  *   void tp_gemm_f32(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, workspace)   (and _f64)
  *   C[i*rsc + j] = sum_k A[i*rsa + k*csa] * B[k*rsb + j*csb]     i < M, j < N
  *
- * C is overwritten (unit column stride); A and B take any element strides, so transposed
- * operands need no copy. K == 0 gives zeros, M == 0 or N == 0 does nothing. The caller passes
- * a workspace of at least tp_gemm_workspace_bytes_<t>(M, N, K) bytes, 64-byte aligned (NULL
- * when that is 0). The call never allocates and keeps no global state, so it is reentrant and
- * can be exported as standalone C. The size depends on M, N, K only, not on the number of
- * threads: the threads share the packing buffers.
+ * C is overwritten (unit column stride) and must not overlap A or B. A and B take any
+ * element strides (negative too), so transposed operands need no copy. K == 0 gives zeros;
+ * M == 0 or N == 0 does nothing. The caller passes a workspace of at least
+ * tp_gemm_workspace_bytes_<t>(M, N, K) bytes (NULL when that is 0), best 64-byte aligned;
+ * any alignment works, as the size includes room to align it inside. The call never
+ * allocates and keeps no global state, so it is reentrant and can be exported as standalone
+ * C. The size depends on M, N, K only, not on the number of threads: the threads share the
+ * packing buffers.
  *
- * Blocking (the GotoBLAS layering; sizes for 32 KiB L1d and 512 KiB L2 per core):
+ * Blocking (the GotoBLAS layering, sizes for 32 KiB L1d and 512 KiB L2 per core), in rounds
+ * so that the threads meet at few barriers:
  *
- *   for jc in N, step NC:                B block (KC x NC), in L3, shared by the threads
- *     for pc in K, step KC:              K chunks, summed into C in ascending order
- *       for ib in M, step MB:            one round: two barriers
- *         pack B[pc.., jc..] (when pc moves) into KC x NR panels, A[ib.., pc..] into MR x KC
- *         panels; threads split the panels
- *         chunks (MC rows of A x one B panel), handed out dynamically to the threads:
- *           for each MR x NR tile:       register tile = A panel (from L2) * B panel (in L1)
+ *   for jc in N, step NC;  for pb in K, step KR*KC;  for ib in M, step MB:       (a round)
+ *     pack B[pb.., jc..] (unless only ib moved) into KC x NR panels and A[ib.., pb..] into
+ *     MR x KC panels, the threads sharing the copying                            (barrier)
+ *     chunks of C, MC rows x JB panels, handed out to the threads dynamically:
+ *       for each K chunk pc of the round, in order:
+ *         for each B panel (KC x NR, stays in L1), for each A panel of the MC rows (the
+ *         MC x KC block stays in L2): MR x NR register tile, then C = or += tile
+ *                                                                                (barrier)
  *
- * Packing zero-pads partial panels, so the micro-kernel always computes a full tile and edge
- * tiles differ only in how they are written back. Every element of C is therefore computed
- * the same way wherever it falls: per K chunk one fma chain over k in ascending order,
- * starting from zero, then C = chunk0 + chunk1 + ... in order. The chunks depend on K only
- * and threads split M and N, never K, so the result is bitwise identical for any number of
- * threads (the tests check it).
+ * Up to about 1024^3 that is a single round. The workspace holds one round's packed blocks:
+ * about the size of A and B (8 MiB for float32 1024^3), at most about 25 MiB.
  *
- * Tiny products (M*N*K <= TP_GEMM_DIRECT_MAX) run a plain loop. Matrix-vector shapes (M == 1
- * or N == 1) stream the matrix once through dot or axpy loops instead of padding the vector
- * to a tile; they and the tiny ones need no workspace and no threads.
+ * Packing pads partial panels (with copies of the last row or column), so the micro-kernel
+ * always computes a full tile, and edge tiles differ only in how they are written back.
+ * Every element of C is therefore computed the same way wherever it falls: per K chunk one
+ * fma chain over k in ascending order, starting from zero, then C = chunk0 + chunk1 + ... in
+ * order. The chunks depend on K only and threads split M and N, never K, so the result is
+ * bitwise identical for any number of threads (the tests check it).
+ *
+ * Tiny products (M*N*K <= TP_GEMM_DIRECT_MAX) run a plain loop, with no workspace and no
+ * threads. Matrix-vector shapes (M == 1 or N == 1) need no workspace either: they stream the
+ * matrix once through dot or axpy loops (rows or columns shared between threads) instead of
+ * padding the vector to a tile.
  *
  * With AVX2+FMA (gcc), the kernels are written with GCC vector types: a 6x16 float / 6x8
  * double tile (12 accumulators + 2 B vectors + 1 broadcast: 15 of the 16 ymm registers).
  * Otherwise portable C kernels with the same packed layouts (4x8 / 4x4 tiles), loops left to
- * the auto-vectorizer, and the direct loop for matrix-vector shapes. With -fopenmp the packed
- * path runs in a parallel region when the product is large enough (TP_GEMM_PAR_MIN multiply-
- * adds per thread) and the caller is not already in one; without it the pragmas vanish.
- * No FP contraction is relied on: fused operations are explicit. Host C only (not CUDA).
+ * the auto-vectorizer, and the direct loop for matrix-vector shapes. With -fopenmp the
+ * threaded paths run in a parallel region when the product is large enough (TP_GEMM_PAR_MIN
+ * multiply-adds per thread) and the caller is not already in one; without it the pragmas
+ * vanish. No FP contraction is relied on: fused operations are explicit. Host C only.
  */
 #ifndef TP_MATMUL_H
 #define TP_MATMUL_H
@@ -74,11 +82,15 @@ typedef long long tp_gemm_v4di_ __attribute__((vector_size(32)));
 #endif
 
 /* Out-of-line helpers: static (not inline, which gcc would not combine with noinline), and
- * marked unused so that a file which never calls them gets no -Wunused-function. */
+ * marked unused so that a file which never calls them gets no -Wunused-function. The entry
+ * points are always_inline instead: inlined early, their dispatch folds for constant shapes
+ * and the paths a file does not use are never compiled. */
 #if defined(__GNUC__)
 #define TP_GEMM_OUTLINE_ static __attribute__((noinline, unused))
+#define TP_GEMM_ALWAYS_INLINE_ __attribute__((always_inline))
 #else
 #define TP_GEMM_OUTLINE_ TP_INLINE
+#define TP_GEMM_ALWAYS_INLINE_
 #endif
 
 #ifdef _OPENMP
@@ -116,7 +128,7 @@ typedef long long tp_gemm_v4di_ __attribute__((vector_size(32)));
 #define TP_GEMM_NC_F32 4096
 #endif
 #ifndef TP_GEMM_MB_F32
-#define TP_GEMM_MB_F32 (14 * TP_GEMM_MC_F32)
+#define TP_GEMM_MB_F32 (16 * TP_GEMM_MC_F32)
 #endif
 #ifndef TP_GEMM_KC_F64
 #define TP_GEMM_KC_F64 256
@@ -128,7 +140,14 @@ typedef long long tp_gemm_v4di_ __attribute__((vector_size(32)));
 #define TP_GEMM_NC_F64 2048
 #endif
 #ifndef TP_GEMM_MB_F64
-#define TP_GEMM_MB_F64 (14 * TP_GEMM_MC_F64)
+#define TP_GEMM_MB_F64 (16 * TP_GEMM_MC_F64)
+#endif
+/* K chunks per round, and B panels per chunk of work handed to a thread. */
+#ifndef TP_GEMM_KR
+#define TP_GEMM_KR 4
+#endif
+#ifndef TP_GEMM_JB
+#define TP_GEMM_JB 8
 #endif
 
 /* Below this many multiply-adds (M*N*K) the direct loop wins: packing costs about as much as
@@ -136,7 +155,8 @@ typedef long long tp_gemm_v4di_ __attribute__((vector_size(32)));
 #ifndef TP_GEMM_DIRECT_MAX
 #define TP_GEMM_DIRECT_MAX 4096
 #endif
-/* Multiply-adds per thread below which waking a second thread does not pay. */
+/* Multiply-adds per thread below which another thread does not pay (measured on 2 cores:
+ * at 64^3 a second thread is already a loss in the median, from about 96^3 a gain). */
 #ifndef TP_GEMM_PAR_MIN
 #define TP_GEMM_PAR_MIN (1 << 18)
 #endif
@@ -183,9 +203,9 @@ TP_INLINE int tp_gemm_threads_(int64_t M, int64_t N, int64_t K)
 /* 6 x (2 vectors) tile. V: vector type, VU: its unaligned twin, L: lanes. A broadcast of a
  * scalar load is one vbroadcastss/sd; B panels are 64-byte aligned (NR*sizeof = 64 bytes). */
 #define TP_GEMM_SIMD_UKR_(T, SFX, V, VU, VI, L)                                             \
-TP_INLINE void tp_gemm_ukr_##SFX##_(int64_t kc, const T *TP_RESTRICT a,                     \
-                                    const T *TP_RESTRICT b, T *TP_RESTRICT c,               \
-                                    int64_t rsc, int64_t m, int64_t n, int first)           \
+TP_GEMM_OUTLINE_ void tp_gemm_ukr_##SFX##_(int64_t kc, const T *TP_RESTRICT a,              \
+                                           const T *TP_RESTRICT b, T *TP_RESTRICT c,        \
+                                           int64_t rsc, int64_t m, int64_t n, int first)    \
 {                                                                                           \
     V c00 = {0}, c01 = {0}, c10 = {0}, c11 = {0}, c20 = {0}, c21 = {0};                     \
     V c30 = {0}, c31 = {0}, c40 = {0}, c41 = {0}, c50 = {0}, c51 = {0};                     \
@@ -218,7 +238,7 @@ TP_INLINE void tp_gemm_ukr_##SFX##_(int64_t kc, const T *TP_RESTRICT a,         
         }                                                                                   \
     } else {                                                                                \
         /* edge tile: masked loads and stores of the first n columns of the first m rows    \
-         * (no element loop for gcc to vectorize and version, which costs compile time) */  \
+         * (vector moves, no element loop for gcc to vectorize and version) */              \
         V t[12];                                                                            \
         const VI lane = TP_GEMM_IOTA_##SFX##_, nn = lane * 0 + (TP_GEMM_LANE_##SFX##_)n;    \
         const VI k0 = lane < nn, k1 = lane + L < nn;                                        \
@@ -270,8 +290,12 @@ TP_GEMM_OUTLINE_ void tp_gemm_dots_##SFX##_(int64_t R, int64_t K, const T *TP_RE
                                             int64_t xrs, const T *TP_RESTRICT v,            \
                                             T *TP_RESTRICT y, int64_t ys)                   \
 {                                                                                           \
-    int64_t r, k;                                                                           \
-    for (r = 0; r < R; r += 4) {                                                            \
+    int64_t g;                                                                              \
+    /* orphaned: the threads of the caller's parallel region share the rows */              \
+    TP_GEMM_PRAGMA_(omp for schedule(static))                                               \
+    for (g = 0; g < (R + 3) / 4; g++) {                                                     \
+        const int64_t r = 4 * g;                                                            \
+        int64_t k;                                                                          \
         /* past the last row, repeat it: same work, result not stored */                    \
         const T *TP_RESTRICT x0 = X + r * xrs;                                              \
         const T *TP_RESTRICT x1 = X + tp_gemm_min_(r + 1, R - 1) * xrs;                     \
@@ -299,26 +323,30 @@ TP_GEMM_OUTLINE_ void tp_gemm_dots_##SFX##_(int64_t R, int64_t K, const T *TP_RE
     }                                                                                       \
 }                                                                                           \
                                                                                             \
-/* y[j] = sum_k u[k*us] * B[k*rsb + j], B unit along j. Rows of B stream through once and   \
- * are added into y (in L1/L2) in order of k, four rows per pass; the last N % L columns    \
- * are done one by one with the same fma chain in k. */                                     \
+/* y[j] = sum_k u[k*us] * B[k*rsb + j], B unit along j. The rows of B stream through and    \
+ * are added into y in order of k, four rows per pass; the last N % L columns one by one    \
+ * with the same fma chain in k. */                                                         \
 TP_GEMM_OUTLINE_ void tp_gemm_axpys_##SFX##_(int64_t N, int64_t K, const T *TP_RESTRICT u,  \
                                              int64_t us, const T *TP_RESTRICT B,            \
-                                             int64_t rsb, T *TP_RESTRICT y)                 \
+                                             int64_t rsb, T *TP_RESTRICT y, int64_t nblk)   \
 {                                                                                           \
-    const int64_t nv = N - N % L;                                                           \
-    int64_t j, k;                                                                           \
-    memset(y, 0, (size_t)nv * sizeof(T));                                                   \
-    for (k = 0; k < K; k += 4) {                                                            \
-        const T *TP_RESTRICT b0 = B + k * rsb;                                              \
-        if (k + 4 <= K) {                                                                   \
-            const T *TP_RESTRICT b1 = b0 + rsb, *TP_RESTRICT b2 = b1 + rsb;                 \
-            const T *TP_RESTRICT b3 = b2 + rsb;                                             \
+    /* nblk column blocks (one per thread): long runs along the rows of B */                \
+    const int64_t bw = tp_gemm_roundup_((N + nblk - 1) / nblk, L);                          \
+    int64_t blk;                                                                            \
+    TP_GEMM_PRAGMA_(omp for schedule(static))                                               \
+    for (blk = 0; blk < nblk; blk++) {                                                      \
+        const int64_t j0 = tp_gemm_min_(blk * bw, N), j1 = tp_gemm_min_(j0 + bw, N);        \
+        const int64_t jv = j0 + (j1 - j0) / L * L;                                          \
+        int64_t j, k;                                                                       \
+        memset(y + j0, 0, (size_t)(jv - j0) * sizeof(T));                                   \
+        for (k = 0; k + 4 <= K; k += 4) {                                                   \
+            const T *TP_RESTRICT b0 = B + k * rsb, *TP_RESTRICT b1 = b0 + rsb;              \
+            const T *TP_RESTRICT b2 = b1 + rsb, *TP_RESTRICT b3 = b2 + rsb;                 \
             const V v0 = TP_GEMM_SPLAT_##SFX##_(u[k * us]);                                 \
             const V v1 = TP_GEMM_SPLAT_##SFX##_(u[(k + 1) * us]);                           \
             const V v2 = TP_GEMM_SPLAT_##SFX##_(u[(k + 2) * us]);                           \
             const V v3 = TP_GEMM_SPLAT_##SFX##_(u[(k + 3) * us]);                           \
-            for (j = 0; j < nv; j += L) {                                                   \
+            for (j = j0; j < jv; j += L) {                                                  \
                 V acc = *(VU *)(y + j);                                                     \
                 acc = TP_GEMM_FMA_##SFX##_(v0, *(const VU *)(b0 + j), acc);                 \
                 acc = TP_GEMM_FMA_##SFX##_(v1, *(const VU *)(b1 + j), acc);                 \
@@ -326,22 +354,21 @@ TP_GEMM_OUTLINE_ void tp_gemm_axpys_##SFX##_(int64_t N, int64_t K, const T *TP_R
                 acc = TP_GEMM_FMA_##SFX##_(v3, *(const VU *)(b3 + j), acc);                 \
                 *(VU *)(y + j) = acc;                                                       \
             }                                                                               \
-        } else {                                                                            \
-            /* the last K % 4 rows one at a time (zero rows as padding would turn an inf    \
-             * in u into NaN) */                                                            \
-            int64_t kk;                                                                     \
-            for (kk = k; kk < K; kk++, b0 += rsb) {                                         \
-                const V v0 = TP_GEMM_SPLAT_##SFX##_(u[kk * us]);                            \
-                for (j = 0; j < nv; j += L)                                                 \
-                    *(VU *)(y + j) =                                                        \
-                        TP_GEMM_FMA_##SFX##_(v0, *(const VU *)(b0 + j), *(VU *)(y + j));    \
-            }                                                                               \
         }                                                                                   \
-    }                                                                                       \
-    for (j = nv; j < N; j++) {                                                              \
-        T s = 0;                                                                            \
-        for (k = 0; k < K; k++) s = SFMA(u[k * us], B[k * rsb + j], s);                     \
-        y[j] = s;                                                                           \
+        /* the last K % 4 rows one at a time (zero rows as padding would turn an inf in u   \
+         * into NaN) */                                                                     \
+        for (; k < K; k++) {                                                                \
+            const T *TP_RESTRICT b0 = B + k * rsb;                                          \
+            const V v0 = TP_GEMM_SPLAT_##SFX##_(u[k * us]);                                 \
+            for (j = j0; j < jv; j += L)                                                    \
+                *(VU *)(y + j) =                                                            \
+                    TP_GEMM_FMA_##SFX##_(v0, *(const VU *)(b0 + j), *(VU *)(y + j));        \
+        }                                                                                   \
+        for (j = jv; j < j1; j++) {                                                         \
+            T s = 0;                                                                        \
+            for (k = 0; k < K; k++) s = SFMA(u[k * us], B[k * rsb + j], s);                 \
+            y[j] = s;                                                                       \
+        }                                                                                   \
     }                                                                                       \
 }
 
@@ -351,24 +378,28 @@ TP_GEMM_SIMD_DOTS_(float, f32, tp_gemm_v8sf_, tp_gemm_v8sf_u_, 8, __builtin_fmaf
 TP_GEMM_SIMD_DOTS_(double, f64, tp_gemm_v4df_, tp_gemm_v4df_u_, 4, __builtin_fma)
 
 /* Matrix-vector shapes (M == 1 or N == 1) with unit strides where the loops above need
- * them; 0: not handled (odd strides), left to the direct loop. */
+ * them: which loop (1 to 4), or 0 for odd strides, left to the direct loop. */
+TP_INLINE int tp_gemm_vec_kind_(int64_t M, int64_t N, int64_t rsa, int64_t csa, int64_t rsb,
+                                int64_t csb, int64_t rsc)
+{
+    if (N == 1 && csa == 1 && rsb == 1) return 1;       /* rows of A . b */
+    if (N == 1 && rsa == 1 && rsc == 1) return 2;       /* columns of A scaled by b, summed */
+    if (M == 1 && csb == 1) return 3;                   /* rows of B scaled by a, summed */
+    if (M == 1 && rsb == 1 && csa == 1) return 4;       /* a . columns of B */
+    return 0;
+}
+
+/* Run by every thread of the team (the loops share out the rows or columns). */
 #define TP_GEMM_SIMD_VEC_(T, SFX)                                                           \
-TP_INLINE int tp_gemm_vec_##SFX##_(int64_t M, int64_t N, int64_t K,                         \
-                                   const T *A, int64_t rsa, int64_t csa,                    \
-                                   const T *B, int64_t rsb, int64_t csb,                    \
-                                   T *C, int64_t rsc)                                       \
+TP_INLINE void tp_gemm_vec_##SFX##_(int kind, int64_t M, int64_t N, int64_t K,              \
+                                    const T *A, int64_t rsa, int64_t csa,                   \
+                                    const T *B, int64_t rsb, int64_t csb,                   \
+                                    T *C, int64_t rsc, int64_t nthreads)                    \
 {                                                                                           \
-    if (N == 1 && csa == 1 && rsb == 1)       /* rows of A . b */                           \
-        tp_gemm_dots_##SFX##_(M, K, A, rsa, B, C, rsc);                                     \
-    else if (N == 1 && rsa == 1 && rsc == 1)  /* columns of A scaled by b, summed */        \
-        tp_gemm_axpys_##SFX##_(M, K, B, rsb, A, csa, C);                                    \
-    else if (M == 1 && csb == 1)              /* rows of B scaled by a, summed */           \
-        tp_gemm_axpys_##SFX##_(N, K, A, csa, B, rsb, C);                                    \
-    else if (M == 1 && rsb == 1 && csa == 1)  /* a . columns of B */                        \
-        tp_gemm_dots_##SFX##_(N, K, B, csb, A, C, 1);                                       \
-    else                                                                                    \
-        return 0;                                                                           \
-    return 1;                                                                               \
+    if (kind == 1) tp_gemm_dots_##SFX##_(M, K, A, rsa, B, C, rsc);                          \
+    else if (kind == 2) tp_gemm_axpys_##SFX##_(M, K, B, rsb, A, csa, C, nthreads);          \
+    else if (kind == 3) tp_gemm_axpys_##SFX##_(N, K, A, csa, B, rsb, C, nthreads);          \
+    else tp_gemm_dots_##SFX##_(N, K, B, csb, A, C, 1);                                      \
 }
 TP_GEMM_SIMD_VEC_(float, f32)
 TP_GEMM_SIMD_VEC_(double, f64)
@@ -408,15 +439,20 @@ TP_GEMM_PORTABLE_UKR_(double, f64, TP_GEMM_MR_F64, TP_GEMM_NR_F64)
 #undef TP_GEMM_PORTABLE_UKR_
 
 /* No matrix-vector loops without SIMD types: the direct loop handles those shapes. */
+TP_INLINE int tp_gemm_vec_kind_(int64_t M, int64_t N, int64_t rsa, int64_t csa, int64_t rsb,
+                                int64_t csb, int64_t rsc)
+{
+    (void)M; (void)N; (void)rsa; (void)csa; (void)rsb; (void)csb; (void)rsc;
+    return 0;
+}
 #define TP_GEMM_PORTABLE_VEC_(T, SFX)                                                       \
-TP_INLINE int tp_gemm_vec_##SFX##_(int64_t M, int64_t N, int64_t K,                         \
-                                   const T *A, int64_t rsa, int64_t csa,                    \
-                                   const T *B, int64_t rsb, int64_t csb,                    \
-                                   T *C, int64_t rsc)                                       \
+TP_INLINE void tp_gemm_vec_##SFX##_(int kind, int64_t M, int64_t N, int64_t K,              \
+                                    const T *A, int64_t rsa, int64_t csa,                   \
+                                    const T *B, int64_t rsb, int64_t csb,                   \
+                                    T *C, int64_t rsc, int64_t nthreads)                    \
 {                                                                                           \
-    (void)M; (void)N; (void)K; (void)A; (void)rsa; (void)csa;                               \
-    (void)B; (void)rsb; (void)csb; (void)C; (void)rsc;                                      \
-    return 0;                                                                               \
+    (void)kind; (void)M; (void)N; (void)K; (void)A; (void)rsa; (void)csa;                   \
+    (void)B; (void)rsb; (void)csb; (void)C; (void)rsc; (void)nthreads;                      \
 }
 TP_GEMM_PORTABLE_VEC_(float, f32)
 TP_GEMM_PORTABLE_VEC_(double, f64)
@@ -430,64 +466,50 @@ TP_GEMM_PORTABLE_VEC_(double, f64)
 
 #define TP_GEMM_DEFINE_(T, SFX, MR, NR, KCMAX, MCMAX, NCMAX, MBMAX)                         \
                                                                                             \
-/* Packing is O(MK + KN) against O(MNK) for the product, so it stays simple; gcc is kept    \
- * from analysing much here (it adds to the compile time of every file using the header):   \
- * memcpy of a constant size for the contiguous case becomes plain vector moves, and the    \
- * strided copies walk pointers, which gcc does not version per stride. */                  \
+/* Packing is O(MK + KN) against O(MNK) for the product. Both copies take a fixed-size      \
+ * gather per step (the MR or NR offsets precomputed), which gcc turns into straight-line   \
+ * loads and vector stores, and a memcpy of constant size where the panel is contiguous.    \
+ * Padding rows and columns repeat the last real one: their results only reach the unused   \
+ * part of a tile, and real values rather than stale memory keep odd operands (denormals)   \
+ * out of the FMAs. Out of line: that keeps the compile time of the blocked loops down. */  \
                                                                                             \
-/* Panel of A rows [0, m) x k [0, kc): layout [k][MR], rows past m zero. */                 \
-TP_INLINE void tp_gemm_pack_a_##SFX##_(int64_t m, int64_t kc, const T *TP_RESTRICT a,       \
-                                       int64_t rsa, int64_t csa, T *TP_RESTRICT ap)         \
+/* Panel of A rows [0, m) x k [0, kc): layout [k][MR], rows past m repeat row m-1. */       \
+TP_GEMM_OUTLINE_ void tp_gemm_pack_a_##SFX##_(int64_t m, int64_t kc,                       \
+                                              const T *TP_RESTRICT a, int64_t rsa,          \
+                                              int64_t csa, T *TP_RESTRICT ap)               \
 {                                                                                           \
-    int64_t i, k;                                                                           \
+    int64_t i, k, off[MR];                                                                  \
     if (m == MR && rsa == 1) {                                                              \
         for (k = 0; k < kc; k++) memcpy(ap + k * MR, a + k * csa, MR * sizeof(T));          \
         return;                                                                             \
     }                                                                                       \
-    if (m == MR) {                                                                          \
-        /* a whole column of the panel per step: MR loads and stores, no loop overhead */   \
-        const T *TP_RESTRICT s = a;                                                         \
-        for (k = 0; k < kc; k++, s += csa, ap += MR)                                        \
-            for (i = 0; i < MR; i++) ap[i] = s[i * rsa];                                    \
-        return;                                                                             \
-    }                                                                                       \
-    memset(ap, 0, (size_t)(kc * MR) * sizeof(T));                                           \
-    for (i = 0; i < m; i++) {                                                               \
-        const T *TP_RESTRICT s = a + i * rsa;                                               \
-        T *TP_RESTRICT d = ap + i;                                                          \
-        for (k = 0; k < kc; k++, s += csa, d += MR) *d = *s;                                \
-    }                                                                                       \
+    for (i = 0; i < MR; i++) off[i] = tp_gemm_min_(i, m - 1) * rsa;                         \
+    for (k = 0; k < kc; k++, a += csa, ap += MR)                                            \
+        for (i = 0; i < MR; i++) ap[i] = a[off[i]];                                         \
 }                                                                                           \
                                                                                             \
-/* Panel of B k [0, kc) x columns [0, n): layout [k][NR], columns past n zero. */           \
-TP_INLINE void tp_gemm_pack_b_##SFX##_(int64_t kc, int64_t n, const T *TP_RESTRICT b,       \
-                                       int64_t rsb, int64_t csb, T *TP_RESTRICT bp)         \
+/* Panel of B k [0, kc) x columns [0, n): layout [k][NR], columns past n repeat n-1. */     \
+TP_GEMM_OUTLINE_ void tp_gemm_pack_b_##SFX##_(int64_t kc, int64_t n,                       \
+                                              const T *TP_RESTRICT b, int64_t rsb,          \
+                                              int64_t csb, T *TP_RESTRICT bp)               \
 {                                                                                           \
-    int64_t j, k;                                                                           \
+    int64_t j, k, off[NR];                                                                  \
     if (n == NR && csb == 1) {                                                              \
         for (k = 0; k < kc; k++) memcpy(bp + k * NR, b + k * rsb, NR * sizeof(T));          \
         return;                                                                             \
     }                                                                                       \
-    if (n == NR) {                                                                          \
-        const T *TP_RESTRICT s = b;                                                         \
-        for (k = 0; k < kc; k++, s += rsb, bp += NR)                                        \
-            for (j = 0; j < NR; j++) bp[j] = s[j * csb];                                    \
-        return;                                                                             \
-    }                                                                                       \
-    memset(bp, 0, (size_t)(kc * NR) * sizeof(T));                                           \
-    for (j = 0; j < n; j++) {                                                               \
-        const T *TP_RESTRICT s = b + j * csb;                                               \
-        T *TP_RESTRICT d = bp + j;                                                          \
-        for (k = 0; k < kc; k++, s += rsb, d += NR) *d = *s;                                \
-    }                                                                                       \
+    for (j = 0; j < NR; j++) off[j] = tp_gemm_min_(j, n - 1) * csb;                         \
+    for (k = 0; k < kc; k++, b += rsb, bp += NR)                                            \
+        for (j = 0; j < NR; j++) bp[j] = b[off[j]];                                         \
 }                                                                                           \
                                                                                             \
 /* Direct loop for tiny products, where packing would cost as much as the product: one      \
  * sum over k in ascending order per C element. */                                          \
-TP_INLINE void tp_gemm_direct_##SFX##_(int64_t M, int64_t N, int64_t K,                     \
-                                       const T *TP_RESTRICT A, int64_t rsa, int64_t csa,    \
-                                       const T *TP_RESTRICT B, int64_t rsb, int64_t csb,    \
-                                       T *TP_RESTRICT C, int64_t rsc)                       \
+TP_GEMM_OUTLINE_ void tp_gemm_direct_##SFX##_(int64_t M, int64_t N, int64_t K,              \
+                                              const T *TP_RESTRICT A, int64_t rsa,          \
+                                              int64_t csa, const T *TP_RESTRICT B,          \
+                                              int64_t rsb, int64_t csb, T *TP_RESTRICT C,   \
+                                              int64_t rsc)                                  \
 {                                                                                           \
     int64_t i, j, k;                                                                        \
     for (i = 0; i < M; i++)                                                                 \
@@ -498,117 +520,156 @@ TP_INLINE void tp_gemm_direct_##SFX##_(int64_t M, int64_t N, int64_t K,         
         }                                                                                   \
 }                                                                                           \
                                                                                             \
-/* Layout of the workspace: the B block (KC x NC), then the A rows of one round             \
- * (KC x up to MB), each 64-byte aligned. */                                                \
+/* Workspace: the B block of a round (up to KR chunks of K x NC columns), then its A block  \
+ * (the same chunks x up to MB rows), from the first 64-byte boundary. Each chunk is laid   \
+ * out in panels of kcs x NR (B) or kcs x MR (A), kcs the chunk length. */                  \
 TP_INLINE int64_t tp_gemm_bblock_elems_##SFX##_(int64_t N, int64_t K)                       \
 {                                                                                           \
-    int64_t nc = tp_gemm_min_(NCMAX, tp_gemm_roundup_(N, NR));                              \
-    return tp_gemm_roundup_(tp_gemm_kc_(K, KCMAX) * nc, 64 / (int64_t)sizeof(T));           \
+    const int64_t kcs = tp_gemm_kc_(K, KCMAX);                                              \
+    const int64_t nkc = tp_gemm_min_(TP_GEMM_KR, (K + kcs - 1) / kcs);                      \
+    const int64_t nc = tp_gemm_min_(NCMAX, tp_gemm_roundup_(N, NR));                        \
+    return tp_gemm_roundup_(nkc * kcs * nc, 64 / (int64_t)sizeof(T));                       \
 }                                                                                           \
                                                                                             \
 TP_INLINE int64_t tp_gemm_workspace_bytes_##SFX(int64_t M, int64_t N, int64_t K)            \
 {                                                                                           \
-    int64_t mb;                                                                             \
+    int64_t kcs, nkc, mb;                                                                   \
     if (!tp_gemm_use_packed_(M, N, K)) return 0;                                            \
+    kcs = tp_gemm_kc_(K, KCMAX);                                                            \
+    nkc = tp_gemm_min_(TP_GEMM_KR, (K + kcs - 1) / kcs);                                    \
     mb = tp_gemm_min_(MBMAX, tp_gemm_roundup_(M, MR));                                      \
-    return (tp_gemm_bblock_elems_##SFX##_(N, K) + mb * tp_gemm_kc_(K, KCMAX))               \
-           * (int64_t)sizeof(T);                                                            \
+    /* + 64: room to align a workspace that comes unaligned */                              \
+    return (tp_gemm_bblock_elems_##SFX##_(N, K) + nkc * kcs * mb) * (int64_t)sizeof(T) + 64; \
 }                                                                                           \
                                                                                             \
-/* The blocked loops, run by every thread of the team. A round packs the B block (when pc   \
- * moves) and up to MB rows of A, all threads sharing the copying; then the threads take    \
- * chunks of MC rows x one B panel, dynamically. Two barriers per round, and few rounds:    \
- * when another process takes a core, each barrier can cost a scheduler time slice, and a   \
- * descheduled thread's chunks go to the others. The work-sharing constructs are orphaned   \
- * (they bind to the caller's parallel region, or run on one thread without one), so the    \
- * outlined region is one call and gcc compiles this body once, as a normal function. */    \
+/* The packed path, run by every thread of the team. A round packs up to KR chunks of K for \
+ * up to NC columns of B (when it moves on in K or N) and up to MB rows of A, the threads   \
+ * sharing the copying; then the threads take chunks of C (MC rows x jb panels of NR        \
+ * columns), dynamically, each chunk going through all the K chunks of the round in order.  \
+ * Two barriers per round and few rounds (one up to about 1024^3): when other processes     \
+ * compete for the cores, a barrier can cost a scheduler time slice. The work-sharing       \
+ * constructs are orphaned (they bind to the caller's parallel region, or run on one thread \
+ * without one): the outlined region is a single call and gcc compiles this body once. */   \
 TP_GEMM_OUTLINE_ void tp_gemm_blocked_##SFX##_(                                             \
     int64_t M, int64_t N, int64_t K, const T *A, int64_t rsa, int64_t csa,                  \
-    const T *B, int64_t rsb, int64_t csb, T *C, int64_t rsc, T *bpk, T *apk, int64_t kcs)   \
+    const T *B, int64_t rsb, int64_t csb, T *C, int64_t rsc, T *bpk, T *apk, int64_t kcs,   \
+    int64_t nthreads)                                                                       \
 {                                                                                           \
     /* rounds of equal height, in whole MC blocks, at most MB rows */                       \
     const int64_t nrounds = (M + MBMAX - 1) / MBMAX;                                        \
     const int64_t mbs = tp_gemm_min_(MBMAX, tp_gemm_roundup_((M + nrounds - 1) / nrounds,   \
                                                              MCMAX));                       \
-    int64_t jc, pc, ib;                                                                     \
+    int64_t jc, pb, ib;                                                                     \
     for (jc = 0; jc < N; jc += NCMAX) {                                                     \
         const int64_t nc = tp_gemm_min_(NCMAX, N - jc);                                     \
         const int64_t njr = (nc + NR - 1) / NR;                                             \
-        for (pc = 0; pc < K; pc += kcs) {                                                   \
-            const int64_t kc = tp_gemm_min_(kcs, K - pc);                                   \
+        for (pb = 0; pb < K; pb += TP_GEMM_KR * kcs) {                                      \
+            const int64_t nkc = tp_gemm_min_(TP_GEMM_KR, (K - pb + kcs - 1) / kcs);         \
             for (ib = 0; ib < M; ib += mbs) {                                               \
                 const int64_t mb = tp_gemm_min_(mbs, M - ib);                               \
                 const int64_t npanel = (mb + MR - 1) / MR;                                  \
-                const int64_t nchunk = (mb + MCMAX - 1) / MCMAX * njr;                      \
-                int64_t p, q;                                                               \
-                if (ib == 0) {                                                              \
-                    /* no barrier of its own: the one after packing A covers it */          \
-                    TP_GEMM_PRAGMA_(omp for schedule(static) nowait)                        \
-                    for (p = 0; p < njr; p++)                                               \
-                        tp_gemm_pack_b_##SFX##_(kc, tp_gemm_min_(NR, nc - p * NR),          \
-                                                B + pc * rsb + (jc + p * NR) * csb,         \
-                                                rsb, csb, bpk + p * NR * kc);               \
-                }                                                                           \
+                const int64_t nic = (mb + MCMAX - 1) / MCMAX;                               \
+                /* panels per chunk: TP_GEMM_JB, fewer if that leaves too few chunks */     \
+                const int64_t per_ic = (4 * nthreads + nic - 1) / nic;                      \
+                const int64_t jb = tp_gemm_min_(TP_GEMM_JB,                                 \
+                                                njr / per_ic > 1 ? njr / per_ic : 1);       \
+                const int64_t ngroup = (njr + jb - 1) / jb;                                 \
+                const int64_t nbpack = ib == 0 ? nkc * njr : 0;                             \
+                int64_t t, q;                                                               \
                 TP_GEMM_PRAGMA_(omp for schedule(static))                                   \
-                for (p = 0; p < npanel; p++)                                                \
-                    tp_gemm_pack_a_##SFX##_(tp_gemm_min_(MR, mb - p * MR), kc,              \
-                                            A + (ib + p * MR) * rsa + pc * csa,             \
-                                            rsa, csa, apk + p * MR * kc);                   \
-                /* chunk q: B panel jr (stays in L1) against the A panels of MC-block ic    \
-                 * (in L2, shared by the next njr chunks); the implied barrier at the end   \
-                 * keeps the packed blocks alive until every chunk is done */               \
+                for (t = 0; t < nbpack + nkc * npanel; t++) {                               \
+                    if (t < nbpack) {                                                       \
+                        const int64_t c = t / njr, p = t - c * njr, pc = pb + c * kcs;      \
+                        tp_gemm_pack_b_##SFX##_(tp_gemm_min_(kcs, K - pc),                  \
+                                                tp_gemm_min_(NR, nc - p * NR),              \
+                                                B + pc * rsb + (jc + p * NR) * csb,         \
+                                                rsb, csb, bpk + t * kcs * NR);              \
+                    } else {                                                                \
+                        const int64_t u = t - nbpack, c = u / npanel, p = u - c * npanel;   \
+                        const int64_t pc = pb + c * kcs;                                    \
+                        tp_gemm_pack_a_##SFX##_(tp_gemm_min_(MR, mb - p * MR),              \
+                                                tp_gemm_min_(kcs, K - pc),                  \
+                                                A + (ib + p * MR) * rsa + pc * csa,         \
+                                                rsa, csa, apk + u * kcs * MR);              \
+                    }                                                                       \
+                }                                                                           \
+                /* chunk q: rows [i0, i1) x panels [j0, j1); per K chunk, each B panel      \
+                 * stays in L1 over the MC rows and the A block in L2 over the jb panels.   \
+                 * The implied barrier at the end keeps the packed blocks alive. */         \
                 TP_GEMM_PRAGMA_(omp for schedule(dynamic, 1))                               \
-                for (q = 0; q < nchunk; q++) {                                              \
-                    const int64_t ic = q / njr * MCMAX, jr = q - q / njr * njr;             \
-                    const int64_t iend = tp_gemm_min_(ic + MCMAX, mb);                      \
-                    int64_t i;                                                              \
-                    for (i = ic; i < iend; i += MR)                                         \
-                        tp_gemm_ukr_##SFX##_(kc, apk + i * kc, bpk + jr * NR * kc,          \
-                                             C + (ib + i) * rsc + jc + jr * NR, rsc,        \
-                                             tp_gemm_min_(MR, iend - i),                    \
-                                             tp_gemm_min_(NR, nc - jr * NR), pc == 0);      \
+                for (q = 0; q < nic * ngroup; q++) {                                        \
+                    const int64_t i0 = q / ngroup * MCMAX, j0 = q % ngroup * jb;            \
+                    const int64_t i1 = tp_gemm_min_(i0 + MCMAX, mb);                        \
+                    const int64_t j1 = tp_gemm_min_(j0 + jb, njr);                          \
+                    int64_t c, jr, i;                                                       \
+                    for (c = 0; c < nkc; c++) {                                             \
+                        const int64_t pc = pb + c * kcs, kc = tp_gemm_min_(kcs, K - pc);    \
+                        for (jr = j0; jr < j1; jr++)                                        \
+                            for (i = i0; i < i1; i += MR)                                   \
+                                tp_gemm_ukr_##SFX##_(                                       \
+                                    kc, apk + (c * npanel + i / MR) * kcs * MR,             \
+                                    bpk + (c * njr + jr) * kcs * NR,                        \
+                                    C + (ib + i) * rsc + jc + jr * NR, rsc,                 \
+                                    tp_gemm_min_(MR, i1 - i),                               \
+                                    tp_gemm_min_(NR, nc - jr * NR), pc == 0);               \
+                    }                                                                       \
                 }                                                                           \
             }                                                                               \
         }                                                                                   \
     }                                                                                       \
 }                                                                                           \
                                                                                             \
-/* Out of line: a kernel file calling tp_gemm at several places compiles this once. */      \
-TP_GEMM_OUTLINE_ void tp_gemm_impl_##SFX##_(int64_t M, int64_t N, int64_t K,                \
-                                            const T *A, int64_t rsa, int64_t csa,           \
-                                            const T *B, int64_t rsb, int64_t csb,           \
-                                            T *C, int64_t rsc, void *workspace)             \
+/* The two threaded paths, out of line: compiled once however many calls a file makes. */   \
+TP_GEMM_OUTLINE_ void tp_gemm_packed_##SFX##_(int64_t M, int64_t N, int64_t K,              \
+                                              const T *A, int64_t rsa, int64_t csa,         \
+                                              const T *B, int64_t rsb, int64_t csb,         \
+                                              T *C, int64_t rsc, void *workspace)           \
 {                                                                                           \
-    T *bpk, *apk;                                                                           \
-    int64_t kcs;                                                                            \
-    int nthreads;                                                                           \
-    if (M <= 0 || N <= 0) return;                                                           \
-    if (K <= 0) {                                                                           \
-        int64_t i;                                                                          \
-        for (i = 0; i < M; i++) memset(C + i * rsc, 0, (size_t)N * sizeof(T));              \
-        return;                                                                             \
-    }                                                                                       \
-    if (!tp_gemm_use_packed_(M, N, K)) {                                                    \
-        if (M * N * K <= TP_GEMM_DIRECT_MAX                                                 \
-            || !tp_gemm_vec_##SFX##_(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc))            \
-            tp_gemm_direct_##SFX##_(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc);             \
-        return;                                                                             \
-    }                                                                                       \
-    kcs = tp_gemm_kc_(K, KCMAX);                                                            \
-    bpk = (T *)workspace;                                                                   \
-    apk = bpk + tp_gemm_bblock_elems_##SFX##_(N, K);                                        \
-    nthreads = tp_gemm_threads_(M, N, K);                                                   \
+    const int64_t kcs = tp_gemm_kc_(K, KCMAX);                                              \
+    /* the B panels are read with aligned vector loads */                                   \
+    T *bpk = (T *)(((uintptr_t)workspace + 63) & ~(uintptr_t)63);                           \
+    T *apk = bpk + tp_gemm_bblock_elems_##SFX##_(N, K);                                     \
+    const int nthreads = tp_gemm_threads_(M, N, K);                                         \
     (void)nthreads; /* read by the pragma only, which is gone without -fopenmp */           \
     TP_GEMM_PRAGMA_(omp parallel num_threads(nthreads) if(nthreads > 1))                    \
-    tp_gemm_blocked_##SFX##_(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, bpk, apk, kcs);     \
+    tp_gemm_blocked_##SFX##_(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, bpk, apk, kcs,      \
+                             nthreads);                                                     \
 }                                                                                           \
                                                                                             \
-TP_INLINE void tp_gemm_##SFX(int64_t M, int64_t N, int64_t K,                               \
+TP_GEMM_OUTLINE_ void tp_gemm_vecpar_##SFX##_(int kind, int64_t M, int64_t N, int64_t K,    \
+                                              const T *A, int64_t rsa, int64_t csa,         \
+                                              const T *B, int64_t rsb, int64_t csb,         \
+                                              T *C, int64_t rsc)                            \
+{                                                                                           \
+    const int nthreads = tp_gemm_threads_(M, N, K);                                         \
+    (void)nthreads; /* read by the pragma only, which is gone without -fopenmp */           \
+    TP_GEMM_PRAGMA_(omp parallel num_threads(nthreads) if(nthreads > 1))                    \
+    tp_gemm_vec_##SFX##_(kind, M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, nthreads);        \
+}                                                                                           \
+                                                                                            \
+/* The dispatch stays inline: with the constant shapes and strides that generated code      \
+ * passes, gcc folds it and never compiles the paths a file does not use (a file with only  \
+ * large products skips the matrix-vector and tiny loops, and the other way round). */      \
+TP_INLINE TP_GEMM_ALWAYS_INLINE_ void tp_gemm_##SFX(int64_t M, int64_t N, int64_t K,        \
                              const T *A, int64_t rsa, int64_t csa,                          \
                              const T *B, int64_t rsb, int64_t csb,                          \
                              T *C, int64_t rsc, void *workspace)                            \
 {                                                                                           \
-    tp_gemm_impl_##SFX##_(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, workspace);            \
+    if (M <= 0 || N <= 0) return;                                                           \
+    if (K <= 0) {                                                                           \
+        int64_t i;                                                                          \
+        for (i = 0; i < M; i++) memset(C + i * rsc, 0, (size_t)N * sizeof(T));              \
+    } else if (M * N * K <= TP_GEMM_DIRECT_MAX) {                                           \
+        tp_gemm_direct_##SFX##_(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc);                 \
+    } else if (tp_gemm_use_packed_(M, N, K)) {                                              \
+        tp_gemm_packed_##SFX##_(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, workspace);      \
+    } else {                                                                                \
+        const int kind = tp_gemm_vec_kind_(M, N, rsa, csa, rsb, csb, rsc);                  \
+        if (kind == 0)                                                                      \
+            tp_gemm_direct_##SFX##_(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc);             \
+        else                                                                                \
+            tp_gemm_vecpar_##SFX##_(kind, M, N, K, A, rsa, csa, B, rsb, csb, C, rsc);       \
+    }                                                                                       \
 }
 
 TP_GEMM_DEFINE_(float, f32, TP_GEMM_MR_F32, TP_GEMM_NR_F32,

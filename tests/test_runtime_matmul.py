@@ -73,6 +73,17 @@ void tpt_gemm_batch_f32(int64_t nb, int64_t m, int64_t n, int64_t k, const float
                     ws + i * ws_stride);
 }
 
+/* constant shapes and strides, as generated code passes them: the dispatch folds at
+ * compile time (a different compilation of the same paths) */
+#define CONST_CASES(X) X(3, 5, 2) X(64, 48, 80) X(1, 100, 300) X(100, 1, 300) X(13, 40, 600)
+#define CONST_CALL(m, n, k)                                                                 \
+    tp_gemm_f32(m, n, k, a, k, 1, b, n, 1, c, n, ws);                                       \
+    a += m * k; b += k * n; c += m * n;
+void tpt_gemm_const_f32(const float *a, const float *b, float *c, void *ws)
+{
+    CONST_CASES(CONST_CALL)
+}
+
 #define WRAP(T, SFX)                                                                        \
 void tpt_gemm_##SFX(int64_t m, int64_t n, int64_t k, const T *a, int64_t rsa, int64_t csa,  \
                     const T *b, int64_t rsb, int64_t csb, T *c, int64_t rsc, void *ws)      \
@@ -97,6 +108,7 @@ int64_t tpt_ws_f32(int64_t m, int64_t n, int64_t k);
 int64_t tpt_ws_f64(int64_t m, int64_t n, int64_t k);
 void tpt_gemm_batch_f32(int64_t nb, int64_t m, int64_t n, int64_t k, const float *a,
                         const float *b, float *c, char *ws, int64_t ws_stride);
+void tpt_gemm_const_f32(const float *a, const float *b, float *c, void *ws);
 """
 
 STRICT_SOURCE = '#include "tp_matmul.h"\n' + C_SOURCE.split('#include "tp_matmul.h"', 1)[1]
@@ -148,10 +160,11 @@ def lib(request, built):
 # Operands: views on flat buffers, so any stride (transposed, gapped, negative) can be
 # passed to C as (pointer to the first element, row stride, column stride).
 
-def aligned_workspace(nbytes, guard=64):
-    """nbytes at a 64-byte boundary, followed by `guard` sentinel bytes."""
-    raw = np.empty(nbytes + guard + 64, np.uint8)
-    off = (-raw.ctypes.data) % 64
+def aligned_workspace(nbytes, guard=64, misalign=0):
+    """nbytes at a 64-byte boundary (plus `misalign` bytes), followed by `guard` sentinel
+    bytes."""
+    raw = np.empty(nbytes + guard + 128, np.uint8)
+    off = (-raw.ctypes.data) % 64 + misalign
     buf = raw[off:off + nbytes + guard]
     buf[:] = 0xA5
     return buf
@@ -190,7 +203,7 @@ class Operand:
         return ffi.from_buffer(ctype, self.base) + self.off
 
 
-def gemm(lib, a, b, la="n", lb="n", c_pad=0, threads=None):
+def gemm(lib, a, b, la="n", lb="n", c_pad=0, threads=None, misalign=0):
     """C = a @ b through the C kernel, operands laid out as asked; checks that the padding
     of C and the bytes after the workspace are left alone."""
     m, k = a.shape
@@ -203,7 +216,7 @@ def gemm(lib, a, b, la="n", lb="n", c_pad=0, threads=None):
     cbuf = np.full(max(m * rsc, 1), -123.0, dt)
     nbytes = getattr(L, "tpt_ws_" + sfx)(m, n, k)
     assert nbytes >= 0
-    ws = aligned_workspace(nbytes)
+    ws = aligned_workspace(nbytes, misalign=misalign)
     wsp = ffi.from_buffer("char[]", ws) if nbytes else ffi.NULL
     if threads is not None:
         L.tpt_set_threads(threads)
@@ -268,9 +281,10 @@ def test_odd_strides_and_padded_c(lib, dt, shape):
     m, n, k = shape
     rng = np.random.default_rng(7)
     a, b = rand(rng, (m, k), dt), rand(rng, (k, n), dt)
-    # g: gaps between rows and columns, r: negative row stride, t: column-major
-    for layout in ("gg", "rn", "gr", "tg"):
-        c = gemm(lib, a, b, layout[0], layout[1], c_pad=5)
+    # g: gaps between rows and columns, r: negative row stride, t: column-major; and a
+    # workspace off the 64-byte boundary (allowed, if slower)
+    for layout, misalign in (("gg", 0), ("rn", 4), ("gr", 0), ("tg", 8)):
+        c = gemm(lib, a, b, layout[0], layout[1], c_pad=5, misalign=misalign)
         reference_check(c, a, b)
 
 
@@ -299,7 +313,8 @@ def test_workspace_sizes(lib):
 
 @pytest.mark.parametrize("dt", DTYPES, ids=["f32", "f64"])
 @pytest.mark.parametrize("shape", [(300, 200, 600), (40, 4200, 70), (1000, 24, 300),
-                                   (37, 531, 1029), (2100, 20, 40)],
+                                   (37, 531, 1029), (2100, 20, 40),
+                                   (1, 4100, 301), (4100, 1, 301)],   # matrix-vector
                          ids=lambda s: "x".join(map(str, s)))
 def test_bitwise_identical_across_threads(built, dt, shape):
     lib = built["native"]
@@ -310,12 +325,34 @@ def test_bitwise_identical_across_threads(built, dt, shape):
     try:
         assert lib.lib.tpt_set_threads(2) == 1
         assert lib.lib.tpt_threads_for(m, n, k) == 2, "too small to take the parallel path"
-        results = [gemm(lib, a, b, "n", "t", threads=t) for t in (1, 2, 3, 2)]
+        for la, lb in ("nt", "tn"):
+            results = [gemm(lib, a, b, la, lb, threads=t) for t in (1, 2, 3, 2)]
+            reference_check(results[0], a, b)
+            for r in results[1:]:
+                assert np.array_equal(r.view(np.uint8), results[0].view(np.uint8))
     finally:
         lib.lib.tpt_set_threads(saved)
-    reference_check(results[0], a, b)
-    for r in results[1:]:
-        assert np.array_equal(r.view(np.uint8), results[0].view(np.uint8))
+
+
+CONST_CASES = [(3, 5, 2), (64, 48, 80), (1, 100, 300), (100, 1, 300), (13, 40, 600)]
+
+
+def test_constant_shapes(lib):
+    """Calls with literal shapes, where gcc folds the dispatch at compile time."""
+    rng = np.random.default_rng(13)
+    As = [rand(rng, (m, k), np.float32) for m, n, k in CONST_CASES]
+    Bs = [rand(rng, (k, n), np.float32) for m, n, k in CONST_CASES]
+    c = np.full(sum(m * n for m, n, k in CONST_CASES), np.nan, np.float32)
+    ws = aligned_workspace(max(lib.lib.tpt_ws_f32(*s) for s in CONST_CASES))
+    ffi = lib.ffi
+    a_all = np.concatenate([x.ravel() for x in As])
+    b_all = np.concatenate([x.ravel() for x in Bs])
+    lib.lib.tpt_gemm_const_f32(ffi.from_buffer("float[]", a_all), ffi.from_buffer("float[]", b_all),
+                               ffi.from_buffer("float[]", c), ffi.from_buffer("char[]", ws))
+    off = 0
+    for (m, n, k), a, b in zip(CONST_CASES, As, Bs):
+        reference_check(c[off:off + m * n].reshape(m, n), a, b)
+        off += m * n
 
 
 def test_called_from_a_parallel_region(lib):
