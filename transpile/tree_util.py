@@ -277,3 +277,69 @@ register_pytree_node(
     lambda p: ((p.args, p.keywords), p.func),
     lambda func, kids: Partial(func, *kids[0], **kids[1]),
 )
+
+
+def _describe_node(td: PyTreeDef, leaf: str) -> str:
+    if td.kind == "leaf":
+        return leaf
+    if td.kind == "none":
+        return "None"
+    if td.kind in ("tuple", "list"):
+        return f"a {td.kind} of length {len(td.children)}"
+    if td.kind == "dict":
+        return f"a dict with keys {list(td.node_data)}"
+    cls = td.node_data[0]
+    return f"a {cls!r}" if isinstance(cls, type) else f"a {td.kind}"
+
+
+def _node_type(td: PyTreeDef):
+    if td.kind in ("tuple", "list", "dict", "none"):
+        return {"tuple": tuple, "list": list, "dict": dict, "none": type(None)}[td.kind]
+    if td.kind in ("custom", "namedtuple"):
+        return td.node_data[0]
+    return None
+
+
+def structure_difference(a: PyTreeDef, b: PyTreeDef, leaf: str = "a pytree leaf"):
+    """The first place two tree structures differ, for error messages.
+
+    Parameters
+    ----------
+    a, b : PyTreeDef
+    leaf : str
+        How to describe a leaf.
+
+    Returns
+    -------
+    (path, a_desc, b_desc, reason) or None
+        ``path`` is a key string (``[1]['a']``); ``reason`` completes "so ...", e.g.
+        ``their Python types differ``.
+    """
+    def walk(x: PyTreeDef, y: PyTreeDef, path: tuple):
+        if x == y:
+            return None
+        tx, ty = _node_type(x), _node_type(y)
+        if x.kind != y.kind or tx is not ty:
+            dx = leaf if x.kind == "leaf" else f"a {tx!r}"
+            dy = leaf if y.kind == "leaf" else f"a {ty!r}"
+            return keystr(path), dx, dy, "their Python types differ"
+        if len(x.children) != len(y.children):
+            return (keystr(path), _describe_node(x, leaf), _describe_node(y, leaf),
+                    "the lengths do not match")
+        if x.node_data != y.node_data:
+            return (keystr(path), _describe_node(x, leaf), _describe_node(y, leaf),
+                    "the keys do not match" if x.kind == "dict"
+                    else "their auxiliary data differ")
+        if x.kind == "dict":
+            keys = x.node_data
+        elif x.kind == "namedtuple":
+            keys = x.node_data[1]
+        else:
+            keys = range(len(x.children))
+        for k, cx, cy in zip(keys, x.children, y.children, strict=True):
+            got = walk(cx, cy, path + ((x.kind, k),))
+            if got is not None:
+                return got
+        return None
+
+    return walk(a, b, ())

@@ -1,0 +1,698 @@
+"""Structured control flow: ``cond``, ``while`` and ``scan``, and the APIs built on them.
+
+Each function argument (a branch, a loop body, a loop condition) is traced **once**, at
+abstract values, into a sub-jaxpr held in the equation's params; the sub-jaxpr has no
+constvars: values it closes over (arrays, tracers of an enclosing trace) become
+leading operands of the equation. Python control flow inside those functions sees
+tracers, as under ``jit``.
+
+Primitives (operands; params):
+
+``cond``  (index, *consts, *operands; ``branches``)
+    Runs ``branches[index]`` (the index is already clamped by ``switch``; ``cond``
+    passes ``(false_fun, true_fun)``). Every branch takes all consts.
+``while`` (*cond_consts, *body_consts, *carry; ``cond_jaxpr, cond_nconsts, body_jaxpr,
+body_nconsts``)
+    ``while cond(*cond_consts, *carry): carry = body(*body_consts, *carry)``.
+``scan``  (*consts, *carry, *xs; ``jaxpr, length, num_consts, num_carry, reverse,
+unroll``)
+    ``carry, y = body(*consts, *carry, *x)`` for each leading slice ``x`` of ``xs``
+    (last to first with ``reverse``), stacking the ``y``.
+
+As in JAX 0.10.2, tracing forwards values that need no loop: a ``cond`` output that
+every branch returns unchanged from the same operand is that operand; a loop carry
+the body returns unchanged (and, for ``while``, the condition never reads) becomes a
+leading const; a ``scan`` output that is just the current ``x`` is ``xs`` itself.
+A weakly typed initial carry whose dtype the body changes is converted to the body's
+output type and traced again; carries must otherwise keep shape and dtype.
+"""
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+
+from .. import core, tree_util
+from ..config import config
+from ..core import ShapedArray
+from ..interpreters.eval import eval_jaxpr_numpy
+from ..interpreters.tracing import DebugInfo, trace_to_jaxpr
+from ..ir import ClosedJaxpr, Jaxpr, Var
+from . import elementwise as ew
+
+__all__ = ["cond", "switch", "while_loop", "fori_loop", "scan", "map",
+           "cond_p", "while_p", "scan_p"]
+
+cond_p = core.new_primitive("cond", multiple_results=True)
+while_p = core.new_primitive("while", multiple_results=True)
+scan_p = core.new_primitive("scan", multiple_results=True)
+
+
+# ---------------------------------------------------------------------------------------
+# Abstract evaluation and NumPy evaluation
+
+def _join_weak(avals_per_branch) -> list:
+    # The result is weak only where every branch's is (a strong branch fixes the dtype).
+    return [a[0].update(weak_type=all(x.weak_type for x in a))
+            for a in zip(*avals_per_branch, strict=True)]
+
+
+@cond_p.def_abstract_eval
+def _cond_abstract(index, *args, branches):
+    if index.shape != () or index.dtype != np.int32:
+        raise TypeError(f"cond index must be an int32 scalar, got {index.str_short()}")
+    return _join_weak([b.out_avals for b in branches])
+
+
+@cond_p.def_impl
+def _cond_impl(index, *args, branches):
+    i = min(max(int(index), 0), len(branches) - 1)
+    b = branches[i]
+    return eval_jaxpr_numpy(b.jaxpr, b.consts, *args)
+
+
+@while_p.def_abstract_eval
+def _while_abstract(*args, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
+    return list(body_jaxpr.out_avals)
+
+
+@while_p.def_impl
+def _while_impl(*args, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
+    cconsts = args[:cond_nconsts]
+    bconsts = args[cond_nconsts:cond_nconsts + body_nconsts]
+    carry = list(args[cond_nconsts + body_nconsts:])
+    while eval_jaxpr_numpy(cond_jaxpr.jaxpr, cond_jaxpr.consts, *cconsts, *carry)[0]:
+        carry = eval_jaxpr_numpy(body_jaxpr.jaxpr, body_jaxpr.consts, *bconsts, *carry)
+    return carry
+
+
+@scan_p.def_abstract_eval
+def _scan_abstract(*args, jaxpr, length, reverse, unroll, num_consts, num_carry):
+    outs = jaxpr.out_avals
+    ys = [a.update(shape=(length,) + a.shape) for a in outs[num_carry:]]
+    return list(outs[:num_carry]) + ys
+
+
+@scan_p.def_impl
+def _scan_impl(*args, jaxpr, length, reverse, unroll, num_consts, num_carry):
+    consts = args[:num_consts]
+    carry = list(args[num_consts:num_consts + num_carry])
+    xs = args[num_consts + num_carry:]
+    y_avals = jaxpr.out_avals[num_carry:]
+    ys = [np.empty((length,) + a.shape, a.dtype) for a in y_avals]
+    for t in range(length):
+        i = length - 1 - t if reverse else t
+        outs = eval_jaxpr_numpy(jaxpr.jaxpr, jaxpr.consts, *consts, *carry,
+                                *[x[i] for x in xs])
+        carry = outs[:num_carry]
+        for y, v in zip(ys, outs[num_carry:], strict=True):
+            y[i] = v
+    return carry + ys
+
+
+# ---------------------------------------------------------------------------------------
+# Tracing function arguments into sub-jaxprs
+
+class _Traced:
+    """A function traced at abstract values: its jaxpr (closed-over values as leading
+    invars, no constvars), those values, and the output tree."""
+
+    def __init__(self, fun, jaxpr: Jaxpr, consts: list, out_tree, debug: DebugInfo):
+        self.fun, self.jaxpr, self.consts, self.out_tree = fun, jaxpr, consts, out_tree
+        self.debug = debug
+
+    @property
+    def out_avals(self) -> list:
+        return [v.aval for v in self.jaxpr.outvars]
+
+
+def _trace(fun, in_tree, in_avals, traced_for: str) -> _Traced:
+    box = []
+
+    def flat_fun(*flat):
+        out = fun(*tree_util.tree_unflatten(in_tree, list(flat)))
+        leaves, tree = tree_util.tree_flatten(out)
+        box.append(tree)
+        return leaves
+
+    debug = DebugInfo.of(fun, traced_for)
+    closed = trace_to_jaxpr(flat_fun, in_avals, debug)
+    j = closed.jaxpr
+    jaxpr = Jaxpr((), tuple(j.constvars) + tuple(j.invars), j.outvars, j.eqns)
+    return _Traced(fun, jaxpr, list(closed.consts), box[0], debug)
+
+
+def _flatten_operands(tree) -> tuple[list, object, list]:
+    leaves, treedef = tree_util.tree_flatten(tree)
+    avals = []
+    for x in leaves:
+        if not core.is_valid_value(x):
+            raise TypeError(f"Argument {x!r} of type {type(x)} is not a valid JAX type")
+        avals.append(core.get_aval(x))
+    return leaves, treedef, avals
+
+
+def _forwarded(x):
+    """A value returned unchanged by a loop or branch, as an array (as if computed)."""
+    if isinstance(x, core.Tracer) or type(x).__name__ == "Array":
+        return x
+    from ..array import Array
+    a = core.get_aval(x)
+    return Array._new(np.array(core.to_numpy(x, a)), a.weak_type)
+
+
+def _closed(jaxpr: Jaxpr) -> ClosedJaxpr:
+    return ClosedJaxpr(jaxpr, [])
+
+
+def _arg_name(fun, position: int, default: str) -> str:
+    try:
+        params = list(inspect.signature(fun).parameters.values())
+        p = params[position]
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            return p.name
+    except (TypeError, ValueError, IndexError):
+        pass
+    return default
+
+
+# ---------------------------------------------------------------------------------------
+# Error texts (JAX's wording)
+
+def _type_mismatch(a: ShapedArray, b: ShapedArray) -> str | None:
+    what = [w for w, bad in (("shapes", a.shape != b.shape), ("dtypes", a.dtype != b.dtype))
+            if bad]
+    return " and ".join(what) if what else None
+
+
+def _leaf_paths(treedef) -> list[str]:
+    pairs, _ = tree_util.tree_flatten_with_path(tree_util.tree_unflatten(
+        treedef, [0] * treedef.num_leaves))
+    return [tree_util.keystr(p) for p, _ in pairs]
+
+
+def _carry_type_error(loop: str, name: str, in_tree, in_avals, out_avals) -> TypeError:
+    paths = _leaf_paths(in_tree)
+    diffs = []
+    for path, a, b in zip(paths, in_avals, out_avals, strict=True):
+        what = _type_mismatch(a, b)
+        if what:
+            who = f"carry {name}" if not path else f"carry component {name}{path}"
+            diffs.append(f"the input {who} has type {a.str_long()} but the corresponding "
+                         f"output carry component has type {b.str_long()}, so the {what} "
+                         "do not match")
+    if len(diffs) == 1:
+        body = "T" + diffs[0][1:] + "."
+    else:
+        body = "\n".join(f"  * {d}{';' if i < len(diffs) - 1 else '.'}"
+                         for i, d in enumerate(diffs))
+    return TypeError(
+        f"{loop} body function carry input and carry output must have equal types, but "
+        f"they differ:\n\n{body}\n\nRevise the function so that all output types match "
+        "the corresponding input types.")
+
+
+def _carry_tree_error(loop: str, name: str, in_tree, out_tree) -> TypeError:
+    path, a, b, why = tree_util.structure_difference(in_tree, out_tree,
+                                                     leaf=f"a {ShapedArray!r}")
+    who = f"carry {name}" if not path else f"carry component {name}{path}"
+    return TypeError(
+        f"{loop} body function carry input and carry output must have the same pytree "
+        f"structure, but they differ:\n\nThe input {who} is {a} but the corresponding "
+        f"component of the carry output is {b}, so {why}.\n\nRevise the function so that "
+        "the carry output has the same pytree structure as the carry input.")
+
+
+def _branch_names(kind: str, n: int) -> list[str]:
+    if kind == "cond":
+        return ["true_fun", "false_fun"]
+    # JAX's own spelling: "branch 0" against "branch1", "branch2", ...
+    return ["branch 0"] + [f"branch{i}" for i in range(1, n)]
+
+
+def _check_branches(kind: str, traced: list[_Traced]) -> None:
+    names = _branch_names(kind, len(traced))
+    first = traced[0]
+    for name, t in zip(names[1:], traced[1:], strict=True):
+        head = (f"{names[0]} is {first.debug.func_src}\n{name} is {t.debug.func_src}\n\n")
+        if t.out_tree != first.out_tree:
+            path, a, b, why = tree_util.structure_difference(first.out_tree, t.out_tree)
+            at = f" at path {path}" if path else ""
+            raise TypeError(
+                f"{kind} branch outputs must have the same pytree structure, but they "
+                f"differ:\n\n{head}{names[0]} output{at} is {a} but {name} output is {b}, "
+                f"so {why}.\n\nRevise {names[0]} and/or {name} so that they have the same "
+                "pytree structure.")
+        paths = _leaf_paths(first.out_tree)
+        diffs = []
+        for path, a, b in zip(paths, first.out_avals, t.out_avals, strict=True):
+            what = _type_mismatch(a, b)
+            if what:
+                at = f" at path {path}" if path else ""
+                diffs.append(f"the output of {names[0]}{at} has type {a.str_long()} but the "
+                             f"corresponding output of {name} has type {b.str_long()}, so "
+                             f"the {what} do not match")
+        if diffs:
+            if len(diffs) == 1:
+                body = "T" + diffs[0][1:] + "."
+            else:
+                body = "\n".join(f"  * {d}{';' if i < len(diffs) - 1 else '.'}"
+                                 for i, d in enumerate(diffs))
+            raise TypeError(
+                f"{kind} branches must have equal output types but they differ.\n\n{head}"
+                f"{body}\n\nRevise {names[0]} and/or {name} so that all output types "
+                "match.")
+
+
+# ---------------------------------------------------------------------------------------
+# Forwarding and jaxpr surgery
+
+def _used_vars(jaxpr: Jaxpr) -> set:
+    """Variables the outputs of ``jaxpr`` depend on."""
+    live = {v for v in jaxpr.outvars if isinstance(v, Var)}
+    for eqn in reversed(jaxpr.eqns):
+        if any(o in live for o in eqn.outvars):
+            live.update(a for a in eqn.invars if isinstance(a, Var))
+    return live
+
+
+def _join_consts(traced: list[_Traced]):
+    """One const list for several functions (deduplicated by identity), and each
+    function's jaxpr re-bound to take all of them before its own operands."""
+    consts, index = [], {}
+    for t in traced:
+        for c in t.consts:
+            if id(c) not in index:
+                index[id(c)] = len(consts)
+                consts.append(c)
+    jaxprs = []
+    for t in traced:
+        n = len(t.consts)
+        own = {index[id(c)]: v for c, v in zip(t.consts, t.jaxpr.invars[:n], strict=True)}
+        new_in = [own.get(k) or Var(core.get_aval(c)) for k, c in enumerate(consts)]
+        jaxprs.append(t.jaxpr.replace(invars=tuple(new_in) + t.jaxpr.invars[n:]))
+    return consts, jaxprs
+
+
+def _invariant_carries(jaxpr: Jaxpr, nconsts: int, ncarry: int) -> list[bool]:
+    ins = jaxpr.invars[nconsts:nconsts + ncarry]
+    return [jaxpr.outvars[k] is ins[k] for k in range(ncarry)]
+
+
+def _move_to_consts(jaxpr: Jaxpr, nconsts: int, ncarry: int, moved: list[bool]) -> Jaxpr:
+    """Make the moved carries leading consts: drop their outputs, put their invars first."""
+    ins = list(jaxpr.invars)
+    carry = ins[nconsts:nconsts + ncarry]
+    front = [v for v, m in zip(carry, moved, strict=True) if m]
+    kept = [v for v, m in zip(carry, moved, strict=True) if not m]
+    outs = [o for k, o in enumerate(jaxpr.outvars) if k >= ncarry or not moved[k]]
+    return jaxpr.replace(invars=tuple(front + ins[:nconsts] + kept + ins[nconsts + ncarry:]),
+                         outvars=tuple(outs))
+
+
+# ---------------------------------------------------------------------------------------
+# cond and switch
+
+_NO_OPERAND = object()
+
+
+def _as_index_pred(pred):
+    a = core.get_aval(pred)
+    if a.shape != ():
+        raise TypeError(f"Pred must be a scalar, got {pred} of shape {a.shape}.")
+    if a.dtype != np.bool_:
+        if a.dtype.kind not in "iuf":
+            raise TypeError(f"Pred type must be either boolean or number, got {a.dtype}.")
+        pred = ew.ne(pred, np.zeros((), a.dtype)[()])
+    return ew._convert_element_type(pred, np.int32)
+
+
+def cond(pred, true_fun, false_fun, *operands, operand=_NO_OPERAND):
+    """Apply ``true_fun(*operands)`` if ``pred`` else ``false_fun(*operands)``.
+
+    Both branches are traced, whatever ``pred`` is, and must return the same pytree
+    structure with the same shapes and dtypes. Under ``jit`` the choice is made at run
+    time.
+
+    Parameters
+    ----------
+    pred : bool or int scalar
+        Any non-zero number selects ``true_fun``.
+    true_fun, false_fun : callable
+    *operands : pytrees of arrays
+        The branches' arguments.
+
+    Returns
+    -------
+    pytree
+        The chosen branch's output.
+    """
+    if operand is not _NO_OPERAND:
+        if operands:
+            raise TypeError("if `operand` is passed, no positional operands may be passed "
+                            "to cond")
+        operands = (operand,)
+    if not callable(true_fun) or not callable(false_fun):
+        raise TypeError("lax.cond: true_fun and false_fun arguments should be callable.")
+    if config.jax_disable_jit and core.is_concrete(pred):
+        return true_fun(*operands) if core.concrete_or_error(pred) else false_fun(*operands)
+    index = _as_index_pred(pred)
+    return _cond_branches("cond", index, [true_fun, false_fun], operands, reverse=True)
+
+
+def switch(index, branches, *operands, operand=_NO_OPERAND):
+    """Apply ``branches[index](*operands)``, with ``index`` clamped into range.
+
+    Parameters
+    ----------
+    index : int scalar
+        Values below 0 select the first branch, values past the end the last.
+    branches : sequence of callables
+    *operands : pytrees of arrays
+
+    Returns
+    -------
+    pytree
+    """
+    if operand is not _NO_OPERAND:
+        operands = (operand,)
+    branches = tuple(branches)
+    if not branches:
+        raise ValueError("Empty branch sequence")
+    a = core.get_aval(index)
+    if a.shape != ():
+        raise TypeError(f"Branch index must be scalar, got {index} of shape {a.shape}.")
+    if a.dtype.kind not in "iu":
+        raise TypeError(f"Index type must be an integer, got {index} of type {a.dtype}")
+    if len(branches) == 1:
+        return branches[0](*operands)
+    if config.jax_disable_jit and core.is_concrete(index):
+        i = int(core.concrete_or_error(index))
+        return branches[min(max(i, 0), len(branches) - 1)](*operands)
+    index = ew._convert_element_type(index, np.int32)
+    index = ew.clamp(np.int32(0), index, np.int32(len(branches) - 1))
+    return _cond_branches("switch", index, list(branches), operands, reverse=False)
+
+
+def _cond_branches(kind, index, funs, operands, reverse: bool):
+    ops, in_tree, in_avals = _flatten_operands(tuple(operands))
+    traced = [_trace(f, in_tree, in_avals, kind) for f in funs]
+    _check_branches(kind, traced)
+    consts, jaxprs = _join_consts(traced)
+    nin = len(consts) + len(ops)
+    # An output every branch returns unchanged from the same operand is that operand.
+    forward = []
+    for k in range(len(jaxprs[0].outvars)):
+        pos = [j.invars.index(j.outvars[k]) if j.outvars[k] in j.invars else -1
+               for j in jaxprs]
+        forward.append(pos[0] if pos[0] >= 0 and all(p == pos[0] for p in pos) else -1)
+    keep = [f < 0 for f in forward]
+    jaxprs = [j.replace(outvars=tuple(o for o, k in zip(j.outvars, keep, strict=True) if k))
+              for j in jaxprs]
+    branches = tuple(_closed(j) for j in (reversed(jaxprs) if reverse else jaxprs))
+    outs = iter(cond_p.bind(index, *consts, *ops, branches=branches))
+    args = list(consts) + list(ops)
+    assert nin == len(args)
+    flat = [_forwarded(args[f]) if f >= 0 else next(outs) for f in forward]
+    return tree_util.tree_unflatten(traced[0].out_tree, flat)
+
+
+# ---------------------------------------------------------------------------------------
+# while_loop and fori_loop
+
+def _retype_weak(init: list, in_avals: list, out_avals: list):
+    """Convert weak initial carries whose dtype the body changes; None if none does."""
+    changed = False
+    new = list(init)
+    for k, (a, b) in enumerate(zip(in_avals, out_avals, strict=True)):
+        if a.weak_type and a.dtype != b.dtype and a.shape == b.shape:
+            new[k] = ew._convert_element_type(init[k], b.dtype, weak_type=b.weak_type)
+            changed = True
+    return new if changed else None
+
+
+def while_loop(cond_fun, body_fun, init_val):
+    """``val = init_val; while cond_fun(val): val = body_fun(val)``, as one primitive.
+
+    Parameters
+    ----------
+    cond_fun : callable
+        Returns a boolean scalar.
+    body_fun : callable
+        Returns a value of the same pytree structure, shapes and dtypes as its input.
+    init_val : pytree
+
+    Returns
+    -------
+    pytree
+        The final value.
+    """
+    if config.jax_disable_jit:
+        val = init_val
+        while cond_fun(val):
+            val = body_fun(val)
+        return val
+    init, in_tree, in_avals = _flatten_operands(init_val)
+    name = _arg_name(body_fun, 0, "carry")
+    args_tree = tree_util.PyTreeDef("tuple", None, (in_tree,))
+    for _ in range(2):
+        cond_t = _trace(cond_fun, args_tree, in_avals, "while_loop")
+        out = cond_t.out_avals
+        if len(out) != 1 or out[0].shape != () or out[0].dtype != np.bool_:
+            raise TypeError("cond_fun must return a boolean scalar, but got output type(s) "
+                            f"[{', '.join(repr(a) for a in out)}].")
+        body_t = _trace(body_fun, args_tree, in_avals, "while_loop")
+        if body_t.out_tree != in_tree:
+            raise _carry_tree_error("while_loop", name, in_tree, body_t.out_tree)
+        retyped = _retype_weak(init, in_avals, body_t.out_avals)
+        if retyped is None:
+            break
+        init = retyped
+        in_avals = [core.get_aval(x) for x in init]
+    if any(_type_mismatch(a, b) for a, b in zip(in_avals, body_t.out_avals, strict=True)):
+        raise _carry_type_error("while_loop", name, in_tree, in_avals, body_t.out_avals)
+    cj, bj = cond_t.jaxpr, body_t.jaxpr
+    nc, nb, n = len(cond_t.consts), len(body_t.consts), len(init)
+    # A carry the body passes through unchanged and the condition never reads is a
+    # body const.
+    cond_uses = _used_vars(cj)
+    moved = [inv and cj.invars[nc + k] not in cond_uses
+             for k, inv in enumerate(_invariant_carries(bj, nb, n))]
+    bj = _move_to_consts(bj, nb, n, moved)
+    cj = cj.replace(invars=cj.invars[:nc] + tuple(
+        v for v, m in zip(cj.invars[nc:], moved, strict=True) if not m))
+    moved_vals = [x for x, m in zip(init, moved, strict=True) if m]
+    kept_vals = [x for x, m in zip(init, moved, strict=True) if not m]
+    outs = iter(while_p.bind(*cond_t.consts, *moved_vals, *body_t.consts, *kept_vals,
+                             cond_jaxpr=_closed(cj), body_jaxpr=_closed(bj),
+                             cond_nconsts=nc, body_nconsts=nb + len(moved_vals)))
+    flat = [_forwarded(x) if m else next(outs) for x, m in zip(init, moved, strict=True)]
+    return tree_util.tree_unflatten(in_tree, flat)
+
+
+def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
+    """``val = init_val; for i in range(lower, upper): val = body_fun(i, val)``.
+
+    With concrete bounds this is a ``scan`` of ``upper - lower`` steps (so it can be
+    reverse-differentiated); with traced bounds a ``while`` loop.
+
+    Parameters
+    ----------
+    lower, upper : int scalars of the same dtype
+    body_fun : callable ``(i, val) -> val``
+    init_val : pytree
+    unroll : int or bool, optional
+        Passed to ``scan`` (concrete bounds only).
+
+    Returns
+    -------
+    pytree
+    """
+    lt, ut = core.get_aval(lower).dtype, core.get_aval(upper).dtype
+    if lt != ut:
+        raise TypeError("lower and upper arguments to fori_loop must have equal types, "
+                        f"got {lt.name} and {ut.name}")
+    if lt.kind not in "iu":
+        raise TypeError(f"fori_loop bounds must be integers, got {lt.name}")
+    if config.jax_disable_jit and core.is_concrete(lower) and core.is_concrete(upper):
+        val = init_val
+        for i in range(int(core.concrete_or_error(lower)),
+                       int(core.concrete_or_error(upper))):
+            val = body_fun(i, val)
+        return val
+    try:
+        lo, hi = int(lower), int(upper)
+    except (TypeError, core.ConcretizationTypeError):
+        lo = hi = None
+    if lo is not None:
+        def step(carry, _):
+            i, x = carry
+            return (i + 1, body_fun(i, x)), None
+        (_, out), _ = scan(step, (lo, init_val), None, length=max(hi - lo, 0),
+                           unroll=1 if unroll is None else unroll)
+        return out
+    if unroll is not None and unroll is not False and unroll != 1:
+        raise ValueError("Can only use `unroll` in `fori_loop` if the loop bounds are "
+                         "statically known.")
+
+    def body(carry):
+        i, u, x = carry
+        return i + 1, u, body_fun(i, x)
+
+    _, _, out = while_loop(lambda c: ew.lt(c[0], c[1]), body, (lower, upper, init_val))
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# scan and map
+
+def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpose=False):
+    """Loop ``carry, y = f(carry, x)`` over the leading axis of ``xs``, stacking ``y``.
+
+    Parameters
+    ----------
+    f : callable ``(carry, x) -> (carry, y)``
+    init : pytree
+        The initial carry; ``f`` must return a carry of the same structure and types.
+    xs : pytree of arrays, optional
+        Sliced along their leading axis; ``None`` scans ``length`` times over nothing.
+    length : int, optional
+        Required when ``xs`` has no leaves.
+    reverse : bool
+        Run from the last slice to the first (outputs keep their positions).
+    unroll : int or bool
+        Kept as a parameter; generated code keeps one loop.
+
+    Returns
+    -------
+    (carry, ys)
+    """
+    xs_flat, xs_tree = tree_util.tree_flatten(xs)
+    x_avals = []
+    for x in xs_flat:
+        a = core.get_aval(x)
+        if not a.shape:
+            raise ValueError(f"scan got value with no leading axis to scan over: "
+                             f"{a.str_long()}.")
+        x_avals.append(a)
+    lengths = [a.shape[0] for a in x_avals]
+    if length is not None:
+        length = int(core.concrete_or_error(length, "The `length` argument to `scan`"))
+        if any(n != length for n in lengths):
+            raise ValueError(f"scan got `length` argument of {length} which disagrees with "
+                             f"leading axis sizes {lengths}.")
+    elif not lengths:
+        raise ValueError("scan got no values to scan over and `length` not provided.")
+    elif len(set(lengths)) > 1:
+        raise ValueError("scan got values with different leading axis sizes: "
+                         f"{', '.join(str(n) for n in lengths)}.")
+    else:
+        length = lengths[0]
+    unroll = (length if unroll else 1) if isinstance(unroll, bool) else int(unroll)
+    if config.jax_disable_jit:
+        return _scan_python(f, init, xs_flat, xs_tree, length, reverse)
+    init_flat, init_tree, init_avals = _flatten_operands(init)
+    x_avals = [a.update(shape=a.shape[1:]) for a in x_avals]
+    in_tree = tree_util.tree_structure((init, tree_util.tree_unflatten(
+        xs_tree, [0] * len(xs_flat))))
+    name = _arg_name(f, 0, "carry")
+    for _ in range(2):
+        t = _trace(f, in_tree, list(init_avals) + x_avals, "scan")
+        if t.out_tree.kind not in ("tuple", "list") or len(t.out_tree.children) != 2:
+            shown = tree_util.tree_unflatten(
+                t.out_tree, [_AvalText(a) for a in t.out_avals])
+            raise TypeError(f"scan body output must be a pair, got {shown}.")
+        carry_tree = t.out_tree.children[0]
+        if carry_tree != init_tree:
+            raise _carry_tree_error("scan", name, init_tree, carry_tree)
+        n = len(init_flat)
+        retyped = _retype_weak(init_flat, init_avals, t.out_avals[:n])
+        if retyped is None:
+            break
+        init_flat = retyped
+        init_avals = [core.get_aval(x) for x in init_flat]
+    if any(_type_mismatch(a, b) for a, b in zip(init_avals, t.out_avals[:n], strict=True)):
+        raise _carry_type_error("scan", name, init_tree, init_avals, t.out_avals[:n])
+    jaxpr, nconsts = t.jaxpr, len(t.consts)
+    moved = _invariant_carries(jaxpr, nconsts, n)
+    x_vars = jaxpr.invars[nconsts + n:]
+    # A y that is the current x is xs itself.
+    y_vars = jaxpr.outvars[n:]
+    y_from_x = [x_vars.index(y) if isinstance(y, Var) and y in x_vars else -1
+                for y in y_vars]
+    jaxpr = jaxpr.replace(outvars=jaxpr.outvars[:n] + tuple(
+        y for y, k in zip(y_vars, y_from_x, strict=True) if k < 0))
+    jaxpr = _move_to_consts(jaxpr, nconsts, n, moved)
+    moved_vals = [x for x, m in zip(init_flat, moved, strict=True) if m]
+    kept_vals = [x for x, m in zip(init_flat, moved, strict=True) if not m]
+    outs = scan_p.bind(*moved_vals, *t.consts, *kept_vals, *xs_flat, jaxpr=_closed(jaxpr),
+                       length=length, reverse=bool(reverse), unroll=unroll,
+                       num_consts=nconsts + len(moved_vals), num_carry=len(kept_vals))
+    outs = iter(outs)
+    carry = [_forwarded(x) if m else next(outs)
+             for x, m in zip(init_flat, moved, strict=True)]
+    ys = [_forwarded(xs_flat[k]) if k >= 0 else next(outs) for k in y_from_x]
+    return tree_util.tree_unflatten(t.out_tree, carry + ys)
+
+
+class _AvalText:
+    """Shows an aval as a tracer would (``~float32[]``) inside an error message."""
+
+    def __init__(self, aval):
+        self.aval = aval
+
+    def __repr__(self) -> str:
+        return self.aval.str_weak()
+
+
+def _scan_python(f, init, xs_flat, xs_tree, length, reverse):
+    from .. import numpy as jnp
+    carry, ys = init, []
+    order = range(length - 1, -1, -1) if reverse else range(length)
+    for i in order:
+        x = tree_util.tree_unflatten(xs_tree, [x[i] for x in xs_flat])
+        carry, y = f(carry, x)
+        ys.append(y)
+    if reverse:
+        ys.reverse()
+    if not ys:
+        return carry, None
+    stacked = tree_util.tree_map(lambda *v: jnp.stack(v), *ys)
+    return carry, stacked
+
+
+def map(f, xs, *, batch_size=None):  # noqa: A001 - JAX's name
+    """Apply ``f`` to each leading slice of ``xs`` and stack the results (a ``scan``).
+
+    Parameters
+    ----------
+    f : callable
+    xs : pytree of arrays
+    batch_size : int, optional
+        Process this many slices per step (a remainder is processed after).
+
+    Returns
+    -------
+    pytree
+    """
+    if batch_size is None:
+        _, ys = scan(lambda _, x: ((), f(x)), (), xs)
+        return ys
+    from ..numpy import concatenate, reshape
+    leaves, tree = tree_util.tree_flatten(xs)
+    n = core.get_aval(leaves[0]).shape[0]
+    nb, rem = divmod(n, int(batch_size))
+    parts = []
+    if nb:
+        batched = tree_util.tree_unflatten(tree, [
+            reshape(x[:nb * batch_size], (nb, batch_size) + core.get_aval(x).shape[1:])
+            for x in leaves])
+        out = map(lambda b: map(f, b), batched)
+        parts.append(tree_util.tree_map(
+            lambda y: reshape(y, (nb * batch_size,) + core.get_aval(y).shape[2:]), out))
+    if rem:
+        parts.append(map(f, tree_util.tree_unflatten(tree, [x[nb * batch_size:]
+                                                            for x in leaves])))
+    if len(parts) == 1:
+        return parts[0]
+    return tree_util.tree_map(lambda a, b: concatenate([a, b]), *parts)
