@@ -289,6 +289,16 @@ def _unused_outvars(jaxpr: Jaxpr) -> dict:
 
 def pretty_print(top: Jaxpr, width: int = 80) -> str:
     """The text of ``top`` as JAX prints it."""
+    return _print(top, width)[0]
+
+
+def var_names(top: Jaxpr) -> dict:
+    """The name each variable of ``top`` and its sub-jaxprs gets in its printed text
+    (``"_"`` for unused outputs)."""
+    return _print(top, 80)[1]
+
+
+def _print(top: Jaxpr, width: int):
     ctx = _PpContext(_unused_outvars(top))
     counts: Counter = Counter()
     names: dict = {}
@@ -322,7 +332,7 @@ def pretty_print(top: Jaxpr, width: int = 80) -> str:
     docs = [pp.concat([pp.text(f"let {name} = "), _pp_skeleton(j, ctx), pp.text(" in"),
                        pp.brk()]) for name, j in shared]
     docs.append(_pp_jaxpr(top, ctx))
-    return pp.render(pp.concat(docs), width)
+    return pp.render(pp.concat(docs), width), ctx.names
 
 
 # ---------------------------------------------------------------------------------------

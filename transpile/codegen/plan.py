@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import core
-from ..ir import ClosedJaxpr, Literal, Var, _alpha
+from ..ir import ClosedJaxpr, Literal, Var, _alpha, var_names
 ew = importlib.import_module("transpile.lax.elementwise")
 red = importlib.import_module("transpile.lax.reduction")
 slicing = importlib.import_module("transpile.lax.slicing")
@@ -95,15 +95,21 @@ class Program:
     workspace_bytes: int
     extra_workspace: list  # C expressions of workspace bytes kernels need themselves
     out_sources: list      # per jaxpr output: ("buffer", i) / ("input", i) / ("const", i) / ("literal", value)
+    steps: list = field(default_factory=list)  # what the entry runs: see control.py
 
 
 def _names(closed: ClosedJaxpr) -> dict:
-    names, n = {}, 0
-    j = closed.jaxpr
-    for v in list(j.constvars) + list(j.invars) + [o for e in j.eqns for o in e.outvars]:
-        if isinstance(v, Var) and v not in names:
+    """C-safe jaxpr names: those of the printed text (sub-jaxprs included), with unused
+    outputs (printed ``_``) given fresh names."""
+    names = dict(var_names(closed.jaxpr))
+    used = set(names.values())
+    n = 0
+    for v, name in list(names.items()):
+        if name == "_":
+            while _alpha(n) in used:
+                n += 1
             names[v] = _alpha(n)
-            n += 1
+            used.add(names[v])
     return names
 
 
@@ -190,6 +196,7 @@ def plan_program(closed: ClosedJaxpr, name: str = "f") -> Program:
     Parameters
     ----------
     closed : ClosedJaxpr
+        Control-flow sub-jaxprs must have no consts (``passes.lift_consts``).
     name : str
         A C identifier prefix for the entry point and its kernels.
 
@@ -199,78 +206,130 @@ def plan_program(closed: ClosedJaxpr, name: str = "f") -> Program:
     """
     closed = _absorb_transposes(closed)
     j = closed.jaxpr
-    names = _names(closed)
-    out_vars = [o for o in j.outvars if isinstance(o, Var)]
-    materialized = set(j.invars) | set(j.constvars) | set(out_vars)
-    groups = _groups(closed, materialized)
-
-    buffers: dict = {}
-    inputs = [Buffer(v, pointer_name(names[v]), "input", v.aval, i)
-              for i, v in enumerate(j.invars)]
-    consts = [Buffer(v, pointer_name(names[v]), "const", v.aval, i)
-              for i, v in enumerate(j.constvars)]
-    for b in inputs + consts:
-        buffers.setdefault(b.var, b)
+    planner = Planner(name, _names(closed))
+    inputs = [planner.bind(v, "input", i) for i, v in enumerate(j.invars)]
+    consts = [planner.bind(v, "const", i) for i, v in enumerate(j.constvars)]
     outputs, out_sources = [], []
     for o in j.outvars:
         if isinstance(o, Literal):
             out_sources.append(("literal", o))
-        elif o in buffers and buffers[o].kind in ("input", "const"):
-            b = buffers[o]
+        elif o in planner.buffers and planner.buffers[o].kind in ("input", "const"):
+            b = planner.buffers[o]
             out_sources.append((b.kind, b.position))
         else:
-            if o not in buffers:
-                buffers[o] = Buffer(o, pointer_name(names[o]), "output", o.aval, len(outputs))
-                outputs.append(buffers[o])
-            out_sources.append(("buffer", buffers[o].position))
+            if o not in planner.buffers:
+                outputs.append(planner.bind(o, "output", len(outputs)))
+            out_sources.append(("buffer", planner.buffers[o].position))
+    steps = planner.block(closed)
+    return Program(name, inputs, consts, outputs, planner.temps, planner.kernels,
+                   planner.ws_size, planner.extra_ws, out_sources, steps)
 
-    eqns = j.eqns
-    # Temporaries: materialised values that are not outputs, with liveness by group.
-    last_use: dict = {}
-    for gi, g in enumerate(groups):
-        for k in g["members"]:
-            for a in eqns[k].invars:
-                if isinstance(a, Var):
-                    last_use[a] = gi
-    temps, live, ws_size = [], [], 0
-    free: list = []  # (offset, nbytes)
-    plans, extra_ws = [], []
-    for gi, g in enumerate(groups):
-        root = eqns[g["root"]]
-        for o in root.outvars:
-            if isinstance(o, Var) and o not in buffers:
-                nbytes = max(o.aval.size * o.aval.dtype.itemsize, 1)
-                nbytes = (nbytes + 63) // 64 * 64
-                offset = _take(free, nbytes)
-                if offset is None:
-                    offset, ws_size = ws_size, ws_size + nbytes
-                b = Buffer(o, pointer_name(names[o]), "temp", o.aval, offset)
-                buffers[o] = b
-                temps.append(b)
-                live.append((b, nbytes))
-        kname = f"{name}_k{gi}"
-        if g["kind"] == "opaque":
-            plan = kernels.opaque_kernel(kname, root, buffers, names)
-        else:
-            plan = _fused_kernel(kname, g, eqns, buffers, names)
-        plans.append(plan)
-        extra_ws.extend(plan.fields.get("workspace_exprs", []))
-        # Release temporaries whose last reader ran.
-        still = []
-        for b, nbytes in live:
-            if last_use.get(b.var, -1) <= gi and gi >= _group_index_of(groups, b.var, eqns):
-                free.append((b.position, nbytes))
+
+class Planner:
+    """Plans one entry point: buffers by variable, the workspace, the kernels.
+
+    ``block`` plans a jaxpr whose invars and constvars are bound to buffers already;
+    control-flow equations (``control.py``) call it again for their sub-jaxprs, which
+    share the workspace, the kernel list and the names.
+    """
+
+    def __init__(self, name: str, names: dict):
+        self.name = name
+        self.names = names
+        self.buffers: dict = {}
+        self.temps: list = []
+        self.kernels: list = []
+        self.extra_ws: list = []
+        self.ws_size = 0
+        self._free: list = []  # (offset, nbytes) of dead temporaries
+        self._taken = set(pointer_name(n) for n in names.values())
+
+    def bind(self, var, kind: str, position: int = 0) -> Buffer:
+        """Give ``var`` a buffer of the entry point (input, const or output)."""
+        b = Buffer(var, pointer_name(self.names[var]), kind, var.aval, position)
+        self.buffers[var] = b
+        return b
+
+    def temp(self, var) -> tuple:
+        """A workspace buffer for ``var``; returns ``(buffer, nbytes)``."""
+        nbytes = (max(var.aval.size * var.aval.dtype.itemsize, 1) + 63) // 64 * 64
+        offset = _take(self._free, nbytes)
+        if offset is None:
+            offset, self.ws_size = self.ws_size, self.ws_size + nbytes
+        b = Buffer(var, pointer_name(self.name_of(var)), "temp", var.aval, offset)
+        self.buffers[var] = b
+        self.temps.append(b)
+        return b, nbytes
+
+    def name_of(self, var) -> str:
+        """The jaxpr name of ``var``; a fresh one for variables made while planning."""
+        got = self.names.get(var)
+        if got is None:
+            n = len(self.names)
+            while pointer_name(_alpha(n)) in self._taken:
+                n += 1
+            got = self.names[var] = _alpha(n)
+            self._taken.add(pointer_name(got))
+        return got
+
+    def unique(self, c_name: str) -> str:
+        """``c_name``, or ``c_name_2``, ``c_name_3``... if taken: a new C identifier."""
+        got, k = c_name, 1
+        while got in self._taken:
+            k += 1
+            got = f"{c_name}_{k}"
+        self._taken.add(got)
+        return got
+
+    def kernel_name(self) -> str:
+        return f"{self.name}_k{len(self.kernels)}"
+
+    def add_kernel(self, plan: KernelPlan) -> dict:
+        self.kernels.append(plan)
+        self.extra_ws.extend(plan.fields.get("workspace_exprs", []))
+        return {"kind": "call", "kernel": plan.name}
+
+    def block(self, closed: ClosedJaxpr, keep=()) -> list:
+        """The steps computing ``closed``'s outputs into their buffers (bound by the
+        caller, or temporaries made here). Temporaries made here are released once
+        their last reader has run, except those of ``keep`` and of the outputs."""
+        from . import control
+        j = closed.jaxpr
+        out_vars = [o for o in j.outvars if isinstance(o, Var)]
+        materialized = set(j.invars) | set(j.constvars) | set(out_vars)
+        groups = _groups(closed, materialized)
+        eqns = j.eqns
+        last_use: dict = {}
+        for gi, g in enumerate(groups):
+            for k in g["members"]:
+                for a in eqns[k].invars:
+                    if isinstance(a, Var):
+                        last_use[a] = gi
+        pinned = set(out_vars) | set(keep)
+        live, steps = [], []
+        for gi, g in enumerate(groups):
+            root = eqns[g["root"]]
+            for o in root.outvars:
+                if isinstance(o, Var) and o not in self.buffers:
+                    b, nbytes = self.temp(o)
+                    if o not in pinned:
+                        live.append((b, nbytes))
+            if root.primitive.name in control.CONTROL_FLOW:
+                steps.append(control.plan_control(self, root))
+            elif g["kind"] == "opaque":
+                steps.append(self.add_kernel(kernels.opaque_kernel(
+                    self.kernel_name(), root, self.buffers, self.names)))
             else:
-                still.append((b, nbytes))
-        live = still
-    return Program(name, inputs, consts, outputs, temps, plans, ws_size, extra_ws, out_sources)
-
-
-def _group_index_of(groups, var, eqns) -> int:
-    for gi, g in enumerate(groups):
-        if var in eqns[g["root"]].outvars:
-            return gi
-    return -1
+                steps.append(self.add_kernel(_fused_kernel(
+                    self.kernel_name(), g, eqns, self.buffers, self.names)))
+            still = []
+            for b, nbytes in live:
+                if last_use.get(b.var, -1) <= gi:
+                    self._free.append((b.position, nbytes))
+                else:
+                    still.append((b, nbytes))
+            live = still
+        return steps
 
 
 def _take(free: list, nbytes: int):

@@ -71,9 +71,28 @@ def _program_view(program: Program, jaxpr_text: str) -> dict:
             scratch.extend(exprs)
         kernels.append(dict(name=k.name, template=k.template, comment=k.comment,
                             params=params, args=args, fields=k.fields))
+    by_name = {k["name"]: k for k in kernels}
     return dict(name=program.name, params=Signature(program).params, temps=program.temps,
                 temp_bytes=program.workspace_bytes, scratch_exprs=scratch, kernels=kernels,
+                steps=_steps_view(program.steps, by_name),
                 jaxpr_lines=jaxpr_text.replace("*/", "* /").splitlines())
+
+
+def _steps_view(steps: list, kernels: dict) -> list:
+    """The entry's steps with each kernel call given its arguments."""
+    out = []
+    for s in steps:
+        s = dict(s)
+        if s["kind"] == "call":
+            k = kernels[s.pop("kernel")]
+            s.update(name=k["name"], args=k["args"])
+        for key in ("steps", "cond", "body"):
+            if key in s:
+                s[key] = _steps_view(s[key], kernels)
+        if "cases" in s:
+            s["cases"] = [_steps_view(c, kernels) for c in s["cases"]]
+        out.append(s)
+    return out
 
 
 def render_module(programs: list) -> tuple[str, str]:

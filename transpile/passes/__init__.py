@@ -15,6 +15,7 @@ import sys
 
 from ..ir import ClosedJaxpr
 from ._util import EFFECTFUL_PRIMITIVES
+from .closure import lift_consts
 from .cse import eliminate_common_subexpressions
 from .dce import eliminate_dead_code, used_inputs
 from .fold import UNFOLDABLE, fold_constants
@@ -22,7 +23,7 @@ from .inline import inline_calls
 
 __all__ = ["optimize", "PIPELINE", "ROUND", "MAX_ROUNDS", "EFFECTFUL_PRIMITIVES",
            "UNFOLDABLE", "inline_calls", "fold_constants", "eliminate_common_subexpressions",
-           "eliminate_dead_code", "used_inputs"]
+           "eliminate_dead_code", "used_inputs", "lift_consts", "FINAL"]
 
 # Run once, first: the other passes then see flat jaxprs.
 PIPELINE = (("inline", inline_calls),)
@@ -30,6 +31,8 @@ PIPELINE = (("inline", inline_calls),)
 ROUND = (("fold", fold_constants), ("cse", eliminate_common_subexpressions),
          ("dce", eliminate_dead_code))
 MAX_ROUNDS = 4
+# Run once, last: the planner wants sub-jaxprs without consts of their own.
+FINAL = (("lift_consts", lift_consts),)
 
 
 def _debug_enabled() -> bool:
@@ -70,4 +73,6 @@ def optimize(closed: ClosedJaxpr, max_rounds: int = MAX_ROUNDS) -> ClosedJaxpr:
             closed = _run(name, fn, closed, debug)
         if closed is start:
             break
+    for name, fn in FINAL:
+        closed = _run(name, fn, closed, debug)
     return closed
