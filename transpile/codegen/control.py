@@ -8,6 +8,9 @@ steps. The steps are plain dicts that ``templates/c/entry.j2`` renders:
 ``copy``     ``{dst, src, count, ctype}``: copy ``count`` elements between buffers.
 ``store``    ``{dst, value}``: write a scalar literal.
 ``view``     ``{ctype, name, base, offset, writable}``: a pointer into a stacked buffer.
+``pointer``  ``{ctype, name, init}``: a pointer variable (a carry's current/next buffer).
+``swap``     ``{ctype, a, b}``: exchange two pointer variables.
+``copy_if``  ``{dst, src, count, ctype}``: copy unless both point to the same buffer.
 ``switch``   ``{comment, index, cases}``: run the case the clamped index selects.
 ``while``    ``{comment, cond, pred, body}``: ``for (;;) { cond; if (!pred) break; body }``.
 ``for``      ``{comment, counter, index, length, reverse, body}``: a counted loop.
@@ -15,10 +18,8 @@ steps. The steps are plain dicts that ``templates/c/entry.j2`` renders:
 Sub-jaxprs use buffers, not copies, wherever that is safe: their invars are the
 operands' buffers; a scan's ``x`` is a pointer into ``xs``; a value a branch computes
 is written straight into the ``cond``'s output, and a ``y`` a scan body computes
-straight into its row of ``ys``. Loop carries live in the loop equation's output
-buffers: the body writes the next carries to temporaries and, after the whole body has
-run, they are copied back (so a body that reads a carry after another carry's update
-is computed still sees the old value).
+straight into its row of ``ys``. Loop carries are double-buffered (``_Carries``): the
+body reads the current buffers and writes the next ones, and the pointers swap.
 """
 from __future__ import annotations
 
@@ -152,25 +153,76 @@ def _cond(planner, eqn) -> dict:
 # ---------------------------------------------------------------------------------------
 # Loops
 
-def _carry_out(planner, j: Jaxpr, outvars, carries) -> tuple[list, list]:
-    """Make each next-carry value of a loop body a temporary the body writes and
-    nothing else overwrites before the copy-back. Returns (steps to run inside the body
-    after its kernels, copy-back steps)."""
-    computed, staged, stage_steps, back = _computed(j), set(), [], []
-    for o, dst in zip(outvars, carries, strict=True):
-        if isinstance(o, Literal):
-            back += _assign(planner, o, dst)
-            continue
-        if o in computed and o not in staged:
-            staged.add(o)
-            src = o
-        else:
-            # An operand passed through (maybe another carry): snapshot it first.
-            src = Var(o.aval)
-            b, _ = planner.temp(src)
-            stage_steps += _assign(planner, o, b)
-        back += _assign(planner, src, dst)
-    return stage_steps, back
+#: Carries of at most this many elements are copied back rather than double-buffered.
+_COPY_MAX = 8
+
+
+class _Carries:
+    """Double-buffered loop carries: the body reads ``<K>_cur`` and writes the next
+    value into ``<K>_nxt``; the pointers swap after each iteration, so no carry is
+    copied back, and a body reading one carry after computing another still sees the
+    old value. ``<K>`` is the loop equation's output buffer, which holds the initial
+    value and, after the loop, the final one."""
+
+    def __init__(self, planner, outvars):
+        from .plan import Buffer
+        self.planner = planner
+        self.outs = [planner.buffers[o] for o in outvars]
+        self.cur, self.nxt, self.decls = [], [], []
+        self.swapped = []
+        for o, b in zip(outvars, self.outs, strict=True):
+            spare, _ = planner.temp(Var(o.aval))
+            swapped = o.aval.size > _COPY_MAX
+            self.swapped.append(swapped)
+            if not swapped:
+                # Copying a scalar back is free, and fixed addresses let the compiler
+                # keep a small loop's state in registers.
+                self.cur.append(b)
+                self.nxt.append(spare)
+                continue
+            cur = Buffer(o, planner.unique(f"{b.name}_cur"), "view", o.aval)
+            nxt = Buffer(o, planner.unique(f"{b.name}_nxt"), "view", o.aval)
+            self.decls += [{"kind": "pointer", "ctype": b.ctype, "name": cur.name,
+                            "init": b.name},
+                           {"kind": "pointer", "ctype": b.ctype, "name": nxt.name,
+                            "init": spare.name}]
+            self.cur.append(cur)
+            self.nxt.append(nxt)
+
+    def init(self, operands) -> list:
+        steps = []
+        for a, dst in zip(operands, self.outs, strict=True):
+            steps += _assign(self.planner, a, dst)
+        return steps + self.decls
+
+    def bind_outputs(self, j: Jaxpr, outvars) -> None:
+        """Let the body compute each next carry straight into its ``_nxt`` buffer."""
+        computed, seen = _computed(j), set()
+        for o, nxt in zip(outvars, self.nxt, strict=True):
+            if isinstance(o, Var) and o in computed and o not in seen \
+                    and o not in self.planner.buffers:
+                self.planner.buffers[o] = nxt
+                seen.add(o)
+
+    def advance(self, outvars) -> list:
+        """After the body: write the carries it did not compute in place, then swap."""
+        steps = []
+        for o, nxt in zip(outvars, self.nxt, strict=True):
+            steps += _assign(self.planner, o, nxt)
+        for cur, nxt, swapped in zip(self.cur, self.nxt, self.swapped, strict=True):
+            if swapped:
+                steps.append({"kind": "swap", "ctype": cur.ctype, "a": cur.name,
+                              "b": nxt.name})
+            else:
+                steps.append({"kind": "copy", "dst": cur.name, "src": nxt.name,
+                              "count": cur.aval.size, "ctype": cur.ctype})
+        return steps
+
+    def finish(self) -> list:
+        return [{"kind": "copy_if", "dst": b.name, "src": cur.name, "count": b.aval.size,
+                 "ctype": b.ctype}
+                for b, cur, swapped in zip(self.outs, self.cur, self.swapped, strict=True)
+                if swapped]
 
 
 def _while(planner, eqn) -> dict:
@@ -178,20 +230,18 @@ def _while(planner, eqn) -> dict:
     nc, nb = p["cond_nconsts"], p["body_nconsts"]
     cconsts, bconsts, init = (eqn.invars[:nc], eqn.invars[nc:nc + nb],
                               eqn.invars[nc + nb:])
-    carries = [planner.buffers[o] for o in eqn.outvars]
-    steps = []
-    for a, dst in zip(init, carries, strict=True):
-        steps += _assign(planner, a, dst)
-    cj = _enter(planner, p["cond_jaxpr"], list(cconsts) + list(eqn.outvars))
+    carries = _Carries(planner, eqn.outvars)
+    steps = carries.init(init)
+    cj = _enter(planner, p["cond_jaxpr"], list(cconsts) + carries.cur)
     cond_steps = planner.block(ClosedJaxpr(cj, []))
-    bj = _enter(planner, p["body_jaxpr"], list(bconsts) + list(eqn.outvars))
+    bj = _enter(planner, p["body_jaxpr"], list(bconsts) + carries.cur)
+    carries.bind_outputs(bj, bj.outvars)
     body_outs = [o for o in bj.outvars if isinstance(o, Var)]
     body_steps = planner.block(ClosedJaxpr(bj, []), keep=body_outs)
-    stage, back = _carry_out(planner, bj, bj.outvars, carries)
     steps.append({"kind": "while", "comment": _comment(planner, eqn), "cond": cond_steps,
                   "pred": _scalar(planner, cj.outvars[0]),
-                  "body": body_steps + stage + back})
-    return steps_block(steps)
+                  "body": body_steps + carries.advance(bj.outvars)})
+    return steps_block(steps + carries.finish())
 
 
 def _scan(planner, eqn) -> dict:
@@ -201,10 +251,8 @@ def _scan(planner, eqn) -> dict:
     init = eqn.invars[n_c:n_c + n_k]
     xs = eqn.invars[n_c + n_k:]
     carry_vars, ys_vars = eqn.outvars[:n_k], eqn.outvars[n_k:]
-    carries = [planner.buffers[o] for o in carry_vars]
-    steps = []
-    for a, dst in zip(init, carries, strict=True):
-        steps += _assign(planner, a, dst)
+    carries = _Carries(planner, carry_vars)
+    steps = carries.init(init)
     depth = planner.loop_depth = getattr(planner, "loop_depth", 0) + 1
     counter, index = f"t{depth}", f"i{depth}"
     views = []
@@ -213,9 +261,8 @@ def _scan(planner, eqn) -> dict:
         from .plan import Buffer
         name = planner.unique(f"{base.name}_row")
         b = Buffer(var_like, name, "view", var_like.aval, 0)
-        row = var_like.aval.size
         views.append({"kind": "view", "ctype": base.ctype, "name": name, "base": base.name,
-                      "offset": f"{index} * {row}", "writable": writable})
+                      "offset": f"{index} * {var_like.aval.size}", "writable": writable})
         return b
 
     x_ops = []
@@ -223,28 +270,26 @@ def _scan(planner, eqn) -> dict:
         xv = Var(a.aval.update(shape=a.aval.shape[1:]))
         planner.buffers[xv] = view(xv, planner.buffers[a], False)
         x_ops.append(xv)
-    j = _enter(planner, p["jaxpr"], list(consts) + list(carry_vars) + x_ops)
+    j = _enter(planner, p["jaxpr"], list(consts) + carries.cur + x_ops)
     body_carry, body_ys = j.outvars[:n_k], j.outvars[n_k:]
+    carries.bind_outputs(j, body_carry)
     computed = _computed(j)
     y_rows = []
     for o, yv in zip(body_ys, ys_vars, strict=True):
-        rowvar = Var(o.aval)
-        row = view(rowvar, planner.buffers[yv], True)
+        row = view(Var(o.aval), planner.buffers[yv], True)
         y_rows.append(row)
-        if (isinstance(o, Var) and o in computed and o not in body_carry
-                and o not in planner.buffers):
+        if isinstance(o, Var) and o in computed and o not in planner.buffers:
             planner.buffers[o] = row  # computed straight into its row of ys
     keep = [o for o in j.outvars if isinstance(o, Var)]
     body = planner.block(ClosedJaxpr(j, []), keep=keep)
     for o, row in zip(body_ys, y_rows, strict=True):
         body += _assign(planner, o, row)
-    stage, back = _carry_out(planner, j, body_carry, carries)
     planner.loop_depth -= 1
     steps.append({"kind": "for", "comment": _comment(planner, eqn), "counter": counter,
                   "index": index if views else None, "length": length,
                   "reverse": bool(p["reverse"]),
-                  "body": views + body + stage + back})
-    return steps_block(steps)
+                  "body": views + body + carries.advance(body_carry)})
+    return steps_block(steps + carries.finish())
 
 
 def steps_block(steps: list) -> dict:
