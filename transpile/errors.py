@@ -111,7 +111,9 @@ class NonConcreteBooleanIndexError(JAXIndexError):
     """Boolean mask indexing with a traced mask."""
 
     def __init__(self, tracer):
-        super().__init__(f"Array boolean indices must be concrete; got {tracer.aval.str_short()}")
+        # JAX leaves a blank line before the documentation link.
+        super().__init__(f"Array boolean indices must be concrete; got "
+                         f"{tracer.aval.str_short()}\n")
 
 
 class JaxRuntimeError(RuntimeError):

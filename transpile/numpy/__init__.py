@@ -13,12 +13,16 @@ from .creation import *  # noqa: F401,F403
 from .creation import __all__ as _creation_all
 from .dtype_api import *  # noqa: F401,F403
 from .dtype_api import __all__ as _dtype_all
+from .index_funcs import *  # noqa: F401,F403
+from .index_funcs import __all__ as _index_all
 from .linalg_ops import *  # noqa: F401,F403
 from .linalg_ops import __all__ as _linalg_all
 from .reductions import *  # noqa: F401,F403
 from .reductions import __all__ as _reductions_all
 from .scalar_types import *  # noqa: F401,F403
 from .scalar_types import __all__ as _scalar_all
+from .selection import *  # noqa: F401,F403
+from .selection import __all__ as _selection_all
 from .shape_ops import *  # noqa: F401,F403
 from .shape_ops import __all__ as _shape_all
 from .sorting import *  # noqa: F401,F403
@@ -40,8 +44,8 @@ newaxis = None
 
 _internal = {"check_int_overflow", "fill_scalar", "scalar_types"}
 __all__ = sorted(
-    {n for n in (_creation_all + _dtype_all + _linalg_all + _reductions_all + _scalar_all
-                 + _shape_all + _sorting_all + _ufuncs_all + _compound_all)
+    {n for n in (_creation_all + _dtype_all + _index_all + _linalg_all + _reductions_all + _scalar_all
+                 + _shape_all + _sorting_all + _ufuncs_all + _compound_all + _selection_all)
      if n not in _internal}
     | {"ndarray", "bool", "pi", "e", "inf", "nan", "euler_gamma", "newaxis", "floating",
        "inexact", "integer", "number", "signedinteger", "unsignedinteger", "generic"})

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import core, dtypes, lax
-from ..errors import ConcretizationTypeError
+from .. import dtypes, lax
 from ..jit import internal_jit as jit
-from ._util import (aval, broadcast_shapes, check_arraylike, ensure_array, lift_constant,
+from ._util import (aval, broadcast_shapes, check_arraylike, ensure_array,
                     promote_args_inexact, promote_args_numeric, promote_dtypes,
                     promote_dtypes_inexact, promote_dtypes_numeric, promote_shapes)
 from .creation import full_like
@@ -79,44 +78,10 @@ def where(condition, x=None, y=None, /, *, size=None, fill_value=None):
 def nonzero(a, *, size=None, fill_value=None):
     """Indices of the non-zero elements, one int32 array per dimension.
 
-    Parameters
-    ----------
-    a : array_like
-        Must be concrete: the output shape depends on its values.
-    size : int, optional
-        Pad (with ``fill_value``, default 0) or truncate the result to this length.
-    fill_value : int, optional
-
-    Returns
-    -------
-    tuple of Array
+    See :func:`transpile.numpy.index_funcs.nonzero` (``size`` makes it traceable).
     """
-    check_arraylike("nonzero", a)
-    value = a
-    if isinstance(a, core.Tracer):
-        value = a.to_concrete_value()
-        if value is None:
-            if size is not None:
-                raise NotImplementedError("jnp.nonzero with a traced input and a static "
-                                          "size is not implemented yet (needs scatter)")
-            count = lax.reduce_sum(lax.convert_element_type(
-                lax.ne(a, const_like(a, 0)), dtypes.default_int_dtype()),
-                tuple(range(aval(a).ndim)))
-            raise ConcretizationTypeError(
-                count, "The size argument of jnp.nonzero must be statically specified to "
-                       "use jnp.nonzero within JAX transformations.")
-    arr = np.asarray(value)
-    if arr.ndim == 0:
-        raise ValueError("Calling nonzero on 0d arrays is not allowed. Use "
-                         "jnp.atleast_1d(scalar).nonzero() instead.")
-    idx = np.nonzero(arr)
-    if size is not None:
-        fill = np.zeros(arr.ndim, np.int64) if fill_value is None else \
-            np.broadcast_to(np.asarray(fill_value), (arr.ndim,))
-        idx = tuple(np.concatenate([i[:size], np.full(max(size - len(i), 0), f)])
-                    for i, f in zip(idx, fill, strict=True))
-    int_dt = dtypes.default_int_dtype()
-    return tuple(lift_constant(np.asarray(i, int_dt)) for i in idx)
+    from .index_funcs import nonzero as _nonzero  # index_funcs imports this module
+    return _nonzero(a, size=size, fill_value=fill_value)
 
 
 # ---------------------------------------------------------------------------------------
