@@ -38,4 +38,16 @@ TP_INLINE float tp_nextafter_f16(float x, float y)
     return tp_f16_to_f32(h);
 }
 
+/* Dynamic indexing: a start index from run-time data, for a window of the operand whose
+ * last valid start is hi (dim - window size, >= 0). Clamped starts keep every access in
+ * bounds whatever the index (negative, huge, INT64_MIN); the u64 forms compare without
+ * the sign flip a cast to int64_t would make. */
+TP_INLINE int64_t tp_clamp_start(int64_t s, int64_t hi) { return s < 0 ? 0 : (s > hi ? hi : s); }
+TP_INLINE int64_t tp_clamp_start_u64(uint64_t s, int64_t hi)
+{
+    return s > (uint64_t)hi ? hi : (int64_t)s;
+}
+TP_INLINE int tp_start_in_bounds(int64_t s, int64_t hi) { return s >= 0 && s <= hi; }
+TP_INLINE int tp_start_in_bounds_u64(uint64_t s, int64_t hi) { return s <= (uint64_t)hi; }
+
 #endif /* TP_CODEGEN_H */

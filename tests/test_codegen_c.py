@@ -389,8 +389,9 @@ def test_every_primitive_has_a_c_rule():
                   "concatenate", "argmax", "argmin"}
     exempt = {"jit"}  # inlined by passes.inline before planning
     from transpile.codegen import control
+    from transpile.codegen import indexing_kernels  # gather, scatters, dynamic_update_slice
     covered = ({p.name for p in emit_c.rules} | {p.name for p in plan.FUSIBLE}
                | {p.name for p in plan.REDUCTIONS} | own_kernel | exempt
-               | control.CONTROL_FLOW)
+               | control.CONTROL_FLOW | {p.name for p in indexing_kernels.RULES})
     missing = sorted(set(core.primitives) - covered)
     assert not missing, f"primitives without a C rule: {missing}"

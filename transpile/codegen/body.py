@@ -13,6 +13,7 @@ import importlib
 import numpy as np
 
 from ..ir import Literal, Var
+indexing = importlib.import_module("transpile.lax.indexing")
 slicing = importlib.import_module("transpile.lax.slicing")
 structural = importlib.import_module("transpile.lax.structural")
 from . import emit_c
@@ -43,7 +44,7 @@ def _fmt_param(v) -> str:
         return v.name
     if isinstance(v, type) and issubclass(v, np.generic):
         return np.dtype(v).name
-    return str(v)
+    return " ".join(str(v).split())  # a sub-jaxpr on one line
 
 
 def eqn_comment(e, names) -> str:
@@ -87,6 +88,7 @@ class BodyBuilder:
         self.taken: set = set()
         self.reads: dict = {}   # pointer name -> Buffer
         self.decomposed = False
+        self.starts: dict = {}  # (start atom, hi) -> clamped start local
 
     # locals -----------------------------------------------------------------------------
     def declare(self, ctype: str, hint: str, expr: str, comment: str | None = None) -> str:
@@ -149,6 +151,8 @@ class BodyBuilder:
                 expr = f"tp_f16_round({expr})"
         elif p is slicing.pad_p:
             expr = self._pad(e, idx)
+        elif p is indexing.dynamic_slice_p:
+            expr = self._dynamic_slice(e, idx)
         elif p in _INDEX_RULES:
             x = e.invars[0]
             expr = self.value(x, _INDEX_RULES[p](idx, x.aval.shape, out.aval.shape,
@@ -199,6 +203,35 @@ class BodyBuilder:
         if not conds:
             return inner
         return f"(({' && '.join(conds)}) ? {inner} : {pad_value})"
+
+    def _dynamic_slice(self, e, idx: Index) -> str:
+        x, *starts = e.invars
+        dims = idx.get_dims()
+        src = []
+        for n, size, s, i in zip(x.aval.shape, e.params["slice_sizes"], starts, dims,
+                                 strict=True):
+            start = self.clamped_start(s, n - size)
+            if start == "0" or i == "0":
+                src.append(i if start == "0" else start)
+            else:
+                src.append(f"({start} + {_atomic(i)})")
+        return self.value(x, idx.with_dims(x.aval.shape, tuple(src)))
+
+    def clamped_start(self, start, hi: int) -> str:
+        """C expression of the scalar ``start`` clamped into ``[0, hi]``, as JAX clamps a
+        dynamic start so that the whole window lies inside the operand (a local computed
+        once per body; a number for a literal or when the window fills the dimension)."""
+        if hi <= 0:
+            return "0"
+        if isinstance(start, Literal):
+            return str(min(max(int(start.val), 0), hi))
+        key = (start, hi)
+        if key not in self.starts:
+            value = self.value(start, self.index((), ()))
+            self.starts[key] = self.declare(
+                "int64_t", f"{local_name(self.names[start])}_at",
+                emit_c.clamp_start(value, start.aval.dtype, hi))
+        return self.starts[key]
 
 
 # ---------------------------------------------------------------------------------------

@@ -28,7 +28,8 @@ ew = importlib.import_module("transpile.lax.elementwise")
 sort_mod = importlib.import_module("transpile.lax.sort")
 from ..resources import runtime_dir
 
-__all__ = ["rules", "emit", "literal", "ctype", "stype", "math_function", "FUSIBLE_ELEMENTWISE"]
+__all__ = ["rules", "emit", "literal", "ctype", "stype", "math_function", "clamp_start",
+           "start_in_bounds", "FUSIBLE_ELEMENTWISE"]
 
 F16 = np.dtype(np.float16)
 F32 = np.dtype(np.float32)
@@ -526,6 +527,24 @@ def _convert(args, in_avals, out_aval, *, new_dtype, weak_type):
 
 
 _def(ew.convert_element_type_p, _convert)
+
+# ---------------------------------------------------------------------------------------
+# Dynamic start indices
+
+def _start_fn(name: str, dtype) -> str:
+    # Every integer type but uint64 converts to int64_t exactly.
+    return f"tp_{name}_u64" if np.dtype(dtype) == np.uint64 else f"tp_{name}"
+
+
+def clamp_start(value: str, dtype, hi: int) -> str:
+    """``value`` (an integer of ``dtype``) clamped into ``[0, hi]`` as an ``int64_t``."""
+    return f"{_start_fn('clamp_start', dtype)}({value}, {hi})"
+
+
+def start_in_bounds(value: str, dtype, hi: int) -> str:
+    """Whether ``value`` (an integer of ``dtype``) lies in ``[0, hi]``."""
+    return f"{_start_fn('start_in_bounds', dtype)}({value}, {hi})"
+
 
 #: Primitives computed one element at a time from the same element of each operand.
 FUSIBLE_ELEMENTWISE = frozenset(rules)

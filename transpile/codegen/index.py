@@ -25,8 +25,18 @@ def row_major_strides(shape) -> tuple:
 
 
 def _atomic(expr: str) -> str:
-    """``expr`` parenthesised unless it is a name or a number."""
-    return expr if expr.replace("_", "a").isalnum() else f"({expr})"
+    """``expr`` parenthesised unless it is a name, a number or parenthesised already."""
+    if expr.replace("_", "a").isalnum():
+        return expr
+    if expr.startswith("("):
+        depth = 0
+        for i, c in enumerate(expr):
+            depth += (c == "(") - (c == ")")
+            if depth == 0:
+                if i == len(expr) - 1:
+                    return expr
+                break
+    return f"({expr})"
 
 
 @dataclass
@@ -66,15 +76,19 @@ class Index:
             else:
                 strides = row_major_strides(self.shape)
                 dims = []
+                lead = 1  # the extent of the dimensions before d
                 for d, (n, s) in enumerate(zip(self.shape, strides, strict=True)):
                     if n == 1:
                         dims.append("0")
                         continue
                     flat = _atomic(self.flat)
                     expr = flat if s == 1 else f"{flat} / {s}"
-                    if d > 0:
+                    if lead > 1:  # the leading dimensions' steps need removing
                         expr = f"{_atomic(expr)} % {n}"
-                    dims.append(self.emit("int64_t", f"q{d}", expr))
+                    lead *= n
+                    # The flat offset itself (the only non-unit dimension) needs no local.
+                    dims.append(expr if expr == self.flat else
+                                self.emit("int64_t", f"q{d}", expr))
                 self.dims = tuple(dims)
         return self.dims
 

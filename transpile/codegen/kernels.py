@@ -200,7 +200,8 @@ def _read(b, offset: str) -> str:
 
 
 def opaque_kernel(kname, e, buffers, names) -> "KernelPlan":
-    """Kernels for dot_general, cumulative ops, sort, concatenate and argmax/argmin."""
+    """Kernels for dot_general, cumulative ops, sort, concatenate, argmax/argmin, and the
+    dynamic-indexing primitives (``indexing_kernels.py``)."""
     p = e.primitive
     ins = [buffers[a] if not hasattr(a, "val") else a for a in e.invars]
     outs = [buffers[o] for o in e.outvars]
@@ -263,4 +264,8 @@ def opaque_kernel(kname, e, buffers, names) -> "KernelPlan":
         fields = sort_fields(kname, e, ins, outs)
         fields["params"] = _params(reads, outs)
         return _kernel_plan(template="kernel_sort.j2", fields=fields, **common)
+    from .indexing_kernels import RULES, indexing_kernel
+    if p in RULES:
+        template, fields = indexing_kernel(e, ins, outs)
+        return _kernel_plan(template=template, fields=fields, **common)
     raise NotImplementedError(f"transpile cannot compile primitive {p.name!r} to C yet")
