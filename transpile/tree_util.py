@@ -292,6 +292,17 @@ def _describe_node(td: PyTreeDef, leaf: str) -> str:
     return f"a {cls!r}" if isinstance(cls, type) else f"a {td.kind}"
 
 
+def _describe_children(td: PyTreeDef, cls) -> str:
+    n = len(td.children)
+    return f"a {cls!r} with {n} {'children' if n > 1 else 'child'}"
+
+
+def _describe_metadata(td: PyTreeDef, cls) -> str:
+    # A dict's metadata is its sorted keys; a custom node's is its auxiliary data.
+    meta = td.node_data if td.kind == "dict" else td.node_data[1]
+    return f"a {cls!r} with pytree metadata {meta}"
+
+
 def _node_type(td: PyTreeDef):
     if td.kind in ("tuple", "list", "dict", "none"):
         return {"tuple": tuple, "list": list, "dict": dict, "none": type(None)}[td.kind]
@@ -324,12 +335,20 @@ def structure_difference(a: PyTreeDef, b: PyTreeDef, leaf: str = "a pytree leaf"
             dy = leaf if y.kind == "leaf" else f"a {ty!r}"
             return keystr(path), dx, dy, "their Python types differ"
         if len(x.children) != len(y.children):
-            return (keystr(path), _describe_node(x, leaf), _describe_node(y, leaf),
-                    "the lengths do not match")
+            if x.kind in ("tuple", "list"):
+                return (keystr(path), _describe_node(x, leaf), _describe_node(y, leaf),
+                        "the lengths do not match")
+            # JAX's wording for dicts (and other nodes): counts, and for dicts the keys
+            # in only one of them.
+            why = "the numbers of children do not match"
+            if x.kind == "dict":
+                why += (", with the symmetric difference of key sets: {"
+                        + " ".join(repr(k) for k in set(x.node_data) ^ set(y.node_data))
+                        + "}")
+            return (keystr(path), _describe_children(x, tx), _describe_children(y, ty), why)
         if x.node_data != y.node_data:
-            return (keystr(path), _describe_node(x, leaf), _describe_node(y, leaf),
-                    "the keys do not match" if x.kind == "dict"
-                    else "their auxiliary data differ")
+            return (keystr(path), _describe_metadata(x, tx), _describe_metadata(y, ty),
+                    "the pytree node metadata does not match")
         if x.kind == "dict":
             keys = x.node_data
         elif x.kind == "namedtuple":

@@ -4,7 +4,9 @@ Each function argument (a branch, a loop body, a loop condition) is traced **onc
 abstract values, into a sub-jaxpr held in the equation's params; the sub-jaxpr has no
 constvars: values it closes over (arrays, tracers of an enclosing trace) become
 leading operands of the equation. Python control flow inside those functions sees
-tracers, as under ``jit``.
+tracers, as under ``jit``. As in JAX, traces are cached per function object and input
+types (see :mod:`._control_flow_tracing`), so a function used twice gives one shared
+sub-jaxpr.
 
 Primitives (operands; params):
 
@@ -23,22 +25,25 @@ As in JAX 0.10.2, tracing forwards values that need no loop: a ``cond`` output t
 every branch returns unchanged from the same operand is that operand; a loop carry
 the body returns unchanged (and, for ``while``, the condition never reads) becomes a
 leading const; a ``scan`` output that is just the current ``x`` is ``xs`` itself.
-A weakly typed initial carry whose dtype the body changes is converted to the body's
-output type and traced again; carries must otherwise keep shape and dtype.
+A weakly typed initial carry whose type the body changes is converted (to a strong
+type promoted from both) and traced again; carries must otherwise keep shape and dtype.
+A ``cond`` output takes its weak type from the first branch (``false_fun``).
 """
 from __future__ import annotations
 
-import inspect
+import weakref
 
 import numpy as np
 
-from .. import core, tree_util
+from .. import core, dtypes, tree_util
 from ..config import config
-from ..core import ShapedArray
 from ..interpreters.eval import eval_jaxpr_numpy
-from ..interpreters.tracing import DebugInfo, trace_to_jaxpr
-from ..ir import ClosedJaxpr, Jaxpr, Var
+from ..ir import Var
 from . import elementwise as ew
+from ._control_flow_tracing import (_arg_name, _as_array, _carry_tree_error,
+                                    _carry_type_error, _check_branches, _closed, _derived,
+                                    _flatten_operands, _invariant_carries, _join_consts,
+                                    _move_to_consts, _trace, _type_mismatch, _used_vars)
 
 __all__ = ["cond", "switch", "while_loop", "fori_loop", "scan", "map",
            "cond_p", "while_p", "scan_p"]
@@ -51,17 +56,13 @@ scan_p = core.new_primitive("scan", multiple_results=True)
 # ---------------------------------------------------------------------------------------
 # Abstract evaluation and NumPy evaluation
 
-def _join_weak(avals_per_branch) -> list:
-    # The result is weak only where every branch's is (a strong branch fixes the dtype).
-    return [a[0].update(weak_type=all(x.weak_type for x in a))
-            for a in zip(*avals_per_branch, strict=True)]
-
-
 @cond_p.def_abstract_eval
 def _cond_abstract(index, *args, branches):
     if index.shape != () or index.dtype != np.int32:
         raise TypeError(f"cond index must be an int32 scalar, got {index.str_short()}")
-    return _join_weak([b.out_avals for b in branches])
+    # As in JAX, the weak types are those of the first branch (``false_fun`` for cond):
+    # branches may differ only in weak type, and the first one's wins.
+    return list(branches[0].out_avals)
 
 
 @cond_p.def_impl
@@ -111,212 +112,24 @@ def _scan_impl(*args, jaxpr, length, reverse, unroll, num_consts, num_carry):
 
 
 # ---------------------------------------------------------------------------------------
-# Tracing function arguments into sub-jaxprs
-
-class _Traced:
-    """A function traced at abstract values: its jaxpr (closed-over values as leading
-    invars, no constvars), those values, and the output tree."""
-
-    def __init__(self, fun, jaxpr: Jaxpr, consts: list, out_tree, debug: DebugInfo):
-        self.fun, self.jaxpr, self.consts, self.out_tree = fun, jaxpr, consts, out_tree
-        self.debug = debug
-
-    @property
-    def out_avals(self) -> list:
-        return [v.aval for v in self.jaxpr.outvars]
-
-
-def _trace(fun, in_tree, in_avals, traced_for: str) -> _Traced:
-    box = []
-
-    def flat_fun(*flat):
-        out = fun(*tree_util.tree_unflatten(in_tree, list(flat)))
-        leaves, tree = tree_util.tree_flatten(out)
-        box.append(tree)
-        return leaves
-
-    debug = DebugInfo.of(fun, traced_for)
-    closed = trace_to_jaxpr(flat_fun, in_avals, debug)
-    j = closed.jaxpr
-    jaxpr = Jaxpr((), tuple(j.constvars) + tuple(j.invars), j.outvars, j.eqns)
-    return _Traced(fun, jaxpr, list(closed.consts), box[0], debug)
-
-
-def _flatten_operands(tree) -> tuple[list, object, list]:
-    leaves, treedef = tree_util.tree_flatten(tree)
-    avals = []
-    for x in leaves:
-        if not core.is_valid_value(x):
-            raise TypeError(f"Argument {x!r} of type {type(x)} is not a valid JAX type")
-        avals.append(core.get_aval(x))
-    return leaves, treedef, avals
-
-
-def _forwarded(x):
-    """A value returned unchanged by a loop or branch, as an array (as if computed)."""
-    if isinstance(x, core.Tracer) or type(x).__name__ == "Array":
-        return x
-    from ..array import Array
-    a = core.get_aval(x)
-    return Array._new(np.array(core.to_numpy(x, a)), a.weak_type)
-
-
-def _closed(jaxpr: Jaxpr) -> ClosedJaxpr:
-    return ClosedJaxpr(jaxpr, [])
-
-
-def _arg_name(fun, position: int, default: str) -> str:
-    try:
-        params = list(inspect.signature(fun).parameters.values())
-        p = params[position]
-        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
-            return p.name
-    except (TypeError, ValueError, IndexError):
-        pass
-    return default
-
-
-# ---------------------------------------------------------------------------------------
-# Error texts (JAX's wording)
-
-def _type_mismatch(a: ShapedArray, b: ShapedArray) -> str | None:
-    what = [w for w, bad in (("shapes", a.shape != b.shape), ("dtypes", a.dtype != b.dtype))
-            if bad]
-    return " and ".join(what) if what else None
-
-
-def _leaf_paths(treedef) -> list[str]:
-    pairs, _ = tree_util.tree_flatten_with_path(tree_util.tree_unflatten(
-        treedef, [0] * treedef.num_leaves))
-    return [tree_util.keystr(p) for p, _ in pairs]
-
-
-def _carry_type_error(loop: str, name: str, in_tree, in_avals, out_avals) -> TypeError:
-    paths = _leaf_paths(in_tree)
-    diffs = []
-    for path, a, b in zip(paths, in_avals, out_avals, strict=True):
-        what = _type_mismatch(a, b)
-        if what:
-            who = f"carry {name}" if not path else f"carry component {name}{path}"
-            diffs.append(f"the input {who} has type {a.str_long()} but the corresponding "
-                         f"output carry component has type {b.str_long()}, so the {what} "
-                         "do not match")
-    if len(diffs) == 1:
-        body = "T" + diffs[0][1:] + "."
-    else:
-        body = "\n".join(f"  * {d}{';' if i < len(diffs) - 1 else '.'}"
-                         for i, d in enumerate(diffs))
-    return TypeError(
-        f"{loop} body function carry input and carry output must have equal types, but "
-        f"they differ:\n\n{body}\n\nRevise the function so that all output types match "
-        "the corresponding input types.")
-
-
-def _carry_tree_error(loop: str, name: str, in_tree, out_tree) -> TypeError:
-    path, a, b, why = tree_util.structure_difference(in_tree, out_tree,
-                                                     leaf=f"a {ShapedArray!r}")
-    who = f"carry {name}" if not path else f"carry component {name}{path}"
-    return TypeError(
-        f"{loop} body function carry input and carry output must have the same pytree "
-        f"structure, but they differ:\n\nThe input {who} is {a} but the corresponding "
-        f"component of the carry output is {b}, so {why}.\n\nRevise the function so that "
-        "the carry output has the same pytree structure as the carry input.")
-
-
-def _branch_names(kind: str, n: int) -> list[str]:
-    if kind == "cond":
-        return ["true_fun", "false_fun"]
-    # JAX's own spelling: "branch 0" against "branch1", "branch2", ...
-    return ["branch 0"] + [f"branch{i}" for i in range(1, n)]
-
-
-def _check_branches(kind: str, traced: list[_Traced]) -> None:
-    names = _branch_names(kind, len(traced))
-    first = traced[0]
-    for name, t in zip(names[1:], traced[1:], strict=True):
-        head = (f"{names[0]} is {first.debug.func_src}\n{name} is {t.debug.func_src}\n\n")
-        if t.out_tree != first.out_tree:
-            path, a, b, why = tree_util.structure_difference(first.out_tree, t.out_tree)
-            at = f" at path {path}" if path else ""
-            raise TypeError(
-                f"{kind} branch outputs must have the same pytree structure, but they "
-                f"differ:\n\n{head}{names[0]} output{at} is {a} but {name} output is {b}, "
-                f"so {why}.\n\nRevise {names[0]} and/or {name} so that they have the same "
-                "pytree structure.")
-        paths = _leaf_paths(first.out_tree)
-        diffs = []
-        for path, a, b in zip(paths, first.out_avals, t.out_avals, strict=True):
-            what = _type_mismatch(a, b)
-            if what:
-                at = f" at path {path}" if path else ""
-                diffs.append(f"the output of {names[0]}{at} has type {a.str_long()} but the "
-                             f"corresponding output of {name} has type {b.str_long()}, so "
-                             f"the {what} do not match")
-        if diffs:
-            if len(diffs) == 1:
-                body = "T" + diffs[0][1:] + "."
-            else:
-                body = "\n".join(f"  * {d}{';' if i < len(diffs) - 1 else '.'}"
-                                 for i, d in enumerate(diffs))
-            raise TypeError(
-                f"{kind} branches must have equal output types but they differ.\n\n{head}"
-                f"{body}\n\nRevise {names[0]} and/or {name} so that all output types "
-                "match.")
-
-
-# ---------------------------------------------------------------------------------------
-# Forwarding and jaxpr surgery
-
-def _used_vars(jaxpr: Jaxpr) -> set:
-    """Variables the outputs of ``jaxpr`` depend on."""
-    live = {v for v in jaxpr.outvars if isinstance(v, Var)}
-    for eqn in reversed(jaxpr.eqns):
-        if any(o in live for o in eqn.outvars):
-            live.update(a for a in eqn.invars if isinstance(a, Var))
-    return live
-
-
-def _join_consts(traced: list[_Traced]):
-    """One const list for several functions (deduplicated by identity), and each
-    function's jaxpr re-bound to take all of them before its own operands."""
-    consts, index = [], {}
-    for t in traced:
-        for c in t.consts:
-            if id(c) not in index:
-                index[id(c)] = len(consts)
-                consts.append(c)
-    jaxprs = []
-    for t in traced:
-        n = len(t.consts)
-        own = {index[id(c)]: v for c, v in zip(t.consts, t.jaxpr.invars[:n], strict=True)}
-        new_in = [own.get(k) or Var(core.get_aval(c)) for k, c in enumerate(consts)]
-        jaxprs.append(t.jaxpr.replace(invars=tuple(new_in) + t.jaxpr.invars[n:]))
-    return consts, jaxprs
-
-
-def _invariant_carries(jaxpr: Jaxpr, nconsts: int, ncarry: int) -> list[bool]:
-    ins = jaxpr.invars[nconsts:nconsts + ncarry]
-    return [jaxpr.outvars[k] is ins[k] for k in range(ncarry)]
-
-
-def _move_to_consts(jaxpr: Jaxpr, nconsts: int, ncarry: int, moved: list[bool]) -> Jaxpr:
-    """Make the moved carries leading consts: drop their outputs, put their invars first."""
-    ins = list(jaxpr.invars)
-    carry = ins[nconsts:nconsts + ncarry]
-    front = [v for v, m in zip(carry, moved, strict=True) if m]
-    kept = [v for v, m in zip(carry, moved, strict=True) if not m]
-    outs = [o for k, o in enumerate(jaxpr.outvars) if k >= ncarry or not moved[k]]
-    return jaxpr.replace(invars=tuple(front + ins[:nconsts] + kept + ins[nconsts + ncarry:]),
-                         outvars=tuple(outs))
-
-
-# ---------------------------------------------------------------------------------------
 # cond and switch
 
 _NO_OPERAND = object()
 
 
+def _operand_error(operand, operands) -> TypeError:
+    return TypeError("if 'operand' keyword is passed then no positional operands can be "
+                     f"passed, got operand={operand} and positional operands {operands}")
+
+
 def _as_index_pred(pred):
+    # JAX's checks, in its order: None, sequences, non-array values, shape, dtype.
+    if pred is None:
+        raise TypeError("cond predicate is None")
+    if isinstance(pred, (list, tuple, str)):
+        raise TypeError(f"Pred must be a scalar, got {pred} of type {type(pred)}")
+    if not core.is_valid_value(pred):
+        raise TypeError(f"Pred type must be either boolean or number, got {pred}.")
     a = core.get_aval(pred)
     if a.shape != ():
         raise TypeError(f"Pred must be a scalar, got {pred} of shape {a.shape}.")
@@ -347,13 +160,12 @@ def cond(pred, true_fun, false_fun, *operands, operand=_NO_OPERAND):
     pytree
         The chosen branch's output.
     """
-    if operand is not _NO_OPERAND:
-        if operands:
-            raise TypeError("if `operand` is passed, no positional operands may be passed "
-                            "to cond")
-        operands = (operand,)
     if not callable(true_fun) or not callable(false_fun):
         raise TypeError("lax.cond: true_fun and false_fun arguments should be callable.")
+    if operand is not _NO_OPERAND:
+        if operands:
+            raise _operand_error(operand, operands)
+        operands = (operand,)
     if config.jax_disable_jit and core.is_concrete(pred):
         return true_fun(*operands) if core.concrete_or_error(pred) else false_fun(*operands)
     index = _as_index_pred(pred)
@@ -375,15 +187,27 @@ def switch(index, branches, *operands, operand=_NO_OPERAND):
     pytree
     """
     if operand is not _NO_OPERAND:
+        if operands:
+            raise _operand_error(operand, operands)
         operands = (operand,)
     branches = tuple(branches)
-    if not branches:
-        raise ValueError("Empty branch sequence")
+    if not all(callable(b) for b in branches):
+        raise TypeError("lax.switch: branches argument should be a sequence of callables.")
+    # JAX's checks, in its order (None counts as a float32 scalar there).
+    if index is None:
+        raise TypeError("Index type must be an integer, got None as float32")
+    if isinstance(index, (list, tuple)):
+        raise TypeError(f"Branch index must be scalar, got {index} of shape "
+                        f"{np.shape(index)}.")
+    if not core.is_valid_value(index):
+        raise TypeError(f"Index type must be an integer, got {index}.")
     a = core.get_aval(index)
     if a.shape != ():
         raise TypeError(f"Branch index must be scalar, got {index} of shape {a.shape}.")
     if a.dtype.kind not in "iu":
-        raise TypeError(f"Index type must be an integer, got {index} of type {a.dtype}")
+        raise TypeError(f"Index type must be an integer, got {index} as {a.dtype}")
+    if not branches:
+        raise ValueError("Empty branch sequence")
     if len(branches) == 1:
         return branches[0](*operands)
     if config.jax_disable_jit and core.is_concrete(index):
@@ -407,26 +231,44 @@ def _cond_branches(kind, index, funs, operands, reverse: bool):
                for j in jaxprs]
         forward.append(pos[0] if pos[0] >= 0 and all(p == pos[0] for p in pos) else -1)
     keep = [f < 0 for f in forward]
-    jaxprs = [j.replace(outvars=tuple(o for o, k in zip(j.outvars, keep, strict=True) if k))
-              for j in jaxprs]
+    if not all(keep):
+        jaxprs = [_derived(j, ("keep", tuple(keep)), lambda j=j: j.replace(outvars=tuple(
+            o for o, k in zip(j.outvars, keep, strict=True) if k))) for j in jaxprs]
     branches = tuple(_closed(j) for j in (reversed(jaxprs) if reverse else jaxprs))
     outs = iter(cond_p.bind(index, *consts, *ops, branches=branches))
     args = list(consts) + list(ops)
     assert nin == len(args)
-    flat = [_forwarded(args[f]) if f >= 0 else next(outs) for f in forward]
+    # Traced, a forwarded operand is the operand itself (a Python scalar stays a literal);
+    # eagerly, JAX runs the cond and returns arrays.
+    eager = isinstance(core.find_top_trace([index, *args]), core.EvalTrace)
+    fwd = _as_array if eager else (lambda x: x)
+    flat = [fwd(args[f]) if f >= 0 else next(outs) for f in forward]
     return tree_util.tree_unflatten(traced[0].out_tree, flat)
 
 
 # ---------------------------------------------------------------------------------------
 # while_loop and fori_loop
 
+class _HasAval:
+    """Lets ``dtypes.result_type`` see an aval's dtype and weak type."""
+
+    def __init__(self, aval):
+        self.aval = aval
+
+
 def _retype_weak(init: list, in_avals: list, out_avals: list):
-    """Convert weak initial carries whose dtype the body changes; None if none does."""
+    """Convert weak initial carries whose type the body changes; None if none does.
+
+    As in JAX, such a carry becomes a *strong* value of the type promoted from itself
+    and the body's output (so a weak float init stays float32 when the body returns
+    int32, and the mismatch is then reported).
+    """
     changed = False
     new = list(init)
     for k, (a, b) in enumerate(zip(in_avals, out_avals, strict=True)):
-        if a.weak_type and a.dtype != b.dtype and a.shape == b.shape:
-            new[k] = ew._convert_element_type(init[k], b.dtype, weak_type=b.weak_type)
+        if a.weak_type and _type_mismatch(a, b):
+            dt = dtypes.result_type(init[k], _HasAval(b))
+            new[k] = ew._convert_element_type(init[k], dt, weak_type=False)
             changed = True
     return new if changed else None
 
@@ -448,7 +290,7 @@ def while_loop(cond_fun, body_fun, init_val):
         The final value.
     """
     if config.jax_disable_jit:
-        val = init_val
+        val = tree_util.tree_map(_as_array, init_val)
         while cond_fun(val):
             val = body_fun(val)
         return val
@@ -457,6 +299,9 @@ def while_loop(cond_fun, body_fun, init_val):
     args_tree = tree_util.PyTreeDef("tuple", None, (in_tree,))
     for _ in range(2):
         cond_t = _trace(cond_fun, args_tree, in_avals, "while_loop")
+        if cond_t.out_tree.kind != "leaf":
+            raise TypeError("cond_fun must return a boolean scalar, but got pytree "
+                            f"{cond_t.out_tree}.")
         out = cond_t.out_avals
         if len(out) != 1 or out[0].shape != () or out[0].dtype != np.bool_:
             raise TypeError("cond_fun must return a boolean scalar, but got output type(s) "
@@ -479,14 +324,17 @@ def while_loop(cond_fun, body_fun, init_val):
     moved = [inv and cj.invars[nc + k] not in cond_uses
              for k, inv in enumerate(_invariant_carries(bj, nb, n))]
     bj = _move_to_consts(bj, nb, n, moved)
-    cj = cj.replace(invars=cj.invars[:nc] + tuple(
-        v for v, m in zip(cj.invars[nc:], moved, strict=True) if not m))
+    if any(moved):
+        cj = _derived(cj, ("drop", nc, tuple(moved)), lambda: cj.replace(
+            invars=cj.invars[:nc] + tuple(v for v, m in zip(cj.invars[nc:], moved,
+                                                           strict=True) if not m)))
     moved_vals = [x for x, m in zip(init, moved, strict=True) if m]
     kept_vals = [x for x, m in zip(init, moved, strict=True) if not m]
     outs = iter(while_p.bind(*cond_t.consts, *moved_vals, *body_t.consts, *kept_vals,
                              cond_jaxpr=_closed(cj), body_jaxpr=_closed(bj),
                              cond_nconsts=nc, body_nconsts=nb + len(moved_vals)))
-    flat = [_forwarded(x) if m else next(outs) for x, m in zip(init, moved, strict=True)]
+    # A carry the loop never changes is returned as it was passed (not made an array).
+    flat = [x if m else next(outs) for x, m in zip(init, moved, strict=True)]
     return tree_util.tree_unflatten(in_tree, flat)
 
 
@@ -508,12 +356,14 @@ def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
     -------
     pytree
     """
-    lt, ut = core.get_aval(lower).dtype, core.get_aval(upper).dtype
-    if lt != ut:
+    la, ua = core.get_aval(lower), core.get_aval(upper)
+    # As in JAX, a weakly typed int bound (a Python int) takes the other bound's signed
+    # int dtype (in the while form); any other difference is an error. Float bounds are
+    # allowed.
+    signed = la.dtype.kind == ua.dtype.kind == "i"
+    if la.dtype != ua.dtype and not (signed and (la.weak_type or ua.weak_type)):
         raise TypeError("lower and upper arguments to fori_loop must have equal types, "
-                        f"got {lt.name} and {ut.name}")
-    if lt.kind not in "iu":
-        raise TypeError(f"fori_loop bounds must be integers, got {lt.name}")
+                        f"got {la.dtype.name} and {ua.dtype.name}")
     if config.jax_disable_jit and core.is_concrete(lower) and core.is_concrete(upper):
         val = init_val
         for i in range(int(core.concrete_or_error(lower)),
@@ -525,22 +375,50 @@ def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
     except (TypeError, core.ConcretizationTypeError):
         lo = hi = None
     if lo is not None:
-        def step(carry, _):
-            i, x = carry
-            return (i + 1, body_fun(i, x)), None
-        (_, out), _ = scan(step, (lo, init_val), None, length=max(hi - lo, 0),
-                           unroll=1 if unroll is None else unroll)
+        (_, out), _ = scan(_fori_wrapper(body_fun, "scan"), (lo, init_val), None,
+                           length=max(hi - lo, 0), unroll=1 if unroll is None else unroll)
         return out
     if unroll is not None and unroll is not False and unroll != 1:
         raise ValueError("Can only use `unroll` in `fori_loop` if the loop bounds are "
                          "statically known.")
-
-    def body(carry):
-        i, u, x = carry
-        return i + 1, u, body_fun(i, x)
-
-    _, _, out = while_loop(lambda c: ew.lt(c[0], c[1]), body, (lower, upper, init_val))
+    if la.dtype != ua.dtype:
+        if la.weak_type:
+            lower = ew._convert_element_type(lower, ua.dtype)
+        else:
+            upper = ew._convert_element_type(upper, la.dtype)
+    _, _, out = while_loop(_fori_cond, _fori_wrapper(body_fun, "while"),
+                           (lower, upper, init_val))
     return out
+
+
+def _fori_cond(carry):
+    return ew.lt(carry[0], carry[1])
+
+
+# One wrapper per body function (and form), so that the trace cache sees the same
+# function each time ``fori_loop`` gets the same ``body_fun``, as in JAX.
+_fori_wrappers: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _fori_wrapper(body_fun, form: str):
+    try:
+        fun = weakref.ref(body_fun)  # (a strong reference would keep the key alive)
+    except TypeError:
+        fun = lambda: body_fun  # noqa: E731
+
+    def scan_step(carry, _):
+        i, x = carry
+        return (i + 1, fun()(i, x)), None
+
+    def while_body(carry):
+        i, u, x = carry
+        return i + 1, u, fun()(i, x)
+
+    try:
+        per_fun = _fori_wrappers.setdefault(body_fun, {})
+    except TypeError:  # not weakly referenceable or not hashable
+        per_fun = {}
+    return per_fun.setdefault(form, scan_step if form == "scan" else while_body)
 
 
 # ---------------------------------------------------------------------------------------
@@ -568,13 +446,12 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpos
     (carry, ys)
     """
     xs_flat, xs_tree = tree_util.tree_flatten(xs)
-    x_avals = []
-    for x in xs_flat:
-        a = core.get_aval(x)
-        if not a.shape:
-            raise ValueError(f"scan got value with no leading axis to scan over: "
-                             f"{a.str_long()}.")
-        x_avals.append(a)
+    x_avals = [core.get_aval(x) for x in xs_flat]
+    if any(not a.shape for a in x_avals):
+        # JAX lists the values themselves (for a 0-d array JAX fails with an IndexError).
+        bad = [x for x, a in zip(xs_flat, x_avals, strict=True) if not a.shape]
+        raise ValueError("scan got value with no leading axis to scan over: "
+                         f"{', '.join(str(x) for x in bad)}.")
     lengths = [a.shape[0] for a in x_avals]
     if length is not None:
         length = int(core.concrete_or_error(length, "The `length` argument to `scan`"))
@@ -599,8 +476,10 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpos
     for _ in range(2):
         t = _trace(f, in_tree, list(init_avals) + x_avals, "scan")
         if t.out_tree.kind not in ("tuple", "list") or len(t.out_tree.children) != 2:
-            shown = tree_util.tree_unflatten(
-                t.out_tree, [_AvalText(a) for a in t.out_avals])
+            # JAX formats the tree of avals: str of a lone aval (``~float32[]``), the
+            # container's repr (``(ShapedArray(float32[]), ...)``) otherwise.
+            shown = (t.out_avals[0].str_weak() if t.out_tree.kind == "leaf" else
+                     str(tree_util.tree_unflatten(t.out_tree, t.out_avals)))
             raise TypeError(f"scan body output must be a pair, got {shown}.")
         carry_tree = t.out_tree.children[0]
         if carry_tree != init_tree:
@@ -620,8 +499,10 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpos
     y_vars = jaxpr.outvars[n:]
     y_from_x = [x_vars.index(y) if isinstance(y, Var) and y in x_vars else -1
                 for y in y_vars]
-    jaxpr = jaxpr.replace(outvars=jaxpr.outvars[:n] + tuple(
-        y for y, k in zip(y_vars, y_from_x, strict=True) if k < 0))
+    if any(k >= 0 for k in y_from_x):
+        jaxpr = _derived(jaxpr, ("ys", n, tuple(y_from_x)), lambda: jaxpr.replace(
+            outvars=jaxpr.outvars[:n] + tuple(y for y, k in zip(y_vars, y_from_x,
+                                                                strict=True) if k < 0)))
     jaxpr = _move_to_consts(jaxpr, nconsts, n, moved)
     moved_vals = [x for x, m in zip(init_flat, moved, strict=True) if m]
     kept_vals = [x for x, m in zip(init_flat, moved, strict=True) if not m]
@@ -629,24 +510,19 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpos
                        length=length, reverse=bool(reverse), unroll=unroll,
                        num_consts=nconsts + len(moved_vals), num_carry=len(kept_vals))
     outs = iter(outs)
-    carry = [_forwarded(x) if m else next(outs)
-             for x, m in zip(init_flat, moved, strict=True)]
-    ys = [_forwarded(xs_flat[k]) if k >= 0 else next(outs) for k in y_from_x]
+    # Unchanged carries come back as passed; forwarded ys as arrays (as JAX does).
+    carry = [x if m else next(outs) for x, m in zip(init_flat, moved, strict=True)]
+    ys = [_as_array(xs_flat[k]) if k >= 0 else next(outs) for k in y_from_x]
     return tree_util.tree_unflatten(t.out_tree, carry + ys)
 
 
-class _AvalText:
-    """Shows an aval as a tracer would (``~float32[]``) inside an error message."""
-
-    def __init__(self, aval):
-        self.aval = aval
-
-    def __repr__(self) -> str:
-        return self.aval.str_weak()
-
-
 def _scan_python(f, init, xs_flat, xs_tree, length, reverse):
-    from .. import numpy as jnp
+    from .slicing import concatenate
+    from .structural import expand_dims
+    if length == 0:
+        raise ValueError("zero-length scan is not supported in disable_jit() mode because "
+                         "the output type is unknown.")
+    xs_flat = [_as_array(x) for x in xs_flat]  # JAX slices arrays, not the NumPy inputs
     carry, ys = init, []
     order = range(length - 1, -1, -1) if reverse else range(length)
     for i in order:
@@ -655,9 +531,12 @@ def _scan_python(f, init, xs_flat, xs_tree, length, reverse):
         ys.append(y)
     if reverse:
         ys.reverse()
-    if not ys:
-        return carry, None
-    stacked = tree_util.tree_map(lambda *v: jnp.stack(v), *ys)
+    for x in tree_util.tree_leaves(ys):
+        if not core.is_valid_value(x):
+            raise TypeError(f"Argument {x!r} of type {type(x)} is not a valid JAX type")
+    # Stacked without promotion, as JAX does (ys of different dtypes are an error).
+    stacked = tree_util.tree_map(
+        lambda *v: concatenate([expand_dims(y, (0,)) for y in v], 0), *ys)
     return carry, stacked
 
 
