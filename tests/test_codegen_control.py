@@ -130,6 +130,14 @@ PROGRAMS = {
         (_x(9),), None),
     "while_matmul": (lambda a, v: lax.fori_loop(
         0, 5, lambda i, v: jnp.tanh(a @ v), v), (_x(8, 8) * 0.1, _x(8)), None),
+    "fori_scatter_in_place": (lambda x: lax.fori_loop(
+        0, 10, lambda i, c: c.at[i].set(c[i - 1] * 2 + 1), x), (_x(100),), None),
+    "scan_dynamic_reads": (lambda x, idx: lax.scan(
+        lambda c, i: (c + x[i], x[i] * c), 0.0, idx), (_x(9), np.array(
+            [0, 3, -1, 8, 100, -100, 2], np.int32)), None),
+    "while_add_at_duplicates": (lambda x, idx: lax.fori_loop(
+        0, 3, lambda k, c: c.at[idx].add(1.0), x), (_x(5), np.array([0, 0, 4, 9, -1],
+                                                                    np.int32)), None),
     "cond_of_reduction_operand": (lambda x: lax.cond(
         jnp.max(x) > 1, lambda x: jnp.sort(x), lambda x: x[::-1], x), (_x(6),), None),
 }
@@ -233,3 +241,16 @@ def test_sub_jaxpr_consts_are_lifted():
         return lax.cond(x > 0, lambda x: x + jnp.asarray(big), lambda x: x * 0 + big, x)
     got = jax.jit(f)(f32(2))
     np.testing.assert_array_equal(np.asarray(got), big + 2)
+
+
+def test_loop_carry_is_updated_in_place():
+    src = _source(lambda x: lax.fori_loop(0, 10, lambda i, c: c.at[i].set(c[i - 1] * 2),
+                                          x), jnp.ones(100))
+    loop = src.split("for (int64_t t1")[1].split("if (")[0]
+    assert "memcpy(" not in loop and "_cur, " in loop and "tp_t" not in loop
+    got = jax.jit(lambda x: lax.fori_loop(0, 10, lambda i, c: c.at[i].set(c[i - 1] * 2),
+                                          x))(jnp.ones(100))
+    want = np.ones(100, f32)
+    for i in range(10):
+        want[i] = want[i - 1] * 2
+    np.testing.assert_array_equal(np.asarray(got), want)

@@ -1,7 +1,9 @@
 """Generated kernels under AddressSanitizer: no read or write outside any buffer.
 
 The programs of test_codegen_c.py (every kernel kind, broadcasts, pads, transposes,
-zero-size arrays) and 150 random chains of index maps are built with
+zero-size arrays), 150 random chains of index maps, the dynamic-indexing programs of
+test_codegen_indexing.py (out-of-bounds and extreme indices, every mode) and the
+control-flow programs of test_codegen_control.py are built with
 ``-fsanitize=address`` and run in a subprocess that preloads the ASan runtime; any
 invalid access aborts it with a report.
 """
@@ -28,7 +30,20 @@ _SCRIPT = textwrap.dedent("""
     assert "-fsanitize=address" in exes[0].library.command
     for (name, closed, args), exe in zip(items, exes):
         exe(list(args))
-    print("ran", len(items))
+    # gather, scatters, dynamic_(update_)slice at hostile indices (64-bit index dtypes)
+    ix = runpy.run_path(%r)
+    with jax.enable_x64():
+        more = [(n, jax.make_jaxpr(f)(*a), a) for n, f, a in ix["indexing_cases"]()]
+        exes = compile_many([(f"asan_{n}", c) for n, c, _ in more])
+        for (name, closed, args), exe in zip(more, exes):
+            exe(list(args))
+    # compiled control flow: nested loops, carries, in-place updates
+    cf = runpy.run_path(%r)
+    flow = [(n, jax.make_jaxpr(f)(*a), a) for n, (f, a, _) in cf["PROGRAMS"].items()]
+    exes = compile_many([(f"asan_{n}", c) for n, c, _ in flow])
+    for (name, closed, args), exe in zip(flow, exes):
+        exe(list(args))
+    print("ran", len(items) + len(more) + len(flow))
 """)
 
 
@@ -49,7 +64,9 @@ def test_kernels_under_address_sanitizer(tmp_path):
                ASAN_OPTIONS="detect_leaks=0:abort_on_error=1",
                TRANSPILE_CFLAGS="-fsanitize=address -fno-omit-frame-pointer",
                TRANSPILE_CACHE_DIR=str(tmp_path))
-    script = _SCRIPT % os.path.join(REPO, "tests", "test_codegen_c.py")
+    script = _SCRIPT % (os.path.join(REPO, "tests", "test_codegen_c.py"),
+                        os.path.join(REPO, "tests", "test_codegen_indexing.py"),
+                        os.path.join(REPO, "tests", "test_codegen_control.py"))
     res = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
                          text=True, timeout=600)
     assert res.returncode == 0, res.stderr[-4000:]

@@ -195,21 +195,34 @@ class _Carries:
             steps += _assign(self.planner, a, dst)
         return steps + self.decls
 
-    def bind_outputs(self, j: Jaxpr, outvars) -> None:
-        """Let the body compute each next carry straight into its ``_nxt`` buffer."""
-        computed, seen = _computed(j), set()
-        for o, nxt in zip(outvars, self.nxt, strict=True):
-            if isinstance(o, Var) and o in computed and o not in seen \
-                    and o not in self.planner.buffers:
-                self.planner.buffers[o] = nxt
-                seen.add(o)
+    def bind_outputs(self, j: Jaxpr, outvars, carry_invars) -> None:
+        """Let the body compute each next carry straight into its ``_nxt`` buffer,
+        except a carry updated in place (a scatter of the carry itself), which stays
+        in its current buffer."""
+        from .plan import _UPDATES
+        producer = {o: e for e in j.eqns for o in e.outvars}
+        seen = set()
+        for o, nxt, inv in zip(outvars, self.nxt, carry_invars, strict=True):
+            e = producer.get(o)
+            if e is None or o in seen or o in self.planner.buffers:
+                continue
+            seen.add(o)
+            if e.primitive.name in _UPDATES and e.invars[0] is inv:
+                continue
+            self.planner.buffers[o] = nxt
 
     def advance(self, outvars) -> list:
         """After the body: write the carries it did not compute in place, then swap."""
         steps = []
-        for o, nxt in zip(outvars, self.nxt, strict=True):
-            steps += _assign(self.planner, o, nxt)
-        for cur, nxt, swapped in zip(self.cur, self.nxt, self.swapped, strict=True):
+        in_place = [isinstance(o, Var) and self.planner.buffers[o].name == cur.name
+                    for o, cur in zip(outvars, self.cur, strict=True)]
+        for o, nxt, same in zip(outvars, self.nxt, in_place, strict=True):
+            if not same:
+                steps += _assign(self.planner, o, nxt)
+        for cur, nxt, swapped, same in zip(self.cur, self.nxt, self.swapped, in_place,
+                                           strict=True):
+            if same:
+                continue
             if swapped:
                 steps.append({"kind": "swap", "ctype": cur.ctype, "a": cur.name,
                               "b": nxt.name})
@@ -235,9 +248,10 @@ def _while(planner, eqn) -> dict:
     cj = _enter(planner, p["cond_jaxpr"], list(cconsts) + carries.cur)
     cond_steps = planner.block(ClosedJaxpr(cj, []))
     bj = _enter(planner, p["body_jaxpr"], list(bconsts) + carries.cur)
-    carries.bind_outputs(bj, bj.outvars)
+    carry_in = bj.invars[nb:]
+    carries.bind_outputs(bj, bj.outvars, carry_in)
     body_outs = [o for o in bj.outvars if isinstance(o, Var)]
-    body_steps = planner.block(ClosedJaxpr(bj, []), keep=body_outs)
+    body_steps = planner.block(ClosedJaxpr(bj, []), keep=body_outs, donated=carry_in)
     steps.append({"kind": "while", "comment": _comment(planner, eqn), "cond": cond_steps,
                   "pred": _scalar(planner, cj.outvars[0]),
                   "body": body_steps + carries.advance(bj.outvars)})
@@ -272,7 +286,8 @@ def _scan(planner, eqn) -> dict:
         x_ops.append(xv)
     j = _enter(planner, p["jaxpr"], list(consts) + carries.cur + x_ops)
     body_carry, body_ys = j.outvars[:n_k], j.outvars[n_k:]
-    carries.bind_outputs(j, body_carry)
+    carry_in = j.invars[n_c:n_c + n_k]
+    carries.bind_outputs(j, body_carry, carry_in)
     computed = _computed(j)
     y_rows = []
     for o, yv in zip(body_ys, ys_vars, strict=True):
@@ -281,7 +296,7 @@ def _scan(planner, eqn) -> dict:
         if isinstance(o, Var) and o in computed and o not in planner.buffers:
             planner.buffers[o] = row  # computed straight into its row of ys
     keep = [o for o in j.outvars if isinstance(o, Var)]
-    body = planner.block(ClosedJaxpr(j, []), keep=keep)
+    body = planner.block(ClosedJaxpr(j, []), keep=keep, donated=carry_in)
     for o, row in zip(body_ys, y_rows, strict=True):
         body += _assign(planner, o, row)
     planner.loop_depth -= 1

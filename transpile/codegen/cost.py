@@ -15,9 +15,14 @@ __all__ = ["cost_analysis"]
 
 _NO_FLOPS = {"broadcast_in_dim", "reshape", "squeeze", "transpose", "rev", "slice", "pad",
              "concatenate", "iota", "convert_element_type", "select_n", "stop_gradient",
-             "sort"}
+             "sort", "gather", "scatter", "dynamic_slice", "dynamic_update_slice"}
 _OWN_KERNEL = {"dot_general", "sort", "cumsum", "cumprod", "cummax", "cummin",
-               "concatenate", "argmax", "argmin"}
+               "concatenate", "argmax", "argmin", "gather", "scatter", "scatter-add",
+               "scatter-sub", "scatter-mul", "scatter-min", "scatter-max",
+               "dynamic_update_slice"}
+_TRANSCENDENTAL = {"exp", "exp2", "expm1", "log", "log1p", "sin", "cos", "tan", "tanh",
+                   "logistic", "erf", "erf_inv", "pow", "atan2", "sinh", "cosh", "asin",
+                   "acos", "atan", "asinh", "acosh", "atanh", "cbrt"}
 
 
 def _nbytes(aval) -> int:
@@ -25,28 +30,51 @@ def _nbytes(aval) -> int:
 
 
 def cost_analysis(closed: ClosedJaxpr) -> dict:
-    """``{"flops": ..., "bytes accessed": ..., "transcendentals": ...}`` for ``closed``."""
+    """``{"flops": ..., "bytes accessed": ..., "transcendentals": ...}`` for ``closed``.
+
+    Control flow: a ``scan`` body counts ``length`` times, a ``cond`` counts its most
+    expensive branch, and a ``while`` body counts once (its trip count is not static).
+    """
     j = closed.jaxpr
-    flops = trans = 0
-    nbytes = sum(_nbytes(v.aval) for v in j.invars) + \
+    flops, trans, nbytes = _eqns_cost(j)
+    nbytes += sum(_nbytes(v.aval) for v in j.invars) + \
         sum(_nbytes(v.aval) for v in j.outvars if isinstance(v, Var))
+    return {"flops": float(flops), "transcendentals": float(trans),
+            "bytes accessed": float(nbytes)}
+
+
+def _eqns_cost(j) -> tuple[int, int, int]:
+    flops = trans = nbytes = 0
     for e in j.eqns:
         name = e.primitive.name
+        p = e.params
+        if name == "cond":
+            costs = [_eqns_cost(b.jaxpr) for b in p["branches"]]
+            best = max(costs)
+            flops, trans, nbytes = flops + best[0], trans + best[1], nbytes + best[2]
+            continue
+        if name in ("while", "scan"):
+            subs = [p["cond_jaxpr"], p["body_jaxpr"]] if name == "while" else [p["jaxpr"]]
+            times = p.get("length", 1)
+            for sub in subs:
+                f, t, b = _eqns_cost(sub.jaxpr)
+                flops, trans, nbytes = flops + times * f, trans + times * t, \
+                    nbytes + times * b
+            continue
         out = e.outvars[0].aval
         if name == "dot_general":
-            (lc, _), _ = e.params["dimension_numbers"]
+            (lc, _), _ = p["dimension_numbers"]
             k = int(np.prod([e.invars[0].aval.shape[d] for d in lc], dtype=np.int64))
             flops += 2 * int(out.size) * k
         elif name.startswith("reduce_") or name in ("argmax", "argmin"):
             flops += int(e.invars[0].aval.size)
+        elif name.startswith("scatter-"):
+            flops += int(e.invars[2].aval.size)
         elif name not in _NO_FLOPS:
             flops += int(out.size)
-            if name in ("exp", "exp2", "expm1", "log", "log1p", "sin", "cos", "tan", "tanh",
-                        "logistic", "erf", "erf_inv", "pow", "atan2", "sinh", "cosh",
-                        "asin", "acos", "atan", "asinh", "acosh", "atanh", "cbrt"):
+            if name in _TRANSCENDENTAL:
                 trans += int(out.size)
         if name in _OWN_KERNEL:
             nbytes += sum(_nbytes(a.aval) for a in e.invars) + \
                 sum(_nbytes(o.aval) for o in e.outvars)
-    return {"flops": float(flops), "transcendentals": float(trans),
-            "bytes accessed": float(nbytes)}
+    return flops, trans, nbytes

@@ -38,7 +38,9 @@ PARALLEL_MIN_ELEMENTS = 1 << 16
 
 _INDEX_MAPS = {structural.broadcast_in_dim_p, structural.reshape_p, structural.squeeze_p,
                structural.transpose_p, structural.rev_p, slicing.slice_p, slicing.pad_p,
-               slicing.iota_p}
+               slicing.iota_p,
+               # dynamic indexing: starts read and clamped in the loop body (body.py)
+               importlib.import_module("transpile.lax.indexing").dynamic_slice_p}
 FUSIBLE = frozenset(emit_c.FUSIBLE_ELEMENTWISE | _INDEX_MAPS)
 REDUCTIONS = {red.reduce_sum_p: "sum", red.reduce_prod_p: "prod", red.reduce_max_p: "max",
               red.reduce_min_p: "min", red.reduce_and_p: "and", red.reduce_or_p: "or",
@@ -289,10 +291,15 @@ class Planner:
         self.extra_ws.extend(plan.fields.get("workspace_exprs", []))
         return {"kind": "call", "kernel": plan.name}
 
-    def block(self, closed: ClosedJaxpr, keep=()) -> list:
+    def block(self, closed: ClosedJaxpr, keep=(), donated=()) -> list:
         """The steps computing ``closed``'s outputs into their buffers (bound by the
         caller, or temporaries made here). Temporaries made here are released once
-        their last reader has run, except those of ``keep`` and of the outputs."""
+        their last reader has run, except those of ``keep`` and of the outputs.
+
+        An update (scatter, ``dynamic_update_slice``) whose operand dies with it writes
+        into the operand's buffer when that buffer is a temporary of this block or one
+        of the ``donated`` invars (a loop body's carries); its kernel then skips the
+        copy."""
         from . import control
         j = closed.jaxpr
         out_vars = [o for o in j.outvars if isinstance(o, Var)]
@@ -306,14 +313,17 @@ class Planner:
                     if isinstance(a, Var):
                         last_use[a] = gi
         pinned = set(out_vars) | set(keep)
-        live, steps = [], []
+        donated = {v for v in donated if v not in pinned}
+        live, steps = [], []  # live: [var, buffer, nbytes] of this block's temporaries
         for gi, g in enumerate(groups):
             root = eqns[g["root"]]
+            if root.primitive.name in _UPDATES:
+                self._update_in_place(root, gi, last_use, pinned, donated, live)
             for o in root.outvars:
                 if isinstance(o, Var) and o not in self.buffers:
                     b, nbytes = self.temp(o)
                     if o not in pinned:
-                        live.append((b, nbytes))
+                        live.append([o, b, nbytes])
             if root.primitive.name in control.CONTROL_FLOW:
                 steps.append(control.plan_control(self, root))
             elif g["kind"] == "opaque":
@@ -323,13 +333,34 @@ class Planner:
                 steps.append(self.add_kernel(_fused_kernel(
                     self.kernel_name(), g, eqns, self.buffers, self.names)))
             still = []
-            for b, nbytes in live:
-                if last_use.get(b.var, -1) <= gi:
-                    self._free.append((b.position, nbytes))
+            for entry in live:
+                if last_use.get(entry[0], -1) <= gi:
+                    self._free.append((entry[1].position, entry[2]))
                 else:
-                    still.append((b, nbytes))
+                    still.append(entry)
             live = still
         return steps
+
+    def _update_in_place(self, e, gi, last_use, pinned, donated, live) -> None:
+        op, out = e.invars[0], e.outvars[0]
+        if (not isinstance(op, Var) or out in self.buffers or op in pinned
+                or last_use.get(op) != gi or op in e.invars[1:]
+                or op.aval.shape != out.aval.shape or op.aval.dtype != out.aval.dtype):
+            return
+        entry = next((x for x in live if x[0] is op), None)
+        if entry is None and op not in donated:
+            return
+        self.buffers[out] = self.buffers[op]
+        if entry is not None:
+            live.remove(entry)
+            if out not in pinned:
+                live.append([out, entry[1], entry[2]])
+
+
+#: Primitives whose first operand is the array they update (their kernels skip the
+#: copy when the output is the operand's buffer).
+_UPDATES = frozenset({"scatter", "scatter-add", "scatter-sub", "scatter-mul", "scatter-min",
+                      "scatter-max", "dynamic_update_slice"})
 
 
 def _take(free: list, nbytes: int):
