@@ -260,16 +260,23 @@ def _scatter_cases():
 # ---------------------------------------------------------------------------------------
 # Random dimension numbers
 
-def _random_gather(seed):
-    r = np.random.default_rng(seed)
+def _random_layout(r):
+    """A random operand shape, its batching dims, the indexed dims and the dims that
+    lose their size-1 axis (collapsed or inserted)."""
     rank = int(r.integers(1, 4))
     shape = [int(n) for n in r.integers(1, 5, rank)]
     dims = list(range(rank))
     r.shuffle(dims)
     n_batching = int(r.integers(0, 2)) if rank > 1 else 0
     batching, rest = sorted(dims[:n_batching]), dims[n_batching:]
-    start_map = tuple(int(d) for d in rest[:int(r.integers(0, len(rest) + 1))])
-    collapsed = tuple(sorted(d for d in rest if r.random() < 0.4))
+    indexed = tuple(int(d) for d in rest[:int(r.integers(0, len(rest) + 1))])
+    squeezed = tuple(sorted(d for d in rest if r.random() < 0.4))
+    return rank, shape, batching, indexed, squeezed
+
+
+def _random_gather(seed):
+    r = np.random.default_rng(seed)
+    rank, shape, batching, start_map, collapsed = _random_layout(r)
     sizes = [1 if d in batching or d in collapsed else int(r.integers(0, shape[d] + 1))
              for d in range(rank)]
     batch = [int(n) for n in r.integers(0 if r.random() < 0.1 else 1, 4, int(r.integers(0, 3)))]
@@ -291,14 +298,7 @@ def _random_gather(seed):
 
 def _random_scatter(seed):
     r = np.random.default_rng(seed)
-    rank = int(r.integers(1, 4))
-    shape = [int(n) for n in r.integers(1, 5, rank)]
-    dims = list(range(rank))
-    r.shuffle(dims)
-    n_batching = int(r.integers(0, 2)) if rank > 1 else 0
-    batching, rest = sorted(dims[:n_batching]), dims[n_batching:]
-    to_operand = tuple(int(d) for d in rest[:int(r.integers(0, len(rest) + 1))])
-    inserted = tuple(sorted(d for d in rest if r.random() < 0.4))
+    rank, shape, batching, to_operand, inserted = _random_layout(r)
     window = [d for d in range(rank) if d not in batching and d not in inserted]
     wsizes = [int(r.integers(0 if r.random() < 0.1 else 1, shape[d] + 1)) for d in window]
     batch = [int(n) for n in r.integers(1, 5, int(r.integers(0, 3)))]

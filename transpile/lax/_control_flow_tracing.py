@@ -142,15 +142,19 @@ def _carry_type_error(loop: str, name: str, in_tree, in_avals, out_avals) -> Typ
             who = f"carry {name}" if not path else f"carry component {name}{path}"
             diffs.append(f"the input {who} has type {a.str_long()} but the corresponding "
                          f"output carry component has type {b.str_long()}, so {what}")
-    if len(diffs) == 1:
-        body = "T" + diffs[0][1:] + "."
-    else:
-        body = "\n".join(f"  * {d}{';' if i < len(diffs) - 1 else '.'}"
-                         for i, d in enumerate(diffs))
+    body = _bullets(diffs)
     return TypeError(
         f"{loop} body function carry input and carry output must have equal types, but "
         f"they differ:\n\n{body}\n\nRevise the function so that all output types match "
         "the corresponding input types.")
+
+
+def _bullets(diffs: list) -> str:
+    """One difference as a sentence; several as JAX's ``  * ...;`` list."""
+    if len(diffs) == 1:
+        return "T" + diffs[0][1:] + "."
+    return "\n".join(f"  * {d}{';' if i < len(diffs) - 1 else '.'}"
+                     for i, d in enumerate(diffs))
 
 
 def _carry_tree_error(loop: str, name: str, in_tree, out_tree) -> TypeError:
@@ -194,11 +198,7 @@ def _check_branches(kind: str, traced: list[_Traced]) -> None:
                              f"corresponding output of {name} has type {b.str_long()}, so "
                              f"{what}")
         if diffs:
-            if len(diffs) == 1:
-                body = "T" + diffs[0][1:] + "."
-            else:
-                body = "\n".join(f"  * {d}{';' if i < len(diffs) - 1 else '.'}"
-                                 for i, d in enumerate(diffs))
+            body = _bullets(diffs)
             raise TypeError(
                 f"{kind} branches must have equal output types but they differ.\n\n{head}"
                 f"{body}\n\nRevise {names[0]} and/or {name} so that all output types "

@@ -254,13 +254,9 @@ def dynamic_slice_in_dim(operand, start_index, slice_size: int, axis: int = 0, *
     Array
     """
     shape = _operand_shape(operand)
-    axis = _axis(axis, len(shape))
-    starts = [_zero_like_index(start_index)] * len(shape)
+    axis, starts, allow = _in_dim(shape, start_index, axis, allow_negative_indices)
     sizes = list(shape)
-    starts[axis] = start_index
     sizes[axis] = operator.index(slice_size)
-    allow = [True] * len(shape)
-    allow[axis] = allow_negative_indices
     return dynamic_slice(operand, starts, sizes, allow_negative_indices=allow)
 
 
@@ -281,12 +277,18 @@ def dynamic_update_slice_in_dim(operand, update, start_index, axis: int, *,
     Array
     """
     shape = _operand_shape(operand)
+    _, starts, allow = _in_dim(shape, start_index, axis, allow_negative_indices)
+    return dynamic_update_slice(operand, update, starts, allow_negative_indices=allow)
+
+
+def _in_dim(shape, start_index, axis, allow_negative_indices):
+    """``(axis, starts, allow)`` for an update or slice along one axis (0 elsewhere)."""
     axis = _axis(axis, len(shape))
     starts = [_zero_like_index(start_index)] * len(shape)
     starts[axis] = start_index
     allow = [True] * len(shape)
     allow[axis] = allow_negative_indices
-    return dynamic_update_slice(operand, update, starts, allow_negative_indices=allow)
+    return axis, starts, allow
 
 
 _JITTED: dict = {}
