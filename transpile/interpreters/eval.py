@@ -8,6 +8,8 @@ any trace (it is how transformations inline a jaxpr).
 """
 from __future__ import annotations
 
+import collections
+
 import numpy as np
 
 from .. import core
@@ -33,6 +35,43 @@ def run_impl(primitive, vals, params, out_avals):
     return fixed
 
 
+#: primitive -> predicate(params) saying whether an eager application runs compiled C,
+#: as JAX runs every primitive: a loop interpreted one equation at a time on NumPy costs
+#: about 100 us per iteration. Filled by ``lax.control_flow``.
+compiled_eagerly: dict = {}
+_EAGER_CACHE_SIZE = 256
+_eager_exes: "collections.OrderedDict" = collections.OrderedDict()
+
+
+def _compiled_apply(primitive, params, avals, out_avals, vals):
+    """Run one equation through the C backend; None when it cannot be compiled here."""
+    from ..config import config
+    if config.jax_disable_jit:
+        return None
+    from ..passes.cse import params_key
+    key = (primitive.name, params_key(params), tuple(avals))
+    hit = _eager_exes.get(key)
+    if hit is None:
+        from ..backend.build import CompilerNotFoundError
+        from ..ir import ClosedJaxpr, Jaxpr, JaxprEqn, Var
+        from ..stages import executable_for
+        ins = tuple(Var(a) for a in avals)
+        outs = tuple(Var(a) for a in out_avals)
+        eqn = JaxprEqn(ins, outs, primitive, dict(params))
+        try:
+            exe = executable_for(ClosedJaxpr(Jaxpr((), ins, outs, (eqn,)), []),
+                                 primitive.name)
+        except (CompilerNotFoundError, NotImplementedError):
+            exe = None
+        # The params ride along so that the ids in the key stay theirs.
+        hit = _eager_exes[key] = (exe, params)
+        if len(_eager_exes) > _EAGER_CACHE_SIZE:
+            _eager_exes.popitem(last=False)
+    else:
+        _eager_exes.move_to_end(key)
+    return None if hit[0] is None else hit[0](vals)
+
+
 def apply_primitive(primitive, args, params):
     """Evaluate ``primitive`` on concrete values, returning ``Array``(s)."""
     from ..array import Array
@@ -40,6 +79,11 @@ def apply_primitive(primitive, args, params):
     out = primitive.abstract_eval(*avals, **params)
     out_avals = out if primitive.multiple_results else [out]
     vals = [core.to_numpy(a, av) for a, av in zip(args, avals, strict=True)]
+    wants_c = compiled_eagerly.get(primitive)
+    if wants_c is not None and wants_c(params):
+        arrays = _compiled_apply(primitive, params, avals, out_avals, vals)
+        if arrays is not None:
+            return arrays if primitive.multiple_results else arrays[0]
     res = run_impl(primitive, vals, params, out_avals)
     arrays = [Array._new(r, aval.weak_type) for r, aval in zip(res, out_avals, strict=True)]
     return arrays if primitive.multiple_results else arrays[0]

@@ -37,6 +37,7 @@ import numpy as np
 
 from .. import core, dtypes, tree_util
 from ..config import config
+from ..interpreters import eval as eval_mod
 from ..interpreters.eval import eval_jaxpr_numpy
 from ..ir import Var
 from . import elementwise as ew
@@ -109,6 +110,14 @@ def _scan_impl(*args, jaxpr, length, reverse, unroll, num_consts, num_carry):
         for y, v in zip(ys, outs[num_carry:], strict=True):
             y[i] = v
     return carry + ys
+
+
+#: Scans shorter than this run eagerly on NumPy: interpreting a few steps costs less
+#: than the first compile.
+EAGER_SCAN_MIN_LENGTH = 64
+# Loops applied eagerly run compiled, as JAX runs them (see eval.compiled_eagerly).
+eval_mod.compiled_eagerly[while_p] = lambda params: True
+eval_mod.compiled_eagerly[scan_p] = lambda params: params["length"] >= EAGER_SCAN_MIN_LENGTH
 
 
 # ---------------------------------------------------------------------------------------

@@ -39,6 +39,8 @@ def eliminate_common_subexpressions(closed: ClosedJaxpr) -> ClosedJaxpr:
 
 def _value_key(v):
     """A hashable key equal for equal values and distinct across types."""
+    if isinstance(v, ClosedJaxpr) and not v.consts:
+        v = v.jaxpr  # the wrapper of a const-free jaxpr is not what tells calls apart
     if isinstance(v, (ClosedJaxpr, Jaxpr)):
         # Identity: the pass keeps a shared sub-jaxpr shared, so equal calls still match.
         return ("jaxpr", id(v))
