@@ -21,7 +21,8 @@ import pytest
 
 import transpile as jax
 import transpile.numpy as jnp
-from transpile.errors import ConcretizationTypeError, NonConcreteBooleanIndexError
+from transpile.errors import (BOOLEAN_INDEX_HINT, ConcretizationTypeError,
+                              NonConcreteBooleanIndexError)
 from transpile.interpreters.eval import eval_jaxpr_numpy
 from transpile.jit import make_jaxpr
 
@@ -489,12 +490,15 @@ def test_value_dependent_shapes_need_size():
         jnp.nonzero(jnp.float32(1))
 
 
-def test_traced_mask_message_has_blank_line():
+def test_traced_mask_message_is_jaxs_with_the_remedies():
     with pytest.raises(NonConcreteBooleanIndexError) as info:
         make_jaxpr(lambda a: a[a > 2])(np.arange(5.0, dtype=np.float32))
     assert str(info.value) == (
-        "Array boolean indices must be concrete; got bool[5]\n\nSee "
+        "Array boolean indices must be concrete; got bool[5]\n" + BOOLEAN_INDEX_HINT +
+        "\n\nSee "
         "https://docs.jax.dev/en/latest/errors.html#jax.errors.NonConcreteBooleanIndexError")
+    assert "jnp.where(mask, x, 0)" in BOOLEAN_INDEX_HINT
+    assert "x.at[mask].set(v)" in BOOLEAN_INDEX_HINT
 
 
 def test_update_promotion_warns_once():

@@ -111,9 +111,18 @@ class NonConcreteBooleanIndexError(JAXIndexError):
     """Boolean mask indexing with a traced mask."""
 
     def __init__(self, tracer):
-        # JAX leaves a blank line before the documentation link.
+        # JAX's first line, then the remedies its documentation gives (a jitted
+        # function's output shapes cannot depend on how many elements a mask selects),
+        # then, as in JAX, a blank line before the documentation link.
         super().__init__(f"Array boolean indices must be concrete; got "
-                         f"{tracer.aval.str_short()}\n")
+                         f"{tracer.aval.str_short()}\n{BOOLEAN_INDEX_HINT}\n")
+
+
+#: The line transpile adds to JAX's NonConcreteBooleanIndexError message.
+BOOLEAN_INDEX_HINT = (
+    "Under jit the number of True elements of a traced mask is unknown. Keep the shape "
+    "instead: jnp.where(mask, x, 0) rather than x[mask], jnp.where(mask, v, x) rather "
+    "than x.at[mask].set(v), or jnp.nonzero(mask, size=n) for at most n indices.")
 
 
 class JaxRuntimeError(RuntimeError):
