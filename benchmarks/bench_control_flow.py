@@ -60,6 +60,8 @@ def fori_array():
     """1000 iterations of an elementwise update of a 4096-element carry."""
     x = np.linspace(-1, 1, 4096, dtype=np.float32)
     for label, update in (("v * 0.9 + x", lambda np_, v, x: v * np_.float32(0.9) + x),
+                          ("v * 0.9 + exp(x)  (exp(x) is loop-invariant)",
+                           lambda np_, v, x: v * np_.float32(0.9) + np_.exp(x)),
                           ("tanh(v) * 0.9 + x",
                            lambda np_, v, x: np_.tanh(v) * np_.float32(0.9) + x)):
         print(f"\nfori_loop, 1000 iterations of v = {label} on f32[4096]")
@@ -123,7 +125,32 @@ def scan_1m():
         row("jax.jit scan", t_jax, None, f"ours is {t_jax / t_ours:.2f}x faster")
 
 
-SECTIONS = {"while_1m": while_1m, "fori_array": fori_array, "scan_1m": scan_1m}
+def index_loops():
+    """x[i] reads and in-place .at[j].add updates inside loops."""
+    n = N
+    x = np.random.default_rng(0).standard_normal(n).astype(np.float32)
+    cases = (
+        (f"fori_loop over {n:,} steps of c = max(c, x[i]) * 0.999",
+         lambda lax, np_: lambda x: lax.fori_loop(
+             0, n, lambda i, c: np_.maximum(c, x[i]) * np.float32(0.999), np.float32(-1e30))),
+        (f"1000 x c.at[j].add(1) on a carry of {n:,} f32 (in place)",
+         lambda lax, np_: lambda x: lax.fori_loop(
+             0, 1000, lambda i, c: c.at[(i * 7919) % n].add(1.0), x)))
+    for label, make in cases:
+        print(f"\n{label}")
+        ours = tp.jit(make(tp.lax, tnp))
+        _ready(ours(x))
+        t_ours = median_time(ours, x, repeat=7)
+        row("transpile.jit", t_ours)
+        if jax is not None:
+            jf = jax.jit(make(jax.lax, jnp))
+            np.testing.assert_allclose(np.asarray(ours(x)), np.asarray(jf(x)), rtol=1e-5)
+            t_jax = median_time(lambda: _ready(jf(x)), repeat=7)
+            row("jax.jit", t_jax, None, f"ours is {t_jax / t_ours:.2f}x faster")
+
+
+SECTIONS = {"while_1m": while_1m, "fori_array": fori_array, "scan_1m": scan_1m,
+            "index_loops": index_loops}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or list(SECTIONS):

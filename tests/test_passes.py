@@ -16,6 +16,7 @@ import transpile.numpy as jnp
 from transpile import core, ir, lax
 from transpile.interpreters.eval import eval_jaxpr_numpy
 from transpile.passes import (eliminate_common_subexpressions, eliminate_dead_code,
+                              hoist_loop_invariants, lift_consts,
                               fold_constants, inline_calls, optimize, used_inputs)
 from transpile.passes.cse import params_key
 
@@ -111,6 +112,18 @@ CASES = {
     "where_twice": (lambda x: jnp.where(x > 0, x, 0.0) * jnp.where(x > 0, x, 0.0), (X,),
                     {"gt": 1, "select_n": 1}),
     "int_literal_only": (lambda i: i + (jnp.int32(7) * 6 - 2) // 3, (I,), {"add": 1}),
+    "licm_fori": (lambda x: lax.fori_loop(0, 50, lambda i, c: c * 0.5 + jnp.exp(x), x),
+                  (X,), {"exp": 1, "mul": 1}),
+    "licm_while_and_inner_scan": (lambda x: lax.while_loop(
+        lambda c: c[0] < 3,
+        lambda c: (c[0] + 1, lax.scan(lambda a, r: (a + jnp.sin(x) * r, a), c[1],
+                                      np.stack([C, C * 2, C * 3]))[0]),
+        (0, x)), (X,), {"sin": 1}),
+    "licm_keeps_cond_and_broadcasts": (lambda x: lax.fori_loop(
+        0, 4, lambda i, c: c + lax.cond(x[0] > 0, lambda: jnp.zeros(8), lambda: x)
+        + jnp.ones(8), x), (X,), {"cond": 1, "broadcast_in_dim": 2}),
+    "cond_branches_shared": (lambda x: lax.cond(x[0] > 0, jnp.sin, jnp.cos, x)
+                             + lax.cond(x[0] > 0, jnp.sin, jnp.cos, x), (X,), {"cond": 1}),
 }
 
 
@@ -163,7 +176,7 @@ def test_each_pass_in_order(name):
     want = _run(closed, args)
     cur = closed
     for fn in (inline_calls, fold_constants, eliminate_common_subexpressions,
-               eliminate_dead_code):
+               eliminate_dead_code, hoist_loop_invariants, lift_consts):
         cur = fn(cur)
         _check(cur, closed, args, want)
         if fn is inline_calls:
@@ -176,7 +189,8 @@ def test_each_pass_alone(name):
     """Each pass also works on jaxprs that still hold ``jit`` calls (it recurses)."""
     closed, args = _trace(name)
     want = _run(closed, args)
-    for fn in (fold_constants, eliminate_common_subexpressions, eliminate_dead_code):
+    for fn in (fold_constants, eliminate_common_subexpressions, eliminate_dead_code,
+               hoist_loop_invariants, lift_consts):
         _check(fn(closed), closed, args, want)
 
 
@@ -364,3 +378,42 @@ def test_optimize_shared_programs(name):
     except Exception:  # noqa: BLE001 - programs that fail to run test nothing here
         pytest.skip("the traced program does not evaluate")
     _check(optimize(closed), closed, leaves, want)
+
+
+# ---------------------------------------------------------------------------------------
+# Loops
+
+def _top(closed) -> list:
+    return [e.primitive.name for e in closed.jaxpr.eqns]
+
+
+def test_licm_moves_invariants_in_front_of_the_loop():
+    closed, args = _trace("licm_fori")
+    opt = optimize(closed)
+    assert _top(opt)[0] == "exp" and _top(opt)[-1] == "scan"
+    body = opt.jaxpr.eqns[-1].params["jaxpr"].jaxpr
+    assert "exp" not in [e.primitive.name for e in body.eqns]
+
+
+def test_licm_out_of_nested_loops():
+    closed, args = _trace("licm_while_and_inner_scan")
+    opt = optimize(closed)
+    assert "sin" in _top(opt)  # out of the scan, then out of the while
+
+
+def test_licm_keeps_what_must_stay():
+    closed, args = _trace("licm_keeps_cond_and_broadcasts")
+    opt = optimize(closed)
+    assert "cond" not in _top(opt) and "broadcast_in_dim" not in _top(opt)
+
+
+def test_licm_on_a_shared_body_gives_each_loop_its_own_variables():
+    def body(i, c):
+        return c * 0.5 + jnp.exp(X)
+    closed = jax.make_jaxpr(lambda x: lax.fori_loop(0, 3, body, x)
+                            + lax.fori_loop(0, 3, body, x * 2))(X)
+    opt = hoist_loop_invariants(closed)
+    ir.typecheck(opt)
+    defined = [o for e in opt.jaxpr.eqns for o in e.outvars]
+    assert len(defined) == len(set(defined))
+    _assert_bitwise(_run(opt, (X,)), _run(closed, (X,)))

@@ -1,9 +1,9 @@
 """Stage 3, optimise: a ``ClosedJaxpr`` in, an equivalent, simpler ``ClosedJaxpr`` out.
 
-The pipeline inlines nested ``jit`` calls once, then repeats fold → cse → dce until a
-round changes nothing (at most ``MAX_ROUNDS`` rounds): folding exposes duplicates, merging
-leaves dead equations, and removing them can expose nothing new, so a few rounds reach
-the fixed point. Every pass is a pure function ``ClosedJaxpr -> ClosedJaxpr`` that keeps
+The pipeline inlines nested ``jit`` calls once, then repeats fold → cse → dce → licm
+(loop-invariant code motion) until a round changes nothing (at most ``MAX_ROUNDS``
+rounds): folding exposes duplicates, merging leaves dead equations, moving invariants
+out of a loop exposes them to the outer level, so a few rounds reach the fixed point. Every pass is a pure function ``ClosedJaxpr -> ClosedJaxpr`` that keeps
 the invars and output types and returns its input object when it has nothing to do.
 
 ``TRANSPILE_DEBUG=passes`` (a comma-separated list) prints each pass's output to stderr.
@@ -20,16 +20,18 @@ from .cse import eliminate_common_subexpressions
 from .dce import eliminate_dead_code, used_inputs
 from .fold import UNFOLDABLE, fold_constants
 from .inline import inline_calls
+from .licm import hoist_loop_invariants
 
 __all__ = ["optimize", "PIPELINE", "ROUND", "MAX_ROUNDS", "EFFECTFUL_PRIMITIVES",
            "UNFOLDABLE", "inline_calls", "fold_constants", "eliminate_common_subexpressions",
-           "eliminate_dead_code", "used_inputs", "lift_consts", "FINAL"]
+           "eliminate_dead_code", "used_inputs", "lift_consts", "FINAL",
+           "hoist_loop_invariants"]
 
 # Run once, first: the other passes then see flat jaxprs.
 PIPELINE = (("inline", inline_calls),)
 # Repeated, in this order, until a round returns its input unchanged.
 ROUND = (("fold", fold_constants), ("cse", eliminate_common_subexpressions),
-         ("dce", eliminate_dead_code))
+         ("dce", eliminate_dead_code), ("licm", hoist_loop_invariants))
 MAX_ROUNDS = 4
 # Run once, last: the planner wants sub-jaxprs without consts of their own.
 FINAL = (("lift_consts", lift_consts),)
