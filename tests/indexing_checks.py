@@ -118,3 +118,37 @@ def check_staged(name: str) -> None:
     flat = [np.asarray(a) for a in jax.tree_util.tree_leaves(args)]
     outs = eval_jaxpr_numpy(closed.jaxpr, closed.consts, *flat)
     _compare(outs, rec["eager"], check_weak=False)
+
+
+def compile_recorded(group_names: list) -> dict:
+    """Compile the jaxprs of the recorded programs that run (all in one library).
+
+    Returns
+    -------
+    dict
+        name -> (flat NumPy arguments, Executable).
+    """
+    from transpile.stages import compile_many
+    items = []
+    for name in group_names:
+        rec = RECORDED[name]
+        if "jaxpr_error" in rec or "eager_error" in rec:
+            continue
+        fn, args = PROGRAMS[name]
+        ctx = _quiet()
+        try:
+            closed = jax.make_jaxpr(fn)(*args)
+        finally:
+            ctx.__exit__(None, None, None)
+        flat = [np.asarray(a) for a in jax.tree_util.tree_leaves(args)]
+        items.append((name, closed, flat))
+    exes = compile_many([(f"ix{i}", c) for i, (_, c, _) in enumerate(items)])
+    return {n: (flat, exe) for (n, _, flat), exe in zip(items, exes, strict=True)}
+
+
+def check_compiled(compiled: dict, name: str) -> None:
+    """The compiled C of a recorded program gives JAX's recorded values."""
+    if name not in compiled:
+        pytest.skip("the program raises")
+    flat, exe = compiled[name]
+    _compare(exe(flat), RECORDED[name]["eager"], check_weak=False)

@@ -24,9 +24,11 @@ from transpile.lax import ScatterDimensionNumbers as SD
 from transpile.lax.indexing import default_fill_value
 
 try:
-    from indexing_checks import check_eager, check_jaxpr, check_staged, names
+    from indexing_checks import (check_compiled, check_eager, check_jaxpr, check_staged,
+                                 compile_recorded, names)
 except ImportError:  # collected as a package
-    from tests.indexing_checks import check_eager, check_jaxpr, check_staged, names
+    from tests.indexing_checks import (check_compiled, check_eager, check_jaxpr,
+                                       check_staged, compile_recorded, names)
 
 LAX = names("lax")
 ERRS = names("laxerr")
@@ -53,6 +55,16 @@ def test_eager_values(name):
 @pytest.mark.parametrize("name", LAX)
 def test_staged_values(name):
     check_staged(name)
+
+
+@pytest.fixture(scope="module")
+def compiled_lax():
+    return compile_recorded(LAX)
+
+
+@pytest.mark.parametrize("name", LAX)
+def test_compiled_values(compiled_lax, name):
+    check_compiled(compiled_lax, name)
 
 
 @pytest.mark.parametrize("name", ERRS)

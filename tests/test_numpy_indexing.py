@@ -32,6 +32,8 @@ except ImportError:  # collected as a package
     from tests import indexing_checks
 check_eager, check_jaxpr = indexing_checks.check_eager, indexing_checks.check_jaxpr
 check_staged, names = indexing_checks.check_staged, indexing_checks.names
+compile_recorded = indexing_checks.compile_recorded
+check_compiled = indexing_checks.check_compiled
 
 
 def staged(fn):
@@ -61,6 +63,16 @@ def test_recorded_eager(name):
 @pytest.mark.parametrize("name", RECORDED)
 def test_recorded_staged(name):
     check_staged(name)
+
+
+@pytest.fixture(scope="module")
+def compiled_recorded():
+    return compile_recorded(RECORDED)
+
+
+@pytest.mark.parametrize("name", RECORDED)
+def test_recorded_compiled(compiled_recorded, name):
+    check_compiled(compiled_recorded, name)
 
 
 def test_recorded_data_matches_table():
