@@ -393,6 +393,24 @@ def test_licm_moves_invariants_in_front_of_the_loop():
     assert _top(opt)[0] == "exp" and _top(opt)[-1] == "scan"
     body = opt.jaxpr.eqns[-1].params["jaxpr"].jaxpr
     assert "exp" not in [e.primitive.name for e in body.eqns]
+    # x itself is no longer read in the body: dce drops it from the loop's consts
+    assert opt.jaxpr.eqns[-1].params["num_consts"] == 1
+
+
+def test_dce_drops_unread_loop_consts():
+    def f(x, z):
+        def body(c):
+            _unused = jnp.sin(x)  # dead once the body is cleaned: x is no longer read
+            return c[0] + 1, c[1] * 2
+        return lax.while_loop(lambda c: c[0] < 3, body, (0, z))
+    closed = jax.make_jaxpr(f)(X, X)
+    assert closed.jaxpr.eqns[-1].params["body_nconsts"] == 1
+    opt = eliminate_dead_code(closed)
+    ir.typecheck(opt)
+    e = opt.jaxpr.eqns[-1]
+    assert e.primitive.name == "while" and e.params["body_nconsts"] == 0
+    assert len(e.invars) == 2
+    _assert_bitwise(_run(opt, (X, X)), _run(closed, (X, X)))
 
 
 def test_licm_out_of_nested_loops():

@@ -2,7 +2,9 @@
 
 A backward sweep from the outvars marks what is live; an equation survives if one of
 its outputs is live or it is effectful. Unused constvars go with their values; invars
-stay, since they are the function's signature (``used_inputs`` says which matter).
+stay, since they are the function's signature (``used_inputs`` says which matter),
+except a loop's consts, which its own equation passes: those its body never reads are
+dropped.
 """
 from __future__ import annotations
 
@@ -72,6 +74,10 @@ def _dce(closed: ClosedJaxpr, memo: dict) -> ClosedJaxpr:
         if params is not eqn.params:
             eqn = eqn.replace(params=params)
             changed = True
+        pruned = _prune_loop_consts(eqn)
+        if pruned is not eqn:
+            eqn = pruned
+            changed = True
         eqns.append(eqn)
     pairs = [(v, c) for v, c in zip(jaxpr.constvars, closed.consts, strict=True) if v in live]
     if len(pairs) != len(jaxpr.constvars):
@@ -80,3 +86,43 @@ def _dce(closed: ClosedJaxpr, memo: dict) -> ClosedJaxpr:
         return closed
     return closed_like(closed, [v for v, _ in pairs], [c for _, c in pairs], eqns,
                        jaxpr.outvars)
+
+
+def _drop_unused(sub: ClosedJaxpr, n: int) -> tuple[ClosedJaxpr, list]:
+    """``sub`` without the first-``n`` invars (its consts) it never reads, and which of
+    them are kept."""
+    used = used_inputs(sub)[:n]
+    if all(used):
+        return sub, used
+    j = sub.jaxpr
+    invars = tuple(v for v, u in zip(j.invars[:n], used, strict=True) if u) + j.invars[n:]
+    return ClosedJaxpr(j.replace(invars=invars), sub.consts), used
+
+
+def _prune_loop_consts(eqn):
+    """A ``while`` or ``scan`` no longer passed the consts its body (or condition) never
+    reads (loop-invariant code motion leaves such consts behind)."""
+    p = eqn.params
+    name = eqn.primitive.name
+    if name == "scan":
+        n = p["num_consts"]
+        body, used = _drop_unused(p["jaxpr"], n)
+        if all(used):
+            return eqn
+        ins = [a for a, u in zip(eqn.invars[:n], used, strict=True) if u] + \
+            list(eqn.invars[n:])
+        return eqn.replace(invars=tuple(ins), params={**p, "jaxpr": body,
+                                                      "num_consts": sum(used)})
+    if name == "while":
+        nc, nb = p["cond_nconsts"], p["body_nconsts"]
+        cond, cu = _drop_unused(p["cond_jaxpr"], nc)
+        body, bu = _drop_unused(p["body_jaxpr"], nb)
+        if all(cu) and all(bu):
+            return eqn
+        ins = ([a for a, u in zip(eqn.invars[:nc], cu, strict=True) if u]
+               + [a for a, u in zip(eqn.invars[nc:nc + nb], bu, strict=True) if u]
+               + list(eqn.invars[nc + nb:]))
+        return eqn.replace(invars=tuple(ins), params={
+            **p, "cond_jaxpr": cond, "body_jaxpr": body, "cond_nconsts": sum(cu),
+            "body_nconsts": sum(bu)})
+    return eqn
