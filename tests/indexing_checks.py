@@ -105,19 +105,28 @@ def check_eager(name: str) -> None:
     _compare(jax.tree_util.tree_leaves(out), rec["eager"])
 
 
-def check_staged(name: str) -> None:
+def _raises(name: str) -> bool:
     rec = RECORDED[name]
-    if "jaxpr_error" in rec or "eager_error" in rec:
-        pytest.skip("the program raises")
+    return "jaxpr_error" in rec or "eager_error" in rec
+
+
+def _staged(name: str):
+    """The jaxpr of a recorded program and its flat NumPy arguments."""
     fn, args = PROGRAMS[name]
     ctx = _quiet()
     try:
         closed = jax.make_jaxpr(fn)(*args)
     finally:
         ctx.__exit__(None, None, None)
-    flat = [np.asarray(a) for a in jax.tree_util.tree_leaves(args)]
+    return closed, [np.asarray(a) for a in jax.tree_util.tree_leaves(args)]
+
+
+def check_staged(name: str) -> None:
+    if _raises(name):
+        pytest.skip("the program raises")
+    closed, flat = _staged(name)
     outs = eval_jaxpr_numpy(closed.jaxpr, closed.consts, *flat)
-    _compare(outs, rec["eager"], check_weak=False)
+    _compare(outs, RECORDED[name]["eager"], check_weak=False)
 
 
 def compile_recorded(group_names: list) -> dict:
@@ -131,17 +140,8 @@ def compile_recorded(group_names: list) -> dict:
     from transpile.stages import compile_many
     items = []
     for name in group_names:
-        rec = RECORDED[name]
-        if "jaxpr_error" in rec or "eager_error" in rec:
-            continue
-        fn, args = PROGRAMS[name]
-        ctx = _quiet()
-        try:
-            closed = jax.make_jaxpr(fn)(*args)
-        finally:
-            ctx.__exit__(None, None, None)
-        flat = [np.asarray(a) for a in jax.tree_util.tree_leaves(args)]
-        items.append((name, closed, flat))
+        if not _raises(name):
+            items.append((name, *_staged(name)))
     exes = compile_many([(f"ix{i}", c) for i, (_, c, _) in enumerate(items)])
     return {n: (flat, exe) for (n, _, flat), exe in zip(items, exes, strict=True)}
 
