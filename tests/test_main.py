@@ -11,6 +11,8 @@ def test_demo_walkthrough():
     assert "{ lambda ; a:f32[5]. let" in text
     assert "traced with JitTracer(float32[5])" in text
     assert "TracerBoolConversionError" in text
+    assert "g(2.0) = 2.0, g(-3.0) = 3.0" in text  # the lax.cond remedy
+    assert "/* d = cond c a */" in text and "if (C[0] > 0) {" in text
     assert "eager" in text and "jit" in text
     assert "static void jit_selu_k0(const float *restrict A, float *restrict G)" in text
     assert "const float c = tp_exp_f32(a);" in text

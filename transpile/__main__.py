@@ -69,7 +69,18 @@ def demo(out=sys.stdout) -> None:
         f(2.0)
     except jax.errors.TracerBoolConversionError as e:
         say("   TracerBoolConversionError:", str(e).splitlines()[0])
-    say("   remedy: jnp.where(v > 0, v, -v), or static_argnums for Python values")
+    say("   remedies: jnp.where(v > 0, v, -v); static_argnums for Python values; or")
+    say("   lax.cond, whose branches are traced once and chosen at run time:")
+
+    @jax.jit
+    def g(v):
+        return jax.lax.cond(v > 0, lambda v: v, lambda v: -v, v)
+
+    say(f"   g(2.0) = {float(g(2.0))}, g(-3.0) = {float(g(-3.0))}; in C, an if around "
+        "kernels:")
+    text = g.lower(2.0).as_text()
+    entry = text[text.index("int jit_g("):]
+    say("   " + entry.rstrip().replace("\n", "\n   "))
 
     say("\n4. jit fuses the whole function into one C loop; here is the kernel:")
     small = jax.jit(selu).lower(jnp.arange(5.0)).as_text()
