@@ -38,6 +38,13 @@ TP_INLINE float tp_nextafter_f16(float x, float y)
     return tp_f16_to_f32(h);
 }
 
+/* bitcast_convert_type of a float: its bits as the unsigned integer of its width and
+ * back (a memcpy between locals: a register move, which gcc vectorises). */
+TP_INLINE uint32_t tp_bits_of_f32(float x) { uint32_t u; memcpy(&u, &x, sizeof u); return u; }
+TP_INLINE float tp_f32_of_bits(uint32_t u) { float x; memcpy(&x, &u, sizeof x); return x; }
+TP_INLINE uint64_t tp_bits_of_f64(double x) { uint64_t u; memcpy(&u, &x, sizeof u); return u; }
+TP_INLINE double tp_f64_of_bits(uint64_t u) { double x; memcpy(&x, &u, sizeof x); return x; }
+
 /* Dynamic indexing: a start index from run-time data, for a window of the operand whose
  * last valid start is hi (dim - window size, >= 0). Clamped starts keep every access in
  * bounds whatever the index (negative, huge, INT64_MIN); the u64 forms compare without

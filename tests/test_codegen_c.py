@@ -182,6 +182,14 @@ XNAN = X.copy()
 XNAN[1, 2] = np.nan
 XNAN[3, 0] = -0.0
 
+#: Float bit patterns a bitcast must keep: signed zeros, NaNs, infinities, subnormals.
+XBITS = np.array([0.0, -0.0, 1.5, -2.0, np.nan, -np.nan, np.inf, -np.inf, 1e-40, -1e-40],
+                 np.float32)
+IBITS = np.array([0, 1, -1, 0x7F800001, 0x7FC00000, -0x800000, 0x00000001, 12345678,
+                  0x7F7FFFFF, -0x7F000000], np.int32)  # incl. a signalling NaN
+I8BITS = np.arange(-128, 128, 8, dtype=np.int8)
+E03 = np.zeros((0, 3), np.float32)
+
 PROGRAMS = {
     "sum_sq": (lambda x: jnp.sum(x ** 2 - x ** 3 - x), (X,)),
     "sum_axis0": (lambda x: jnp.sum(x, axis=0), (X,)),
@@ -239,6 +247,52 @@ PROGRAMS = {
     "where_scalar": (lambda x: jnp.where(x > 0, x, 0.0).sum(), (X,)),
     "clip": (lambda x: jnp.clip(x, -0.5, 0.5), (XNAN,)),
     "int_ops": (lambda a: (a // 3, a % -4, a << 2, a >> 1), (I,)),
+    # Layout primitives. Bitcasts end in integers, so every bit is compared.
+    "bitcast_same": (lambda x, a: (lax.bitcast_convert_type(x, np.int32),
+                                   lax.bitcast_convert_type(a, np.uint32),
+                                   lax.bitcast_convert_type(lax.bitcast_convert_type(
+                                       a, np.float32), np.int32)), (XBITS, IBITS)),
+    "bitcast_narrow": (lambda x: (lax.bitcast_convert_type(x, np.int8),
+                                  lax.bitcast_convert_type(x, np.uint16),
+                                  lax.bitcast_convert_type(lax.bitcast_convert_type(
+                                      x, np.float16), np.int16)), (XBITS,)),
+    "bitcast_wide": (lambda a: (lax.bitcast_convert_type(lax.bitcast_convert_type(
+        a.reshape(-1, 4), np.float32), np.int32) + 1, lax.bitcast_convert_type(
+            a.reshape(-1, 2), np.uint16)), (I8BITS,)),
+    "bitcast_f16": (lambda x: (lax.bitcast_convert_type(x.astype(np.float16), np.int16),
+                               lax.bitcast_convert_type(x > 0, np.bool_)), (XBITS,)),
+    "bitcast_empty": (lambda x: (lax.bitcast_convert_type(x, np.int8),
+                                 lax.bitcast_convert_type(x.reshape(0, 3, 1), np.int32),
+                                 lax.bitcast_convert_type(x.astype(np.int8).reshape(0, 3)
+                                                          [:, :2], np.int16)), (E03,)),
+    "bitcast_literal": (lambda x: (lax.bitcast_convert_type(1.5, np.int16),
+                                   lax.bitcast_convert_type(3, np.float32) + x), (X,)),
+    "signbit": (lambda x: (jnp.signbit(x), jnp.signbit(x.astype(np.float16)),
+                           jnp.copysign(X[0], x[:5])), (XBITS,)),
+    "copy": (lambda x: (lax.copy_p.bind(x) * 2, jnp.array(x.astype(np.float16)),
+                        jnp.array(x > 0), jnp.array(x.astype(np.int8)), jnp.array(x[:0])),
+             (X,)),
+    "stack": (lambda x: (jnp.stack([x, x * 2], axis=1), jnp.stack([x[0], x[1], x[2]], -1),
+                         jnp.stack([x])), (X,)),
+    "stack_dtypes": (lambda x: (jnp.stack([x.astype(np.float16)] * 2),
+                                jnp.stack([x > 0, x < 1], axis=2),
+                                jnp.stack([x.astype(np.int8)] * 3, axis=1)), (X,)),
+    "stack_empty": (lambda x: (jnp.stack([x, x], axis=1), jnp.stack([x[:, :0]] * 2)),
+                    (E03,)),
+    "stack_literal": (lambda x: (lax.stack([x, 1.0]), lax.stack([2, 3], axis=-1)),
+                      (np.float32(2.5),)),
+    "split": (lambda x: (*jnp.split(x, [1, 3], axis=1), *jnp.split(x * 2, 2),
+                         *jnp.array_split(x, 3)), (X,)),
+    "split_dtypes": (lambda x: (*lax.split(x.astype(np.float16), (2, 3), axis=1),
+                                *lax.split(x > 0, (3, 1)),
+                                *lax.split(x.astype(np.int8), (5,), axis=1)), (X,)),
+    "split_empty": (lambda x: (*lax.split(x, (0, 3, 0), axis=1),
+                               *lax.split(x.reshape(0, 3) + 1, (1, 2), axis=1)), (E03,)),
+    "tile": (lambda x: (jnp.tile(x, (2, 1)) + 1, jnp.tile(x[:1], (3, 2)),
+                        jnp.tile(x, (2, 1, 3))), (X,)),
+    "tile_dtypes": (lambda x: (jnp.tile(x.astype(np.float16), 2), jnp.tile(x > 0, (1, 2)),
+                               jnp.tile(x.astype(np.int8), (3, 1)),
+                               jnp.tile(x, (0, 2))), (X,)),
 }
 
 #: Programs whose float results may differ in rounding (summation order, matmul).
@@ -386,7 +440,7 @@ def test_every_primitive_has_a_c_rule():
     from transpile import core
     from transpile.codegen import emit_c, plan
     own_kernel = {"dot_general", "sort", "cumsum", "cumprod", "cummax", "cummin",
-                  "concatenate", "argmax", "argmin"}
+                  "concatenate", "argmax", "argmin", "stack", "split"}
     exempt = {"jit"}  # inlined by passes.inline before planning
     from transpile.codegen import control
     from transpile.codegen import indexing_kernels  # gather, scatters, dynamic_update_slice

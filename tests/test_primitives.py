@@ -15,6 +15,7 @@ from transpile import core
 
 # Importing these defines their primitives. A module not written yet is skipped.
 PRIMITIVE_MODULES = ["transpile.lax", "transpile.lax.elementwise", "transpile.lax.structural",
+                     "transpile.lax.layout",
                      "transpile.lax.reduction", "transpile.lax.dot", "transpile.lax.sort",
                      "transpile.lax.control_flow", "transpile.lax.indexing",
                      "transpile.lax.prng", "transpile.jit"]

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..ir import Literal, Var
 indexing = importlib.import_module("transpile.lax.indexing")
+layout = importlib.import_module("transpile.lax.layout")
 slicing = importlib.import_module("transpile.lax.slicing")
 structural = importlib.import_module("transpile.lax.structural")
 from . import emit_c
@@ -295,7 +296,20 @@ def _slice(idx, in_shape, out_shape, *, start_indices, limit_indices, strides):
     return idx.with_dims(in_shape, tuple(out))
 
 
+def _copy(idx, in_shape, out_shape):
+    return idx
+
+
+def _tile(idx, in_shape, out_shape, *, reps):
+    # The output repeats the operand: its index modulo the operand's shape.
+    dims = idx.get_dims()
+    return idx.with_dims(in_shape, tuple(
+        e if r == 1 else ("0" if n == 1 else f"{_atomic(e)} % {n}")
+        for e, n, r in zip(dims, in_shape, reps, strict=True)))
+
+
 _INDEX_RULES = {structural.broadcast_in_dim_p: _broadcast_in_dim,
+                layout.copy_p: _copy, layout.tile_p: _tile,
                 structural.reshape_p: _reshape, structural.squeeze_p: _squeeze,
                 structural.transpose_p: _transpose, structural.rev_p: _rev,
                 slicing.slice_p: _slice}

@@ -29,7 +29,7 @@ sort_mod = importlib.import_module("transpile.lax.sort")
 from ..resources import runtime_dir
 
 __all__ = ["rules", "emit", "literal", "ctype", "stype", "math_function", "clamp_start",
-           "start_in_bounds", "FUSIBLE_ELEMENTWISE"]
+           "start_in_bounds", "bitcast_fuses", "FUSIBLE_ELEMENTWISE"]
 
 F16 = np.dtype(np.float16)
 F32 = np.dtype(np.float32)
@@ -155,7 +155,8 @@ def math_function(name: str, dtype, arg: str) -> str:
 #: Primitives whose float16 result is exactly one of the (float16) operand values or
 #: otherwise representable, so no rounding step is needed.
 _F16_EXACT = {"neg", "abs", "select_n", "clamp", "max", "min", "floor", "ceil", "round",
-              "sign", "stop_gradient", "convert_element_type", "nextafter", "rem"}
+              "sign", "stop_gradient", "convert_element_type", "nextafter", "rem",
+              "bitcast_convert_type"}
 
 
 def emit(prim, args, in_avals, out_aval, params) -> str:
@@ -529,6 +530,31 @@ def _convert(args, in_avals, out_aval, *, new_dtype, weak_type):
 _def(ew.convert_element_type_p, _convert)
 
 # ---------------------------------------------------------------------------------------
+# bitcast_convert_type between types of one width (other widths, and float16, whose
+# compute type is float and would quieten a signalling NaN, get a copy kernel:
+# ``bitcast_fuses``)
+
+def bitcast_fuses(src, dst) -> bool:
+    """Whether a bitcast from ``src`` to ``dst`` is an expression of a loop body."""
+    src, dst = np.dtype(src), np.dtype(dst)
+    return src == dst or (src.itemsize == dst.itemsize and F16 not in (src, dst))
+
+
+def _bitcast(args, in_avals, out_aval, *, new_dtype):
+    src, dst, a = np.dtype(in_avals[0].dtype), np.dtype(new_dtype), args[0]
+    if src == dst:
+        return a
+    # Through the unsigned integer of the width: integer casts keep the bits (modulo
+    # 2^n), floats go through the runtime's memcpy helpers.
+    bits = f"tp_bits_of_{_sfx(src)}({a})" if src.kind == "f" else f"({_utype(src)})({a})"
+    if dst.kind == "f":
+        return f"tp_{_sfx(dst)}_of_bits({bits})"
+    return bits if dst.kind == "u" else f"({ctype(dst)})({bits})"
+
+
+_def(importlib.import_module("transpile.lax.layout").bitcast_convert_type_p, _bitcast)
+
+# ---------------------------------------------------------------------------------------
 # Dynamic start indices
 
 def _start_fn(name: str, dtype) -> str:
@@ -546,5 +572,6 @@ def start_in_bounds(value: str, dtype, hi: int) -> str:
     return f"{_start_fn('start_in_bounds', dtype)}({value}, {hi})"
 
 
-#: Primitives computed one element at a time from the same element of each operand.
-FUSIBLE_ELEMENTWISE = frozenset(rules)
+#: Primitives computed one element at a time from the same element of each operand
+#: (``bitcast_convert_type`` too where ``bitcast_fuses``: ``plan.fusible`` decides).
+FUSIBLE_ELEMENTWISE = frozenset(p for p in rules if p.name != "bitcast_convert_type")

@@ -1,6 +1,6 @@
 """Kernel plans for each kind of kernel: fused loops, fused reductions, and the
 primitives that get kernels of their own (dot_general, cumulative ops, sort,
-concatenate, argmax/argmin).
+concatenate, stack, split, byte-copying bitcasts, argmax/argmin).
 
 Each builder returns a ``plan.KernelPlan`` whose ``fields`` are exactly what its
 template under ``templates/c/`` reads: C declarations and expressions computed here,
@@ -13,6 +13,7 @@ import importlib
 import numpy as np
 
 dot_mod = importlib.import_module("transpile.lax.dot")
+layout = importlib.import_module("transpile.lax.layout")
 red = importlib.import_module("transpile.lax.reduction")
 slicing = importlib.import_module("transpile.lax.slicing")
 sort_mod = importlib.import_module("transpile.lax.sort")
@@ -199,9 +200,40 @@ def _read(b, offset: str) -> str:
     return f"tp_f16_to_f32({e})" if b.aval.dtype == F16 else e
 
 
+def _joining_fields(e, ins, o) -> dict:
+    """Pieces copied into the output ``o`` (a buffer) at offsets along one of its axes:
+    ``concatenate``'s operands; ``stack``'s, each a slab of size 1 on the new axis; a
+    bitcast's one operand, whose bytes are the output's (row-major layouts agree)."""
+    p = e.primitive
+    if p is layout.bitcast_convert_type_p:
+        dim, out_shape = 0, (o.aval.size,)
+        operands = [((o.aval.size,), ins[0])]
+    else:
+        dim = e.params["dimension"] if p is slicing.concatenate_p else e.params["axis"]
+        out_shape = o.aval.shape
+        operands = [(a.aval.shape if p is slicing.concatenate_p else
+                     a.aval.shape[:dim] + (1,) + a.aval.shape[dim:], b)
+                    for a, b in zip(e.invars, ins, strict=True)]
+    pieces, decls, off = [], [], 0
+    for shape, b in operands:
+        outer, mid, inner = _split(shape, dim)
+        if outer * mid * inner:
+            src = getattr(b, "name", None)
+            if src is None:  # a literal (a scalar): read from a local array of one
+                src = f"lit{len(decls)}"
+                dt = b.aval.dtype
+                decls.append(f"const {emit_c.stype(dt)} {src}[1] = "
+                             f"{{{_store(dt, emit_c.literal(b.val, dt))}}};")
+            pieces.append(dict(src=src, outer=outer, mid=mid, inner=inner, offset=off))
+        off += mid
+    return dict(pieces=pieces, decls=decls, total_mid=out_shape[dim], out=o.name,
+                ctype=o.ctype)
+
+
 def opaque_kernel(kname, e, buffers, names) -> "KernelPlan":
-    """Kernels for dot_general, cumulative ops, sort, concatenate, argmax/argmin, and the
-    dynamic-indexing primitives (``indexing_kernels.py``)."""
+    """Kernels for dot_general, cumulative ops, sort, concatenate, stack, split,
+    byte-copying bitcasts, argmax/argmin, and the dynamic-indexing primitives
+    (``indexing_kernels.py``)."""
     p = e.primitive
     ins = [buffers[a] if not hasattr(a, "val") else a for a in e.invars]
     outs = [buffers[o] for o in e.outvars]
@@ -245,20 +277,22 @@ def opaque_kernel(kname, e, buffers, names) -> "KernelPlan":
                       ctype=emit_c.ctype(x.aval.dtype), read=_read(x, "(base + k * inner_n)"),
                       cond=cond, out=o.name, index_type=emit_c.stype(o.aval.dtype))
         return _kernel_plan(template="kernel_argreduce.j2", fields=fields, **common)
-    if p is slicing.concatenate_p:
-        o = outs[0]
-        dim = e.params["dimension"]
-        pieces, off = [], 0
-        total_mid = o.aval.shape[dim]
-        for a, b in zip(e.invars, ins, strict=True):
-            outer, mid, inner = _split(a.aval.shape, dim)
-            if a.aval.size:
-                pieces.append(dict(src=b.name, outer=outer, mid=mid, inner=inner,
-                                   offset=off))
-            off += a.aval.shape[dim]
-        fields = dict(params=_params(reads, outs), pieces=pieces, total_mid=total_mid,
-                      out=o.name, ctype=o.ctype)
+    if p in (slicing.concatenate_p, layout.stack_p, layout.bitcast_convert_type_p):
+        fields = _joining_fields(e, ins, outs[0])
+        fields["params"] = _params(reads, outs)
         return _kernel_plan(template="kernel_concatenate.j2", fields=fields, **common)
+    if p is layout.split_p:
+        x, axis = ins[0], e.params["axis"]
+        pieces, off = [], 0
+        for o in outs:
+            outer, mid, inner = _split(o.aval.shape, axis)
+            if o.aval.size:
+                pieces.append(dict(dst=o.name, outer=outer, mid=mid, inner=inner,
+                                   offset=off))
+            off += mid
+        fields = dict(params=_params(reads, outs), pieces=pieces, src=x.name,
+                      total_mid=x.aval.shape[axis], ctype=x.ctype)
+        return _kernel_plan(template="kernel_split.j2", fields=fields, **common)
     if p is sort_mod.sort_p:
         from .sort_plan import sort_fields
         fields = sort_fields(kname, e, ins, outs)

@@ -9,9 +9,10 @@ equation (elementwise, structural index maps, ``iota``) joins the kernel of its 
 when they all sit in one loop or reduction kernel; otherwise its value is materialised
 in a buffer and it roots a kernel of its own. Values with several users in one kernel
 are computed once per index (locals are memoised by variable and index). Everything
-else (``dot_general``, ``sort``, cumulative ops, ``concatenate``, ``argmax``) is a
-kernel of its own reading and writing buffers. A group's only value seen outside it is
-its root, so running kernels in the order of their roots respects every dependency.
+else (``dot_general``, ``sort``, cumulative ops, ``concatenate``, ``stack``, ``split``,
+``argmax``, byte-copying bitcasts) is a kernel of its own reading and writing buffers.
+A group's only value seen outside it is its root, so running kernels in the order of
+their roots respects every dependency.
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from .. import core
 from ..ir import ClosedJaxpr, Literal, Var, _alpha, var_names
 ew = importlib.import_module("transpile.lax.elementwise")
 red = importlib.import_module("transpile.lax.reduction")
+layout = importlib.import_module("transpile.lax.layout")
 slicing = importlib.import_module("transpile.lax.slicing")
 structural = importlib.import_module("transpile.lax.structural")
 from . import emit_c, kernels
@@ -38,10 +40,20 @@ PARALLEL_MIN_ELEMENTS = 1 << 16
 
 _INDEX_MAPS = {structural.broadcast_in_dim_p, structural.reshape_p, structural.squeeze_p,
                structural.transpose_p, structural.rev_p, slicing.slice_p, slicing.pad_p,
-               slicing.iota_p,
+               slicing.iota_p, layout.copy_p, layout.tile_p,
                # dynamic indexing: starts read and clamped in the loop body (body.py)
                importlib.import_module("transpile.lax.indexing").dynamic_slice_p}
 FUSIBLE = frozenset(emit_c.FUSIBLE_ELEMENTWISE | _INDEX_MAPS)
+
+
+def fusible(e) -> bool:
+    """Whether equation ``e`` can join a loop body (a bitcast only between dtypes whose
+    elements map one to one: see ``emit_c.bitcast_fuses``; else it copies bytes)."""
+    if e.primitive is layout.bitcast_convert_type_p:
+        return emit_c.bitcast_fuses(e.invars[0].aval.dtype, e.outvars[0].aval.dtype)
+    return e.primitive in FUSIBLE
+
+
 REDUCTIONS = {red.reduce_sum_p: "sum", red.reduce_prod_p: "prod", red.reduce_max_p: "max",
               red.reduce_min_p: "min", red.reduce_and_p: "and", red.reduce_or_p: "or",
               red.reduce_xor_p: "xor"}
@@ -126,7 +138,7 @@ def _groups(closed: ClosedJaxpr, materialized: set):
     group_of, groups = {}, []
     for k in reversed(range(len(eqns))):
         e = eqns[k]
-        if e.primitive in FUSIBLE:
+        if fusible(e):
             v = e.outvars[0]
             us = users.get(v, [])
             gids = {group_of[u] for u in us}

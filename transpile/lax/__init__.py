@@ -7,7 +7,7 @@ from .elementwise import __all__ as _ew_all
 
 __all__ = list(_ew_all)
 
-for _mod in ("structural", "slicing", "reduction", "dot", "sort", "control_flow",
+for _mod in ("structural", "slicing", "layout", "reduction", "dot", "sort", "control_flow",
              "indexing"):
     try:
         _m = __import__(f"{__name__}.{_mod}", fromlist=["__all__"])
