@@ -470,15 +470,14 @@ def cases(jax, jnp, lax, np):
             (5, 2.0, 32.0), (5, 2.0, 32.0), 2.0, 4.0, 4.0, 5.0)
 
     # --- jnp.select / jnp.piecewise ------------------------------------------------------
-    stack_why = "jnp.stack has no lax.stack primitive yet (broadcast_in_dim + concatenate)"
 
-    @case(jaxpr=False, why=stack_why)
+    @case()
     def select_basic():
         def f(x):
             return jnp.select([x < 1, x > 3], [x, x * 2])
         return f, (jnp.arange(5.0),), lambda: onp.select([x5 < 1, x5 > 3], [x5, x5 * 2])
 
-    @case(jaxpr=False, why=stack_why)
+    @case()
     def select_default_and_python_choices():
         def f(x):
             return (jnp.select([x < 1, x > 3, x > 2], [1, 2, 3]),
@@ -487,7 +486,7 @@ def cases(jax, jnp, lax, np):
             onp.select([x5 < 1, x5 > 3, x5 > 2], [1, 2, 3]),
             onp.select([x5 < 1, x5 > 3], [x5, 2], default=7))
 
-    @case(jaxpr=False, why=stack_why)
+    @case()
     def select_broadcasting():
         def f(x):
             return (jnp.select([x < 1, (x > 2)[:, None]], [x, x]),
@@ -496,7 +495,7 @@ def cases(jax, jnp, lax, np):
             onp.select([x5 < 1, (x5 > 2)[:, None]], [x5, x5]),
             onp.select([x5 < 1], [x5.reshape(5, 1)]))
 
-    @case(jaxpr=False, why=stack_why)
+    @case()
     def select_dtypes():
         def f(x):
             return (jnp.select([x < 1, x > 3], [jnp.arange(5), x.astype(jnp.int8)],
@@ -510,7 +509,7 @@ def cases(jax, jnp, lax, np):
             onp.select([x5 < 1], [x5], default=255),
             x5)
 
-    @case(jaxpr=False, why=stack_why)
+    @case()
     def select_scalars():
         return (lambda: (jnp.select([True, False], [1, 2]),
                          jnp.select([False, False], [1, 2.0], 3))), (), lambda: (1, 3.0)

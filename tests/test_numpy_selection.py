@@ -2,13 +2,11 @@
 
 The recorded programs (``select_*``, ``piecewise_*``) live in
 ``tests/control_flow_cases.py``; their outputs and error texts are also checked by
-``tests/test_lax_control_flow.py``. Here: the jaxpr of ``select`` (JAX's, up to the
-``stack`` primitive transpile does not have yet), tables against NumPy, and the
-per-element semantics of ``piecewise``.
+``tests/test_lax_control_flow.py``, which also checks ``select``'s jaxpr text against
+JAX's. Here: tables against NumPy and the per-element semantics of ``piecewise``.
 """
 from __future__ import annotations
 
-import re
 
 import numpy as np
 import pytest
@@ -25,42 +23,6 @@ from transpile import lax
 
 RECORDED = jaxpr_cases.load_data("control_flow.json")["cases"]
 TABLE = {c.name: c for c in control_flow_cases.cases(jax, jnp, lax, np)}
-SELECT_NAMES = sorted(n for n in RECORDED if n.startswith("select_"))
-
-_EQN = re.compile(r"^\s+[^=]*\S = ([a-z_]+)(?:\[[^\]]*\])?(.*)$")
-
-
-def _primitives(text: str) -> list:
-    """The primitive of each equation line, with JAX's ``stack`` of n operands spelled
-    as transpile's ``jnp.stack`` without ``lax.stack``: n ``broadcast_in_dim`` and a
-    ``concatenate``."""
-    out = []
-    for line in text.splitlines():
-        m = _EQN.match(line)
-        if not m:
-            continue
-        prim, operands = m.group(1), m.group(2).split()
-        if prim == "stack" and not hasattr(lax, "stack"):
-            out += ["broadcast_in_dim"] * len(operands) + ["concatenate"]
-        else:
-            out.append(prim)
-    return out
-
-
-@pytest.mark.parametrize("name", SELECT_NAMES)
-def test_select_jaxpr_equations(name):
-    fn, args, _ = TABLE[name].build()
-    ours = str(jax.make_jaxpr(fn)(*args))
-    assert _primitives(ours) == _primitives(RECORDED[name]["jaxpr"])
-
-
-@pytest.mark.parametrize("name", SELECT_NAMES)
-def test_select_jaxpr_text(name):
-    if not hasattr(lax, "stack"):
-        pytest.xfail("no lax.stack primitive yet: jnp.stack is broadcast_in_dim+concatenate")
-    fn, args, _ = TABLE[name].build()
-    assert str(jax.make_jaxpr(fn)(*args)) == RECORDED[name]["jaxpr"]
-
 
 # ---------------------------------------------------------------------------------------
 # select against NumPy

@@ -1,9 +1,7 @@
 """``jnp.select`` and ``jnp.piecewise``: choosing values elementwise by conditions.
 
-``select`` is built from the same primitives as JAX 0.10.2's (``argmax`` over the
-stacked conditions, then ``select_n``), so its jaxpr is JAX's except for the stacking:
-JAX has a ``stack`` primitive, and ``jnp.stack`` here uses it once ``lax.stack`` exists
-(until then it is ``broadcast_in_dim`` + ``concatenate``).
+``select`` is built from the same primitives as JAX 0.10.2's (``stack`` of the
+conditions, ``argmax``, then ``select_n``), so its jaxpr is JAX's.
 
 ``piecewise`` matches JAX's values, dtypes and errors, but not its jaxpr: JAX runs
 ``lax.switch`` under ``vmap`` inside a nested ``jit``; there is no ``vmap`` yet, so each
