@@ -11,18 +11,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-try:
-    import control_flow_cases
-    import jaxpr_cases
-except ImportError:  # collected as a package
-    from tests import control_flow_cases, jaxpr_cases
-
 import transpile as jax
 import transpile.numpy as jnp
 from transpile import lax
 
-RECORDED = jaxpr_cases.load_data("control_flow.json")["cases"]
-TABLE = {c.name: c for c in control_flow_cases.cases(jax, jnp, lax, np)}
 
 # ---------------------------------------------------------------------------------------
 # select against NumPy
