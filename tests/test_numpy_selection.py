@@ -13,7 +13,6 @@ import pytest
 
 import transpile as jax
 import transpile.numpy as jnp
-from transpile import lax
 
 
 # ---------------------------------------------------------------------------------------
