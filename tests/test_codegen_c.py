@@ -189,6 +189,8 @@ IBITS = np.array([0, 1, -1, 0x7F800001, 0x7FC00000, -0x800000, 0x00000001, 12345
                   0x7F7FFFFF, -0x7F000000], np.int32)  # incl. a signalling NaN
 I8BITS = np.arange(-128, 128, 8, dtype=np.int8)
 E03 = np.zeros((0, 3), np.float32)
+U32K = np.array([0x13198a2e, 0x03707344], np.uint32)
+U32X = np.random.default_rng(7).integers(0, 1 << 32, (2, 3, 4), dtype=np.uint32)
 
 PROGRAMS = {
     "sum_sq": (lambda x: jnp.sum(x ** 2 - x ** 3 - x), (X,)),
@@ -290,6 +292,15 @@ PROGRAMS = {
                                *lax.split(x.reshape(0, 3) + 1, (1, 2), axis=1)), (E03,)),
     "tile": (lambda x: (jnp.tile(x, (2, 1)) + 1, jnp.tile(x[:1], (3, 2)),
                         jnp.tile(x, (2, 1, 3))), (X,)),
+    # threefry2x32: scalar keys (hoisted), per-element and size-1-broadcast operands,
+    # literal keys, zero size, and the threefry_2x32 helper around it.
+    "threefry": (lambda k, x: lax.threefry2x32_p.bind(k[0], k[1], x[0], x[1]),
+                 (U32K, U32X)),
+    "threefry_bcast": (lambda x: (*lax.threefry2x32_p.bind(x[0], x[1, :1], x[1, :, :1], x[0]),
+                                  *lax.threefry2x32_p.bind(np.uint32(7), np.uint32(9),
+                                                           x[0, :0], x[1, :0])), (U32X,)),
+    "threefry_helper": (lambda k, x: lax.threefry_2x32(k, x[:, :, :3] * np.uint32(3)),
+                        (U32K, U32X)),
     "tile_dtypes": (lambda x: (jnp.tile(x.astype(np.float16), 2), jnp.tile(x > 0, (1, 2)),
                                jnp.tile(x.astype(np.int8), (3, 1)),
                                jnp.tile(x, (0, 2))), (X,)),
@@ -440,7 +451,7 @@ def test_every_primitive_has_a_c_rule():
     from transpile import core
     from transpile.codegen import emit_c, plan
     own_kernel = {"dot_general", "sort", "cumsum", "cumprod", "cummax", "cummin",
-                  "concatenate", "argmax", "argmin", "stack", "split"}
+                  "concatenate", "argmax", "argmin", "stack", "split", "threefry2x32"}
     exempt = {"jit"}  # inlined by passes.inline before planning
     from transpile.codegen import control
     from transpile.codegen import indexing_kernels  # gather, scatters, dynamic_update_slice

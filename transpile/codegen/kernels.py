@@ -1,6 +1,6 @@
 """Kernel plans for each kind of kernel: fused loops, fused reductions, and the
 primitives that get kernels of their own (dot_general, cumulative ops, sort,
-concatenate, stack, split, byte-copying bitcasts, argmax/argmin).
+concatenate, stack, split, byte-copying bitcasts, argmax/argmin, threefry2x32).
 
 Each builder returns a ``plan.KernelPlan`` whose ``fields`` are exactly what its
 template under ``templates/c/`` reads: C declarations and expressions computed here,
@@ -17,6 +17,7 @@ layout = importlib.import_module("transpile.lax.layout")
 red = importlib.import_module("transpile.lax.reduction")
 slicing = importlib.import_module("transpile.lax.slicing")
 sort_mod = importlib.import_module("transpile.lax.sort")
+prng = importlib.import_module("transpile.lax.prng")
 from . import emit_c
 from .body import BodyBuilder, eqn_comment
 from .index import row_major_strides
@@ -230,10 +231,46 @@ def _joining_fields(e, ins, o) -> dict:
                 ctype=o.ctype)
 
 
+def _threefry_fields(e, ins, outs) -> dict:
+    """One flat loop over the output computing both words of each element.
+
+    An operand of the output's shape is read at ``idx``; a scalar (rank 0, or every
+    dimension broadcast) is read once before the loop, so the loop body is the cipher
+    alone and vectorises; one broadcast along some dimensions only (JAX's rule allows
+    size-1 dimensions) has its offset computed from ``idx``."""
+    shape = e.outvars[0].aval.shape
+    size = e.outvars[0].aval.size
+    out_strides = row_major_strides(shape)
+    decls, index_lines, operands = [], [], []
+    for i, (a, b) in enumerate(zip(e.invars, ins, strict=True)):
+        local = f"op{i}"
+        if hasattr(b, "val"):  # a literal: always a scalar
+            decls.append(f"const uint32_t {local} = {emit_c.literal(b.val, a.aval.dtype)};")
+            operands.append(local)
+        elif a.aval.shape == shape:
+            operands.append(f"{b.name}[idx]")
+        else:
+            terms = []
+            if a.aval.shape:
+                for dim, (n, os_, s) in enumerate(zip(
+                        shape, out_strides, row_major_strides(a.aval.shape), strict=True)):
+                    if a.aval.shape[dim] != 1:
+                        terms.append(f"(idx / {os_}) % {n} * {s}")
+            if terms:
+                index_lines.append(f"const int64_t at{i} = {' + '.join(terms)};")
+                operands.append(f"{b.name}[at{i}]")
+            else:
+                decls.append(f"const uint32_t {local} = {b.name}[0];")
+                operands.append(local)
+    from .plan import PARALLEL_MIN_ELEMENTS
+    return dict(size=size, decls=decls, index_lines=index_lines, operands=operands,
+                y0=outs[0].name, y1=outs[1].name, parallel=size >= PARALLEL_MIN_ELEMENTS)
+
+
 def opaque_kernel(kname, e, buffers, names) -> "KernelPlan":
     """Kernels for dot_general, cumulative ops, sort, concatenate, stack, split,
-    byte-copying bitcasts, argmax/argmin, and the dynamic-indexing primitives
-    (``indexing_kernels.py``)."""
+    byte-copying bitcasts, argmax/argmin, threefry2x32, and the dynamic-indexing
+    primitives (``indexing_kernels.py``)."""
     p = e.primitive
     ins = [buffers[a] if not hasattr(a, "val") else a for a in e.invars]
     outs = [buffers[o] for o in e.outvars]
@@ -298,6 +335,10 @@ def opaque_kernel(kname, e, buffers, names) -> "KernelPlan":
         fields = sort_fields(kname, e, ins, outs)
         fields["params"] = _params(reads, outs)
         return _kernel_plan(template="kernel_sort.j2", fields=fields, **common)
+    if p is prng.threefry2x32_p:
+        fields = _threefry_fields(e, ins, outs)
+        fields["params"] = _params(reads, outs)
+        return _kernel_plan(template="kernel_threefry.j2", fields=fields, **common)
     from .indexing_kernels import RULES, indexing_kernel
     if p in RULES:
         template, fields = indexing_kernel(e, ins, outs)

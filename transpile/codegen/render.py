@@ -107,6 +107,7 @@ def render_module(programs: list) -> tuple[str, str]:
     templates = {k["template"] for v in views for k in v["kernels"]}
     source = environment().get_template("module.c.j2").render(
         version=__version__, programs=views, uses_matmul="kernel_dot.j2" in templates,
-        uses_sort="kernel_sort.j2" in templates)
+        uses_sort="kernel_sort.j2" in templates,
+        uses_threefry="kernel_threefry.j2" in templates)
     cdef = "\n".join(Signature(p).cdef() for p, _ in programs)
     return source, cdef

@@ -8,7 +8,7 @@ from .elementwise import __all__ as _ew_all
 __all__ = list(_ew_all)
 
 for _mod in ("structural", "slicing", "layout", "reduction", "dot", "sort", "control_flow",
-             "indexing"):
+             "indexing", "prng"):
     try:
         _m = __import__(f"{__name__}.{_mod}", fromlist=["__all__"])
     except ModuleNotFoundError as _e:  # a family not written yet
