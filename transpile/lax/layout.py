@@ -97,17 +97,22 @@ def bitcast_convert_type(operand, new_dtype):
 stack_p = core.new_primitive("stack")
 
 
-@stack_p.def_abstract_eval
-def _stack_abstract(*xs, axis):
-    if not xs:
-        raise IndexError("list index out of range")  # JAX indexes the first operand
-    shapes = [tuple(x.shape) for x in xs]
+def check_stack_shapes(shapes) -> None:
+    """Raise JAX's ``ValueError`` unless ``shapes`` (a non-empty list) are all equal."""
     if any(len(s) != len(shapes[0]) for s in shapes):
         raise ValueError("Cannot stack arrays with different numbers of dimensions: got "
                          f"{', '.join(str(s) for s in shapes)}.")
     if any(s != shapes[0] for s in shapes):
         raise ValueError("All input arrays must have the same shape. Got "
                          f"{', '.join(str(s) for s in shapes)}.")
+
+
+@stack_p.def_abstract_eval
+def _stack_abstract(*xs, axis):
+    if not xs:
+        raise IndexError("list index out of range")  # JAX indexes the first operand
+    shapes = [tuple(x.shape) for x in xs]
+    check_stack_shapes(shapes)
     if not 0 <= axis <= len(shapes[0]):
         raise _AxisError(axis, len(shapes[0]) + 1)
     dtype = check_same_dtypes("stack", xs)

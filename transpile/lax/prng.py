@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import core
 from ..core import ShapedArray
+from ._base import broadcasting_shape
 from .layout import split
 from .slicing import concatenate, index_in_dim, slice as _slice
 from .structural import reshape
@@ -33,33 +34,13 @@ _U32 = np.dtype(np.uint32)
 threefry2x32_p = core.new_primitive("threefry2x32", multiple_results=True)
 
 
-def _broadcast_shape(name: str, *shapes) -> tuple:
-    """JAX's broadcasting shape rule: rank-0 operands broadcast to anything; the others
-    must share a rank, and per dimension their sizes must agree or be 1."""
-    ranked = [tuple(s) for s in shapes if len(s)]
-    if not ranked:
-        return ()
-    ranks = {len(s) for s in ranked}
-    if len(ranks) != 1:
-        raise TypeError(f"{name}: arrays must have the same number of dimensions, "
-                        f"got {set(sorted(ranks))}")
-    out = []
-    for sizes in zip(*ranked, strict=True):
-        big = {d for d in sizes if d != 1}
-        if len(big) > 1:
-            raise TypeError(f"{name} got incompatible shapes for broadcasting: "
-                            f"{', '.join(map(str, ranked))}.")
-        out.append(big.pop() if big else 1)
-    return tuple(out)
-
-
 @threefry2x32_p.def_abstract_eval
 def _threefry2x32_abstract(k0, k1, x0, x1):
     args = (k0, k1, x0, x1)
     if any(a.dtype != _U32 for a in args):
         raise TypeError("Arguments to threefry2x32 must have uint32 type, got "
                         f"({', '.join(repr(a) for a in args)})")
-    shape = _broadcast_shape("threefry2x32", *(a.shape for a in args))
+    shape = broadcasting_shape("threefry2x32", *(a.shape for a in args))
     return [ShapedArray(shape, _U32), ShapedArray(shape, _U32)]
 
 

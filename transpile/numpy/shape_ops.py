@@ -12,6 +12,7 @@ import numpy as np
 
 from .. import core, dtypes, lax
 from ..jit import internal_jit as jit
+from ..lax.layout import check_stack_shapes
 from ._util import (aval, broadcast_shapes, canonicalize_axes, canonicalize_axis,
                     check_arraylike, ensure_array, promote_dtypes)
 
@@ -343,12 +344,7 @@ def stack(arrays, axis=0, out=None, dtype=None):
         raise ValueError("Need at least one array to stack.")
     check_arraylike("stack", *seq)
     shapes = [aval(a).shape for a in seq]
-    if any(len(s) != len(shapes[0]) for s in shapes):
-        raise ValueError("Cannot stack arrays with different numbers of dimensions: got "
-                         f"{', '.join(str(s) for s in shapes)}.")
-    if any(s != shapes[0] for s in shapes):
-        raise ValueError("All input arrays must have the same shape. Got "
-                         f"{', '.join(str(s) for s in shapes)}.")
+    check_stack_shapes(shapes)
     ax = canonicalize_axis(axis, len(shapes[0]) + 1)
     if dtype is None:
         seq = promote_dtypes(*seq)
