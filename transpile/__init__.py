@@ -17,6 +17,8 @@ from .core import ShapedArray
 from .jit import ShapeDtypeStruct, eval_shape, jit, make_jaxpr
 from . import lax  # noqa: E402
 from . import numpy  # noqa: E402
+from . import random  # noqa: E402
+from . import dtypes  # noqa: E402
 
 def _typeof(x):
     """The abstract value of ``x`` (``jax.typeof``)."""
@@ -27,7 +29,7 @@ def _typeof(x):
 typeof = _typeof
 
 __all__ = ["jit", "make_jaxpr", "block_until_ready", "ShapeDtypeStruct", "Array", "config",
-           "errors", "tree_util", "numpy", "lax", "devices", "device_put", "device_get",
+           "errors", "tree_util", "numpy", "lax", "random", "dtypes", "devices", "device_put", "device_get",
            "device_count", "local_devices", "local_device_count", "default_backend",
            "disable_jit", "enable_x64", "eval_shape", "ShapedArray", "CpuDevice", "typeof",
            "print_environment_info"]

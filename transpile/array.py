@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import core
+from . import core, dtypes
 from .core import ShapedArray, _IMMUTABLE_MSG
 
 __all__ = ["Array"]
@@ -49,7 +49,8 @@ class Array:
 
     @property
     def dtype(self) -> np.dtype:
-        return self._value.dtype
+        d = self._value.dtype
+        return d if d.names is None else dtypes.public_dtype(d)
 
     @property
     def ndim(self) -> int:
@@ -73,6 +74,10 @@ class Array:
 
     # --- conversion -------------------------------------------------------------------
     def __array__(self, dtype=None, copy=None):
+        if self._value.dtype.names is not None:
+            raise TypeError("JAX array with PRNGKey dtype cannot be converted to a NumPy "
+                            "array. Use jax.random.key_data(arr) if you wish to extract the "
+                            "underlying integer array.")
         if copy:
             return np.array(self._value, dtype=dtype, copy=True)
         if dtype is None or np.dtype(dtype) == self._value.dtype:
@@ -135,6 +140,9 @@ class Array:
     # --- printing ---------------------------------------------------------------------
     def __repr__(self) -> str:
         v = self._value
+        if v.dtype.names is not None:  # typed keys show their key data
+            data = np.array(v, order="C").reshape(-1).view(np.uint32).reshape(v.shape + (2,))
+            return f"Array({v.shape}, dtype=key<fry>) overlaying:\n{data}"
         suffix = ", weak_type=True" if self._weak_type else ""
         if v.size == 0:
             return f"Array([], shape={v.shape}, dtype={v.dtype.name}{suffix})"
@@ -142,6 +150,8 @@ class Array:
         return f"Array({body}, dtype={v.dtype.name}{suffix})"
 
     def __str__(self) -> str:
+        if self._value.dtype.names is not None:
+            return repr(self)
         return str(self._value)
 
     def __format__(self, spec: str) -> str:

@@ -64,7 +64,8 @@ class ShapedArray:
 
     def str_short(self, short_dtypes: bool = True) -> str:
         """``f32[3,4]`` (short dtypes) or ``float32[3,4]``."""
-        name = dtypes.short_dtype_name(self.dtype) if short_dtypes else self.dtype.name
+        name = dtypes.short_dtype_name(self.dtype) if short_dtypes else \
+            dtypes.dtype_name(self.dtype)
         return f"{name}[{','.join(map(str, self.shape))}]"
 
     def str_long(self) -> str:
@@ -407,7 +408,10 @@ class Tracer:
     def __iter__(self):
         if not self.shape:
             raise TypeError("iteration over a 0-d array")
-        return (self[i] for i in range(self.shape[0]))
+        # Unstacked with unit-stride slices, as JAX's tracers iterate (``x[i]`` would
+        # print ``strides=None``).
+        from .lax.slicing import index_in_dim
+        return (index_in_dim(self, i, 0, keepdims=False) for i in range(self.shape[0]))
 
     def __bool__(self):
         v = self.to_concrete_value()

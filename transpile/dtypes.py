@@ -18,6 +18,7 @@ __all__ = [
     "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "float32", "float64", "canonicalize_dtype", "result_type", "promote_types",
     "is_weakly_typed", "dtype", "short_dtype_name", "issubdtype", "iinfo", "finfo",
+    "KEY_FRY", "is_key", "dtype_name", "from_name", "prng_key", "extended",
 ]
 
 bool_ = np.dtype(np.bool_)
@@ -33,12 +34,94 @@ _TO_32 = {int64: int32, uint64: uint32, float64: float32}
 
 iinfo = np.iinfo
 finfo = np.finfo
-issubdtype = np.issubdtype
+
+# ---------------------------------------------------------------------------------------
+# Typed PRNG keys. A ``key<fry>`` element is the two uint32 words of a threefry key; its
+# storage is a NumPy structured dtype, so that every structural operation (reshape,
+# slicing, gather, concatenate, select) moves keys as whole elements without knowing
+# what they are, and C moves them as one ``uint64_t`` (word 0 in the low half).
+
+#: Storage dtype of ``key<fry>`` arrays (what avals and NumPy values carry).
+KEY_FRY = np.dtype([("k0", "<u4"), ("k1", "<u4")])
+
+
+class extended:  # noqa: N801  (JAX's name: the abstract parent of key dtypes)
+    """Abstract dtype category of extended dtypes (``jax.dtypes.extended``)."""
+
+
+class prng_key(extended):  # noqa: N801
+    """Abstract dtype category of PRNG key dtypes (``jax.dtypes.prng_key``)."""
+
+
+class KeyDType:
+    """The user-facing dtype of typed PRNG keys: prints as ``key<fry>``.
+
+    It compares equal to the storage dtype :data:`KEY_FRY` that avals carry, so
+    ``k.dtype == aval.dtype`` holds, and ``jnp.issubdtype(k.dtype, prng_key)`` is true.
+    """
+    name = "key<fry>"
+    itemsize = 8
+    kind = "V"
+    impl = "threefry2x32"
+    _rules = None
+    type = prng_key
+    dtype = KEY_FRY  # what np.dtype()-style conversion of this object yields
+
+    def __repr__(self) -> str:
+        return self.name
+
+    __str__ = __repr__
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, KeyDType):
+            return True
+        try:
+            return isinstance(other, np.dtype) and other == KEY_FRY
+        except TypeError:
+            return False
+
+    def __hash__(self) -> int:
+        return hash(KEY_FRY)
+
+
+KEY_FRY_PUBLIC = KeyDType()
+
+
+def is_key(dt) -> bool:
+    """Whether ``dt`` is the typed-key dtype (its storage or its public face)."""
+    return isinstance(dt, KeyDType) or (isinstance(dt, np.dtype) and dt.names is not None
+                                        and dt == KEY_FRY)
+
+
+def public_dtype(dt):
+    """What ``Array.dtype`` shows: the NumPy dtype, or ``key<fry>`` for typed keys."""
+    return KEY_FRY_PUBLIC if is_key(dt) else dt
+
+
+def dtype_name(dt) -> str:
+    """``float32``; ``key<fry>`` for typed keys."""
+    return "key<fry>" if is_key(dt) else np.dtype(dt).name
+
+
+def from_name(name: str) -> np.dtype:
+    """Inverse of :func:`dtype_name`."""
+    return KEY_FRY if name == "key<fry>" else np.dtype(name)
+
+
+def issubdtype(arg1, arg2) -> bool:
+    """``np.issubdtype``, knowing the key dtypes and their categories."""
+    if isinstance(arg2, type) and issubclass(arg2, extended):
+        return is_key(arg1) or (isinstance(arg1, type) and issubclass(arg1, arg2))
+    if is_key(arg1) or (isinstance(arg1, type) and issubclass(arg1, extended)):
+        return is_key(arg2) and is_key(arg1)
+    return np.issubdtype(arg1, arg2)
 
 
 def _to_np_dtype(dt) -> np.dtype:
     if isinstance(dt, np.dtype):
         return dt
+    if isinstance(dt, KeyDType):
+        return KEY_FRY
     inner = getattr(dt, "dtype", None)  # transpile.numpy scalar types carry a dtype
     if isinstance(inner, np.dtype):
         return inner
@@ -74,6 +157,8 @@ def canonicalize_dtype(dt, *, warn_name: str | None = None) -> np.dtype:
     """
     d = _to_np_dtype(dt)
     if d not in _SUPPORTED_SET:
+        if is_key(d):
+            return KEY_FRY
         raise TypeError(f"dtype {d} is not supported by transpile; supported dtypes are "
                         + ", ".join(str(s) for s in SUPPORTED))
     if not config.x64_enabled and d in _TO_32:
@@ -104,6 +189,8 @@ def default_float_dtype() -> np.dtype:
 
 def short_dtype_name(dt) -> str:
     """``float32`` -> ``f32``, ``uint8`` -> ``u8``, ``bool`` -> ``bool``."""
+    if is_key(dt):
+        return "key<fry>"
     d = np.dtype(dt)
     if d == bool_:
         return "bool"
@@ -263,7 +350,7 @@ C_STORAGE_TYPES = {
     np.dtype(np.uint8): "uint8_t", np.dtype(np.uint16): "uint16_t",
     np.dtype(np.uint32): "uint32_t", np.dtype(np.uint64): "uint64_t",
     np.dtype(np.float16): "uint16_t", np.dtype(np.float32): "float",
-    np.dtype(np.float64): "double"}
+    np.dtype(np.float64): "double", KEY_FRY: "uint64_t"}
 
 #: The C type generated code computes an element in.
 C_COMPUTE_TYPES = {**C_STORAGE_TYPES, np.dtype(np.float16): "float"}
@@ -273,4 +360,5 @@ C_SUFFIXES = {
     np.dtype(np.bool_): "b", np.dtype(np.int8): "i8", np.dtype(np.int16): "i16",
     np.dtype(np.int32): "i32", np.dtype(np.int64): "i64", np.dtype(np.uint8): "u8",
     np.dtype(np.uint16): "u16", np.dtype(np.uint32): "u32", np.dtype(np.uint64): "u64",
-    np.dtype(np.float16): "f32", np.dtype(np.float32): "f32", np.dtype(np.float64): "f64"}
+    np.dtype(np.float16): "f32", np.dtype(np.float32): "f32", np.dtype(np.float64): "f64",
+    KEY_FRY: "u64"}

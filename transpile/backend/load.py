@@ -13,6 +13,7 @@ import numpy as np
 
 from .. import core
 from ..array import Array
+from ..dtypes import dtype_name, from_name
 from . import pool
 
 __all__ = ["Executable", "PooledArray", "CallSpec"]
@@ -39,9 +40,9 @@ class CallSpec:
 
     def __init__(self, name, inputs, consts, outputs, out_sources):
         self.name = name
-        self.inputs = [np.dtype(d) for d in inputs]
-        self.consts = [np.dtype(d) for d in consts]
-        self.outputs = [(tuple(s), np.dtype(d)) for s, d in outputs]
+        self.inputs = [from_name(d) for d in inputs]
+        self.consts = [from_name(d) for d in consts]
+        self.outputs = [(tuple(s), from_name(d)) for s, d in outputs]
         self.out_sources = [tuple(s) for s in out_sources]
 
     @classmethod
@@ -51,15 +52,15 @@ class CallSpec:
             if kind == "literal":
                 what = [np.asarray(what.val, what.aval.dtype).item(), what.aval.dtype.name]
             sources.append([kind, what])
-        return cls(program.name, [b.aval.dtype.name for b in program.inputs],
-                   [b.aval.dtype.name for b in program.consts],
-                   [[list(b.aval.shape), b.aval.dtype.name] for b in program.outputs],
+        return cls(program.name, [dtype_name(b.aval.dtype) for b in program.inputs],
+                   [dtype_name(b.aval.dtype) for b in program.consts],
+                   [[list(b.aval.shape), dtype_name(b.aval.dtype)] for b in program.outputs],
                    sources)
 
     def to_json(self) -> dict:
-        return {"name": self.name, "inputs": [d.name for d in self.inputs],
-                "consts": [d.name for d in self.consts],
-                "outputs": [[list(s), d.name] for s, d in self.outputs],
+        return {"name": self.name, "inputs": [dtype_name(d) for d in self.inputs],
+                "consts": [dtype_name(d) for d in self.consts],
+                "outputs": [[list(s), dtype_name(d)] for s, d in self.outputs],
                 "out_sources": [list(s) for s in self.out_sources]}
 
     @classmethod
@@ -87,7 +88,7 @@ _ARRAYS = (Array, PooledArray)
 
 
 def _as_buffer(x, dtype: np.dtype) -> np.ndarray:
-    arr = np.asarray(x)
+    arr = x._value if isinstance(x, Array) else np.asarray(x)
     if arr.dtype != dtype:
         with np.errstate(all="ignore"):
             arr = arr.astype(dtype)

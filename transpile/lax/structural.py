@@ -17,12 +17,13 @@ import operator
 
 import numpy as np
 
-from .. import core
+from .. import core, dtypes
 from ..core import ShapedArray, Tracer
 from ..ir import pp_param_rules
 
 __all__ = ["broadcast_in_dim", "broadcast", "broadcast_to_rank", "reshape", "squeeze",
-           "expand_dims", "transpose", "rev", "collapse", "broadcast_in_dim_p",
+           "expand_dims", "transpose", "rev", "collapse", "full", "full_like",
+           "broadcast_in_dim_p",
            "reshape_p", "squeeze_p", "transpose_p", "rev_p"]
 
 _AxisError = np.exceptions.AxisError  # a ValueError and an IndexError, as in JAX
@@ -183,6 +184,51 @@ def broadcast(operand, sizes, *, out_sharding=None):
     return broadcast_in_dim(operand, sizes + _shape(operand),
                             tuple(range(len(sizes), len(sizes) + ndim)),
                             out_sharding=out_sharding)
+
+
+def full(shape, fill_value, dtype=None, *, sharding=None):
+    """An array of ``shape`` filled with the scalar ``fill_value``.
+
+    Parameters
+    ----------
+    shape : tuple of int
+    fill_value : scalar
+    dtype : dtype, optional
+        Default: ``fill_value``'s (weakly typed when it is a Python scalar).
+
+    Returns
+    -------
+    Array
+    """
+    from .elementwise import _convert_element_type
+    shape = core.canonicalize_shape(shape)
+    if np.shape(fill_value):
+        raise TypeError("full must be called with scalar fill_value, got fill_value.shape "
+                        f"{np.shape(fill_value)}.")
+    weak = dtype is None and dtypes.is_weakly_typed(fill_value)
+    dt = dtypes.canonicalize_dtype(dtypes.dtype(fill_value) if dtype is None else dtype)
+    return broadcast(_convert_element_type(fill_value, dt, weak), shape)
+
+
+def full_like(x, fill_value, dtype=None, shape=None, sharding=None):
+    """An array like ``x`` (its shape and dtype unless given) filled with ``fill_value``.
+
+    Parameters
+    ----------
+    x : array_like
+    fill_value : scalar
+    dtype : dtype, optional
+    shape : tuple of int, optional
+
+    Returns
+    -------
+    Array
+    """
+    from .elementwise import _convert_element_type
+    fill_shape = _shape(x) if shape is None else core.canonicalize_shape(shape)
+    weak = dtype is None and dtypes.is_weakly_typed(x)
+    dt = dtypes.canonicalize_dtype(dtypes.dtype(x) if dtype is None else dtype)
+    return broadcast(_convert_element_type(fill_value, dt, weak), fill_shape)
 
 
 def broadcast_to_rank(x, rank: int):

@@ -1,0 +1,460 @@
+"""PRNG keys: the ``random_*`` primitives on typed keys, and the key functions.
+
+A typed key array has dtype ``key<fry>`` (storage :data:`dtypes.KEY_FRY`, the two uint32
+words of a threefry key); a raw key (``PRNGKey``) is a plain ``uint32[..., 2]``. Every
+public function accepts both: a raw key is wrapped (``random_wrap``) on the way in and,
+for the functions that return keys, unwrapped (``random_unwrap``) on the way out, so
+jaxprs read as JAX 0.10.2's.
+
+Streams are JAX's default: threefry2x32 in partitionable mode. Element ``i`` (row-major)
+of an output of shape ``S`` uses the 64-bit counter ``i`` as the pair ``(i >> 32,
+i & 0xFFFFFFFF)``; ``split`` keeps both cipher words, ``random_bits`` xors them (32
+bits), truncates (8, 16) or concatenates them (64); ``fold_in(k, d)`` hashes the counter
+``(0, d)``. JAX_BEHAVIOUR.md section 8.3 has the details.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .. import core, dtypes
+from ..core import ShapedArray
+from ..ir import pp_param_rules
+from ..lax._base import broadcasting_shape
+from ..lax.prng import _threefry2x32_impl
+
+__all__ = ["PRNGKey", "key", "key_data", "wrap_key_data", "key_impl", "split", "fold_in",
+           "clone", "random_seed_p", "random_wrap_p", "random_unwrap_p", "random_bits_p",
+           "random_split_p", "random_fold_in_p", "random_clone_p", "FRY", "check_prng_key",
+           "return_keys"]
+
+KEY = dtypes.KEY_FRY
+_U32 = np.dtype(np.uint32)
+UINT_DTYPES = {8: np.dtype(np.uint8), 16: np.dtype(np.uint16), 32: _U32,
+               64: np.dtype(np.uint64)}
+
+
+class PRNGImpl:
+    """The threefry2x32 implementation: the ``impl`` param of ``random_seed`` and
+    ``random_wrap``, printed by its tag ``fry`` as in JAX's jaxprs."""
+    name = "threefry2x32"
+    tag = "fry"
+    key_shape = (2,)
+
+    def __repr__(self) -> str:
+        return self.tag
+
+    __str__ = __repr__
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, PRNGImpl)
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+
+FRY = PRNGImpl()
+
+
+def _resolve_impl(impl):
+    if impl is None or isinstance(impl, PRNGImpl) or dtypes.is_key(impl) or \
+            impl in ("threefry2x32", "threefry"):
+        return FRY
+    if isinstance(impl, str):
+        raise ValueError(f"unrecognized PRNG implementation \"{impl}\". Did you mean one of: "
+                         "\"threefry2x32\"? (transpile implements only threefry2x32)")
+    raise TypeError(f"unrecognized type {type(impl)} for specifying PRNG implementation.")
+
+
+# ---------------------------------------------------------------------------------------
+# Key storage helpers (NumPy)
+
+def _words(keys: np.ndarray):
+    """The two uint32 words of each key (typed-key storage) as two arrays."""
+    keys = np.asarray(keys)
+    return keys["k0"], keys["k1"]
+
+
+def _pack(w0, w1) -> np.ndarray:
+    w0, w1 = np.broadcast_arrays(np.asarray(w0, _U32), np.asarray(w1, _U32))
+    out = np.empty(w0.shape, KEY)
+    out["k0"], out["k1"] = w0, w1
+    return out
+
+
+def _counters(shape):
+    """The (hi, lo) words of the row-major counters of an array of ``shape``."""
+    n = int(np.prod(shape, dtype=np.int64))
+    i = np.arange(n, dtype=np.uint64).reshape(shape)
+    return (i >> np.uint64(32)).astype(_U32), (i & np.uint64(0xFFFFFFFF)).astype(_U32)
+
+
+def _hash_keys(keys: np.ndarray, shape):
+    """threefry of every key (shape K) with the counters of ``shape``: (y0, y1) of shape
+    K + shape."""
+    k0, k1 = _words(keys)
+    hi, lo = _counters(shape)
+    lead = (Ellipsis,) + (None,) * len(shape)
+    return _threefry2x32_impl(k0[lead], k1[lead], hi, lo)
+
+
+def _check_key_aval(name: str, aval) -> None:
+    if not dtypes.is_key(aval.dtype):
+        raise TypeError(f"{name} takes a key array operand, got "
+                        f"keys.dtype=dtype('{dtypes.dtype_name(aval.dtype)}')")
+
+
+# ---------------------------------------------------------------------------------------
+# random_seed: integer seeds -> keys [seed >> 32 (64-bit seeds only), seed mod 2^32]
+
+random_seed_p = core.new_primitive("random_seed")
+
+
+@random_seed_p.def_abstract_eval
+def _seed_abstract(seeds, *, impl):
+    if not np.issubdtype(seeds.dtype, np.integer):
+        raise TypeError(f"PRNG key seed must be an integer; got seed of dtype "
+                        f"{dtypes.dtype_name(seeds.dtype)}")
+    return ShapedArray(seeds.shape, KEY)
+
+
+@random_seed_p.def_impl
+def _seed_impl(seeds, *, impl):
+    s = np.asarray(seeds)
+    wide = s.astype(np.int64) if s.dtype.kind == "i" else s.astype(np.uint64)
+    lo = (wide & 0xFFFFFFFF).astype(_U32)
+    hi = (wide.view(np.uint64) >> np.uint64(32)).astype(_U32) if s.dtype.itemsize == 8 \
+        else np.zeros(s.shape, _U32)
+    return _pack(hi, lo)
+
+
+# ---------------------------------------------------------------------------------------
+# random_wrap / random_unwrap: uint32[..., 2] <-> key<fry>[...]
+
+random_wrap_p = core.new_primitive("random_wrap")
+
+
+def _check_key_data(aval) -> None:
+    if not aval.shape:
+        raise TypeError("JAX encountered invalid PRNG key data: expected key_data.ndim >= 1;"
+                        " got ndim=0")
+    if aval.shape[-1:] != (2,):
+        raise TypeError("JAX encountered invalid PRNG key data: expected key_data.shape to "
+                        f"end with (2,); got shape={aval.shape} for impl=PRNGImpl(key_shape="
+                        "(2,), bits=32, name='threefry2x32', tag='fry')")
+    if aval.dtype != _U32:
+        raise TypeError("JAX encountered invalid PRNG key data: expected key_data.dtype = "
+                        f"uint32; got dtype={dtypes.dtype_name(aval.dtype)}")
+
+
+@random_wrap_p.def_abstract_eval
+def _wrap_abstract(base, *, impl):
+    _check_key_data(base)
+    return ShapedArray(base.shape[:-1], KEY)
+
+
+@random_wrap_p.def_impl
+def _wrap_impl(base, *, impl):
+    b = np.ascontiguousarray(base, _U32)
+    return b.reshape(-1).view(KEY).reshape(b.shape[:-1])
+
+
+random_unwrap_p = core.new_primitive("random_unwrap")
+
+
+@random_unwrap_p.def_abstract_eval
+def _unwrap_abstract(keys):
+    _check_key_aval("random_unwrap", keys)
+    return ShapedArray(keys.shape + (2,), _U32)
+
+
+@random_unwrap_p.def_impl
+def _unwrap_impl(keys):
+    k = np.array(keys, order="C")  # (ascontiguousarray would make a 0-d key 1-d)
+    return k.reshape(-1).view(_U32).reshape(k.shape + (2,))
+
+
+# ---------------------------------------------------------------------------------------
+# random_bits, random_split, random_fold_in, random_clone
+
+random_bits_p = core.new_primitive("random_bits")
+
+
+@random_bits_p.def_abstract_eval
+def _bits_abstract(keys, *, bit_width, shape):
+    _check_key_aval("random_bits", keys)
+    if bit_width not in UINT_DTYPES:
+        raise TypeError("requires 8-, 16-, 32- or 64-bit field width.")
+    return ShapedArray(tuple(keys.shape) + tuple(shape), UINT_DTYPES[bit_width])
+
+
+@random_bits_p.def_impl
+def _bits_impl(keys, *, bit_width, shape):
+    y0, y1 = _hash_keys(keys, tuple(shape))
+    if bit_width == 64:
+        return (y0.astype(np.uint64) << np.uint64(32)) | y1.astype(np.uint64)
+    return (y0 ^ y1).astype(UINT_DTYPES[bit_width])
+
+
+random_split_p = core.new_primitive("random_split")
+
+
+@random_split_p.def_abstract_eval
+def _split_abstract(keys, *, shape):
+    _check_key_aval("random_split", keys)
+    return ShapedArray(tuple(keys.shape) + tuple(shape), KEY)
+
+
+@random_split_p.def_impl
+def _split_impl(keys, *, shape):
+    return _pack(*_hash_keys(keys, tuple(shape)))
+
+
+random_fold_in_p = core.new_primitive("random_fold_in")
+
+
+@random_fold_in_p.def_abstract_eval
+def _fold_in_abstract(keys, msgs):
+    _check_key_aval("random_fold_in", keys)
+    return ShapedArray(broadcasting_shape("random_fold_in", keys.shape, msgs.shape), KEY)
+
+
+@random_fold_in_p.def_impl
+def _fold_in_impl(keys, msgs):
+    k0, k1 = _words(keys)
+    return _pack(*_threefry2x32_impl(k0, k1, np.zeros((), _U32), np.asarray(msgs, _U32)))
+
+
+random_clone_p = core.new_primitive("random_clone")
+
+
+@random_clone_p.def_abstract_eval
+def _clone_abstract(keys):
+    return ShapedArray(keys.shape, keys.dtype, keys.weak_type)
+
+
+@random_clone_p.def_impl
+def _clone_impl(keys):
+    return np.array(keys, copy=True)
+
+
+pp_param_rules[random_seed_p] = pp_param_rules[random_wrap_p] = \
+    lambda params: [("impl", params["impl"])]
+
+
+# ---------------------------------------------------------------------------------------
+# Accepting keys
+
+def _is_typed_key(x) -> bool:
+    aval = getattr(x, "aval", None)
+    return aval is not None and dtypes.is_key(aval.dtype)
+
+
+def check_prng_key(name: str, key, *, allow_batched: bool = False):
+    """The typed key behind ``key`` (raw keys are wrapped) and whether it was raw.
+
+    Raises
+    ------
+    TypeError
+        If ``key`` is neither a key array nor array-like, or raw key data of the wrong
+        shape or dtype.
+    ValueError
+        If a single key is required and ``key`` is a key array of higher rank.
+    """
+    from ..numpy import asarray
+    if _is_typed_key(key):
+        typed, wrapped = key, False
+    elif isinstance(key, (np.ndarray, np.generic)) or hasattr(key, "aval") or \
+            isinstance(key, (int, float, bool, list, tuple)):
+        raw = key if hasattr(key, "aval") else asarray(key)
+        _check_key_data(core.get_aval(raw))
+        typed, wrapped = random_wrap_p.bind(raw, impl=FRY), True
+    else:
+        raise TypeError(f"unexpected PRNG key type {type(key)}")
+    shape = core.get_aval(typed).shape
+    if not allow_batched and shape:
+        raise ValueError(f"{name} accepts a single key, but was given a key array of shape "
+                         f"{shape} != (). Use jax.vmap for batching.")
+    return typed, wrapped
+
+
+def return_keys(was_raw: bool, keys):
+    """Keys as the caller gave them: raw data again when the input key was raw."""
+    return random_unwrap_p.bind(keys) if was_raw else keys
+
+
+# ---------------------------------------------------------------------------------------
+# Public key functions
+
+def _seed_keys(ctor: str, seed, impl):
+    from ..numpy import asarray
+    _resolve_impl(impl)
+    if _is_typed_key(seed):
+        raise TypeError(f"{ctor} accepts a scalar seed, but was given a PRNG key.")
+    if np.ndim(seed) if not hasattr(seed, "aval") else seed.aval.shape:
+        raise TypeError(f"{ctor} accepts a scalar seed, but was given an array of shape "
+                        f"{np.shape(seed) if not hasattr(seed, 'aval') else seed.aval.shape}"
+                        " != (). Use jax.vmap for batching")
+    if isinstance(seed, int) and not isinstance(seed, (bool, np.integer)):
+        # As JAX: through int64 first, so that an x32 seed wraps instead of overflowing.
+        seed = np.int64(seed)  # OverflowError beyond int64, with Python's message
+        seed_arr = asarray(seed.astype(dtypes.default_int_dtype()))
+    else:
+        seed_arr = asarray(seed)
+    if not np.issubdtype(seed_arr.aval.dtype, np.integer):
+        raise TypeError(f"PRNG key seed must be an integer; got {seed_arr!r}")
+    return random_seed_p.bind(seed_arr, impl=FRY)
+
+
+def key(seed, *, impl=None, dtype=None):
+    """A typed PRNG key (dtype ``key<fry>``, shape ``()``) from an integer seed.
+
+    Parameters
+    ----------
+    seed : int or integer scalar array
+        A 64- or 32-bit seed; the key holds ``[seed >> 32, seed mod 2**32]`` (the high
+        word is 0 unless the seed is a 64-bit integer, as with x64 enabled).
+    impl, dtype : optional
+        The PRNG implementation; only ``"threefry2x32"`` (the default) exists.
+
+    Returns
+    -------
+    Array
+        A scalar key array, accepted by every ``transpile.random`` function.
+
+    Raises
+    ------
+    TypeError
+        If ``seed`` is not an integer scalar, or is itself a key.
+    """
+    if dtype is not None:
+        if impl is not None:
+            raise ValueError("Cannot specify both `impl` and `dtype` arguments to "
+                             "jax.random.key")
+        impl = dtype
+    return _seed_keys("key", seed, impl)
+
+
+def PRNGKey(seed, *, impl=None):  # noqa: N802  (JAX's name)
+    """A raw (legacy) PRNG key: ``uint32[2]`` key data from an integer seed.
+
+    Parameters
+    ----------
+    seed : int or integer scalar array
+        As for :func:`key`. With x64 disabled a Python int seed wraps modulo ``2**32``
+        (``PRNGKey(-1)`` is ``[0, 4294967295]``), as in JAX.
+    impl : optional
+        Only ``"threefry2x32"``.
+
+    Returns
+    -------
+    Array
+        ``uint32[2]``.
+    """
+    return random_unwrap_p.bind(_seed_keys("PRNGKey", seed, impl))
+
+
+def key_data(keys):
+    """The ``uint32[..., 2]`` data of a key array (raw keys are returned as they are,
+    after validation).
+
+    Parameters
+    ----------
+    keys : key array or raw key data
+
+    Returns
+    -------
+    Array
+        uint32, of shape ``keys.shape + (2,)``.
+    """
+    typed, _ = check_prng_key("key_data", keys, allow_batched=True)
+    return random_unwrap_p.bind(typed)
+
+
+def wrap_key_data(key_bits_array, *, impl=None, dtype=None):
+    """A typed key array over ``uint32[..., 2]`` key data.
+
+    Parameters
+    ----------
+    key_bits_array : array_like
+        uint32 with a trailing dimension of 2.
+    impl, dtype : optional
+        Only ``"threefry2x32"``.
+
+    Returns
+    -------
+    Array
+        Keys of shape ``key_bits_array.shape[:-1]``.
+
+    Raises
+    ------
+    TypeError
+        If the data is not uint32 or its trailing dimension is not 2.
+    """
+    from ..numpy import asarray
+    if dtype is not None:
+        if impl is not None:
+            raise ValueError("Cannot specify both `impl` and `dtype` arguments to "
+                             "jax.random.wrap_key_data")
+        impl = dtype
+    _resolve_impl(impl)
+    data = key_bits_array if hasattr(key_bits_array, "aval") else asarray(key_bits_array)
+    _check_key_data(core.get_aval(data))
+    return random_wrap_p.bind(data, impl=FRY)
+
+
+def key_impl(keys) -> str:
+    """The name of the keys' PRNG implementation: ``"threefry2x32"``."""
+    check_prng_key("key_impl", keys, allow_batched=True)
+    return FRY.name
+
+
+def split(key, num=2):
+    """Split a key into ``num`` new keys.
+
+    Parameters
+    ----------
+    key : key
+        A single key (typed or raw).
+    num : int or tuple of int
+        The number, or the shape, of the new keys.
+
+    Returns
+    -------
+    Array
+        Keys of shape ``(num,)`` (or ``num``), typed or raw as ``key`` was; raw keys
+        have a trailing dimension of 2. ``split(k, n)[i]`` equals ``fold_in(k, i)``.
+    """
+    typed, raw = check_prng_key("split", key)
+    shape = core.canonicalize_shape(tuple(num) if isinstance(num, Sequence) else (num,))
+    return return_keys(raw, random_split_p.bind(typed, shape=shape))
+
+
+def fold_in(key, data):
+    """A new key from ``key`` and the 32-bit integer ``data``.
+
+    Parameters
+    ----------
+    key : key
+        A single key (typed or raw).
+    data : int or integer scalar
+        Cast to uint32 (wrapping).
+
+    Returns
+    -------
+    Array
+        A key, typed or raw as ``key`` was.
+    """
+    from ..numpy import asarray
+    typed, raw = check_prng_key("fold_in", key)
+    if np.ndim(data) if not hasattr(data, "aval") else data.aval.shape:
+        raise TypeError("fold_in accepts a scalar, but was given an array of"
+                        f"shape {np.shape(data)} != (). Use jax.vmap for batching.")
+    return return_keys(raw, random_fold_in_p.bind(typed, asarray(data, dtype=_U32)))
+
+
+def clone(key):
+    """A copy of ``key`` (JAX's ``random.clone``; keys are immutable values here, so the
+    copy only matters to JAX's key-reuse checker)."""
+    return random_clone_p.bind(key)
