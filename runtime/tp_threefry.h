@@ -52,4 +52,61 @@ TP_INLINE void tp_threefry2x32(uint32_t k0, uint32_t k1, uint32_t x0, uint32_t x
     *y1 = x1;
 }
 
+/* ---------------------------------------------------------------- typed keys
+ * A key<fry> element is stored as one uint64_t holding the key's two words, word 0 in
+ * the low half (the byte order of the uint32[2] key data on a little-endian machine),
+ * so structural kernels move keys as plain 64-bit elements. The functions below are
+ * JAX's partitionable-threefry stream: element i of a draw hashes the 64-bit counter i
+ * as the pair (i >> 32, i & 0xFFFFFFFF). */
+
+TP_INLINE uint64_t tp_key_pack(uint32_t w0, uint32_t w1)
+{
+    return (uint64_t)w0 | ((uint64_t)w1 << 32);
+}
+
+/* The two cipher words of counter `counter` under `key`. */
+TP_INLINE void tp_random_words(uint64_t key, uint64_t counter, uint32_t *y0, uint32_t *y1)
+{
+    tp_threefry2x32((uint32_t)key, (uint32_t)(key >> 32), (uint32_t)(counter >> 32),
+                    (uint32_t)counter, y0, y1);
+}
+
+/* random_bits of width 8, 16 and 32 (the narrow widths keep the low bits) ... */
+TP_INLINE uint32_t tp_random_bits32(uint64_t key, uint64_t counter)
+{
+    uint32_t y0, y1;
+    tp_random_words(key, counter, &y0, &y1);
+    return y0 ^ y1;
+}
+
+/* ... and of width 64: the first word is the high half. */
+TP_INLINE uint64_t tp_random_bits64(uint64_t key, uint64_t counter)
+{
+    uint32_t y0, y1;
+    tp_random_words(key, counter, &y0, &y1);
+    return ((uint64_t)y0 << 32) | y1;
+}
+
+/* random_split: new key `counter` of a split keeps both words. */
+TP_INLINE uint64_t tp_random_split(uint64_t key, uint64_t counter)
+{
+    uint32_t y0, y1;
+    tp_random_words(key, counter, &y0, &y1);
+    return tp_key_pack(y0, y1);
+}
+
+/* random_fold_in: the key hashed with the counter (0, msg). */
+TP_INLINE uint64_t tp_random_fold_in(uint64_t key, uint32_t msg)
+{
+    return tp_random_split(key, (uint64_t)msg);
+}
+
+/* random_seed: the key [seed >> 32, seed mod 2^32] of a 64-bit seed; narrower seeds
+ * pass their value sign- or zero-extended to 64 bits with `wide` = 0, so the high
+ * word is 0 as in JAX. */
+TP_INLINE uint64_t tp_random_seed(uint64_t seed, int wide)
+{
+    return tp_key_pack(wide ? (uint32_t)(seed >> 32) : 0u, (uint32_t)seed);
+}
+
 #endif /* TP_THREEFRY_H */

@@ -451,7 +451,8 @@ def test_every_primitive_has_a_c_rule():
     from transpile import core
     from transpile.codegen import emit_c, plan
     own_kernel = {"dot_general", "sort", "cumsum", "cumprod", "cummax", "cummin",
-                  "concatenate", "argmax", "argmin", "stack", "split", "threefry2x32"}
+                  "concatenate", "argmax", "argmin", "stack", "split", "threefry2x32",
+                  "random_wrap", "random_unwrap"}
     exempt = {"jit"}  # inlined by passes.inline before planning
     from transpile.codegen import control
     from transpile.codegen import indexing_kernels  # gather, scatters, dynamic_update_slice

@@ -3,7 +3,8 @@
 The programs of test_codegen_c.py (every kernel kind, broadcasts, pads, transposes,
 zero-size arrays), 150 random chains of index maps, the dynamic-indexing programs of
 test_codegen_indexing.py (out-of-bounds and extreme indices, every mode) and the
-control-flow programs of test_codegen_control.py are built with
+control-flow programs of test_codegen_control.py and the sampler programs of
+test_random.py are built with
 ``-fsanitize=address`` and run in a subprocess that preloads the ASan runtime; any
 invalid access aborts it with a report.
 """
@@ -43,7 +44,13 @@ _SCRIPT = textwrap.dedent("""
     exes = compile_many([(f"asan_{n}", c) for n, c, _ in flow])
     for (name, closed, args), exe in zip(flow, exes):
         exe(list(args))
-    print("ran", len(items) + len(more) + len(flow))
+    # samplers and key arrays: fused threefry sources, key copies, sorts by random keys
+    rd = runpy.run_path(%r)
+    rand = [(n, jax.make_jaxpr(f)(*a), a) for n, (f, a) in rd["PROGRAMS"].items()]
+    exes = compile_many([(n, c) for n, c, _ in rand])
+    for (name, closed, args), exe in zip(rand, exes):
+        exe(list(args))
+    print("ran", len(items) + len(more) + len(flow) + len(rand))
 """)
 
 
@@ -66,7 +73,8 @@ def test_kernels_under_address_sanitizer(tmp_path):
                TRANSPILE_CACHE_DIR=str(tmp_path))
     script = _SCRIPT % (os.path.join(REPO, "tests", "test_codegen_c.py"),
                         os.path.join(REPO, "tests", "test_codegen_indexing.py"),
-                        os.path.join(REPO, "tests", "test_codegen_control.py"))
+                        os.path.join(REPO, "tests", "test_codegen_control.py"),
+                        os.path.join(REPO, "tests", "test_random.py"))
     res = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
                          text=True, timeout=600)
     assert res.returncode == 0, res.stderr[-4000:]

@@ -94,11 +94,13 @@ def canonicalize_shape(shape, context: str = "") -> tuple:
 
     Raises the JAX ``TypeError`` when an entry is a tracer or not an integer.
     """
-    try:
-        seq = tuple(shape) if np.ndim(shape) > 0 or isinstance(shape, (tuple, list)) \
-            else (shape,)
-    except TypeError:
-        seq = (shape,)
+    if isinstance(shape, (tuple, list)):
+        seq = tuple(shape)
+    else:
+        try:
+            seq = tuple(shape) if np.ndim(shape) > 0 else (shape,)
+        except TypeError:
+            seq = (shape,)
     if any(isinstance(d, Tracer) for d in seq) or not all(
             isinstance(d, (int, np.integer)) and not isinstance(d, bool) or
             (isinstance(d, np.ndarray) and d.ndim == 0 and d.dtype.kind in "iu")
@@ -166,7 +168,7 @@ def to_numpy(x, aval: ShapedArray | None = None) -> np.ndarray:
     if isinstance(x, int) and not isinstance(x, (bool, np.integer)):
         info = np.iinfo(aval.dtype)
         if not info.min <= x <= info.max:
-            raise OverflowError(f"Python int {x} too large to convert to {aval.dtype}")
+            raise OverflowError(f"Python integer {x} out of bounds for {aval.dtype}")
     return np.asarray(x, dtype=aval.dtype)
 
 

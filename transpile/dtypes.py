@@ -217,6 +217,7 @@ _LATTICE_UP = {
     float16: [float32],
     float32: [float64],
     float64: [],
+    KEY_FRY: [],  # keys promote only with keys
 }
 
 
@@ -235,7 +236,12 @@ def _join(a, b):
     for node in common:
         if _upper_set(node) == common:
             return node
-    raise TypeError(f"no promotion path between {a} and {b}")  # unreachable for our lattice
+    raise TypeError(f"Cannot promote {_node_name(a)} and {_node_name(b)}: key arrays "
+                    "only combine with key arrays")  # the numeric lattice is connected
+
+
+def _node_name(node) -> str:
+    return node if isinstance(node, str) else dtype_name(node)
 
 
 def _node(dt: np.dtype, weak: bool):

@@ -50,7 +50,8 @@ class CallSpec:
         sources = []
         for kind, what in program.out_sources:
             if kind == "literal":
-                what = [np.asarray(what.val, what.aval.dtype).item(), what.aval.dtype.name]
+                what = [np.asarray(what.val, what.aval.dtype).item(),
+                        dtype_name(what.aval.dtype)]
             sources.append([kind, what])
         return cls(program.name, [dtype_name(b.aval.dtype) for b in program.inputs],
                    [dtype_name(b.aval.dtype) for b in program.consts],
@@ -229,7 +230,8 @@ class Executable:
                 a = Array._new(np.asarray(self._consts[what]), weak)
             else:
                 value, dtype = what
-                a = Array._new(np.asarray(value, dtype), weak)
+                a = Array._new(np.asarray(tuple(value) if isinstance(value, list) else value,
+                                          from_name(dtype)), weak)
             result.append(a)
         return result
 

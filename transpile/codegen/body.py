@@ -17,7 +17,7 @@ indexing = importlib.import_module("transpile.lax.indexing")
 layout = importlib.import_module("transpile.lax.layout")
 slicing = importlib.import_module("transpile.lax.slicing")
 structural = importlib.import_module("transpile.lax.structural")
-from . import emit_c
+from . import emit_c, prng_c
 from .index import Index, _atomic
 
 __all__ = ["BodyBuilder", "local_name", "pointer_name", "eqn_comment"]
@@ -150,6 +150,8 @@ class BodyBuilder:
             expr = f"({emit_c.ctype(out.aval.dtype)}){dims[e.params['dimension']]}"
             if out.aval.dtype == np.float16:
                 expr = f"tp_f16_round({expr})"
+        elif p in prng_c.SOURCES:
+            expr = self._random_source(e, idx)
         elif p is slicing.pad_p:
             expr = self._pad(e, idx)
         elif p is indexing.dynamic_slice_p:
@@ -174,6 +176,26 @@ class BodyBuilder:
         dims = idx.get_dims()  # size-1 dimensions broadcast
         return idx.with_dims(shape, tuple("0" if n == 1 else d
                                           for n, d in zip(shape, dims, strict=True)))
+
+    def _random_source(self, e, idx: Index) -> str:
+        """``random_bits``/``random_split``: the key at the leading (key) dimensions of
+        the index, hashed with the row-major counter of the trailing (drawn) ones."""
+        k = e.invars[0]
+        key_shape = k.aval.shape
+        drawn = tuple(e.params["shape"])
+        if not key_shape:
+            key_value = self.value(k, idx.with_dims((), ()))
+            counter = idx.get_flat() if drawn else "0"
+        else:
+            dims = idx.get_dims()
+            key_value = self.value(k, idx.with_dims(key_shape, dims[:len(key_shape)]))
+            terms, stride = [], 1
+            for d, n in reversed(list(zip(dims[len(key_shape):], drawn, strict=True))):
+                if n != 1:
+                    terms.append(_atomic(d) if stride == 1 else f"{_atomic(d)} * {stride}")
+                stride *= n
+            counter = " + ".join(reversed(terms)) or "0"
+        return prng_c.source_expr(e, key_value, f"(uint64_t)({counter})")
 
     def _pad(self, e, idx: Index) -> str:
         x, pv = e.invars

@@ -97,6 +97,9 @@ def _float_text(v: float, dtype) -> str:
 def literal(value, dtype) -> str:
     """``value`` as a C literal of ``dtype``'s compute type (exact, round-tripping)."""
     dtype = np.dtype(dtype)
+    if dtypes.is_key(dtype):  # a key<fry>: its two words packed, word 0 low
+        w = np.asarray(value, dtype)[()]
+        return f"UINT64_C({int(w['k0']) | (int(w['k1']) << 32)})"
     v = np.asarray(value).astype(dtype)[()]
     if dtype == BOOL:
         return "1" if v else "0"
@@ -571,6 +574,8 @@ def start_in_bounds(value: str, dtype, hi: int) -> str:
     """Whether ``value`` (an integer of ``dtype``) lies in ``[0, hi]``."""
     return f"{_start_fn('start_in_bounds', dtype)}({value}, {hi})"
 
+
+from . import prng_c  # noqa: E402,F401  (registers the key primitives' emitters)
 
 #: Primitives computed one element at a time from the same element of each operand
 #: (``bitcast_convert_type`` too where ``bitcast_fuses``: ``plan.fusible`` decides).

@@ -201,12 +201,19 @@ def _read(b, offset: str) -> str:
     return f"tp_f16_to_f32({e})" if b.aval.dtype == F16 else e
 
 
+#: Primitives whose output holds the operand's bytes in a new type: a byte-copying
+#: bitcast, and the views between key data (uint32[..., 2]) and keys (one uint64_t each).
+_BYTE_COPIES = frozenset({layout.bitcast_convert_type_p,
+                          importlib.import_module("transpile.random.keys").random_wrap_p,
+                          importlib.import_module("transpile.random.keys").random_unwrap_p})
+
+
 def _joining_fields(e, ins, o) -> dict:
     """Pieces copied into the output ``o`` (a buffer) at offsets along one of its axes:
     ``concatenate``'s operands; ``stack``'s, each a slab of size 1 on the new axis; a
     bitcast's one operand, whose bytes are the output's (row-major layouts agree)."""
     p = e.primitive
-    if p is layout.bitcast_convert_type_p:
+    if p in _BYTE_COPIES:
         dim, out_shape = 0, (o.aval.size,)
         operands = [((o.aval.size,), ins[0])]
     else:
@@ -314,7 +321,7 @@ def opaque_kernel(kname, e, buffers, names) -> "KernelPlan":
                       ctype=emit_c.ctype(x.aval.dtype), read=_read(x, "(base + k * inner_n)"),
                       cond=cond, out=o.name, index_type=emit_c.stype(o.aval.dtype))
         return _kernel_plan(template="kernel_argreduce.j2", fields=fields, **common)
-    if p in (slicing.concatenate_p, layout.stack_p, layout.bitcast_convert_type_p):
+    if p in (slicing.concatenate_p, layout.stack_p) or p in _BYTE_COPIES:
         fields = _joining_fields(e, ins, outs[0])
         fields["params"] = _params(reads, outs)
         return _kernel_plan(template="kernel_concatenate.j2", fields=fields, **common)

@@ -29,7 +29,7 @@ red = importlib.import_module("transpile.lax.reduction")
 layout = importlib.import_module("transpile.lax.layout")
 slicing = importlib.import_module("transpile.lax.slicing")
 structural = importlib.import_module("transpile.lax.structural")
-from . import emit_c, kernels
+from . import emit_c, kernels, prng_c
 from .body import BodyBuilder, local_name, pointer_name
 
 __all__ = ["Buffer", "KernelPlan", "Program", "plan_program", "PARALLEL_MIN_ELEMENTS"]
@@ -43,7 +43,7 @@ _INDEX_MAPS = {structural.broadcast_in_dim_p, structural.reshape_p, structural.s
                slicing.iota_p, layout.copy_p, layout.tile_p,
                # dynamic indexing: starts read and clamped in the loop body (body.py)
                importlib.import_module("transpile.lax.indexing").dynamic_slice_p}
-FUSIBLE = frozenset(emit_c.FUSIBLE_ELEMENTWISE | _INDEX_MAPS)
+FUSIBLE = frozenset(emit_c.FUSIBLE_ELEMENTWISE | _INDEX_MAPS | prng_c.SOURCES)
 
 
 def fusible(e) -> bool:
@@ -61,7 +61,8 @@ REDUCTIONS = {red.reduce_sum_p: "sum", red.reduce_prod_p: "prod", red.reduce_max
 _EXPENSIVE = {ew.exp_p, ew.exp2_p, ew.expm1_p, ew.log_p, ew.log1p_p, ew.sin_p, ew.cos_p,
               ew.tan_p, ew.asin_p, ew.acos_p, ew.atan_p, ew.sinh_p, ew.cosh_p, ew.tanh_p,
               ew.asinh_p, ew.acosh_p, ew.atanh_p, ew.logistic_p, ew.erf_p, ew.erf_inv_p,
-              ew.pow_p, ew.atan2_p, ew.cbrt_p, ew.div_p, ew.rem_p, ew.sqrt_p, ew.rsqrt_p}
+              ew.pow_p, ew.atan2_p, ew.cbrt_p, ew.div_p, ew.rem_p, ew.sqrt_p, ew.rsqrt_p,
+              *prng_c.SOURCES, prng_c.keys.random_fold_in_p}
 
 
 @dataclass

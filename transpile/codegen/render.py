@@ -108,6 +108,8 @@ def render_module(programs: list) -> tuple[str, str]:
     source = environment().get_template("module.c.j2").render(
         version=__version__, programs=views, uses_matmul="kernel_dot.j2" in templates,
         uses_sort="kernel_sort.j2" in templates,
-        uses_threefry="kernel_threefry.j2" in templates)
+        # Loop kernels of samplers call the key functions of tp_threefry.h too.
+        uses_threefry="kernel_threefry.j2" in templates or any(
+            "random_" in text for _, text in programs))
     cdef = "\n".join(Signature(p).cdef() for p, _ in programs)
     return source, cdef

@@ -88,10 +88,13 @@ def _accepts(accepted, dtype) -> bool:
 
 def _check_accepts(name: str, dtype, accepted, position: int | None = None) -> None:
     """Raise JAX's ``TypeError`` when ``dtype`` is in none of the ``accepted`` categories."""
-    if _accepts(accepted, dtype):
+    if dtypes.is_key(dtype):
+        if name in ("eq", "ne"):  # keys compare for equality, and nothing else
+            return
+    elif _accepts(accepted, dtype):
         return
     at = "" if position is None else f" at position {position}"
-    raise TypeError(f"{name} does not accept dtype {np.dtype(dtype).name}{at}. Accepted "
+    raise TypeError(f"{name} does not accept dtype {dtypes.dtype_name(dtype)}{at}. Accepted "
                     f"dtypes{at} are subtypes of {', '.join(accepted)}.")
 
 
@@ -439,8 +442,19 @@ shift_right_logical_p = _binop("shift_right_logical", INTEGER, _shift_right_logi
                                jnp_name="right_shift")
 shift_right_arithmetic_p = _binop("shift_right_arithmetic", INTEGER,
                                   _shift_right_arithmetic_impl, jnp_name="right_shift")
-eq_p = _binop("eq", ANY, _xla(np.equal), out_dtype=np.bool_, jnp_name="equal")
-ne_p = _binop("ne", ANY, _xla(np.not_equal), out_dtype=np.bool_, jnp_name="not_equal")
+def _keys_as_words(fn):
+    """``fn`` on typed keys compares their storage as one 64-bit word each."""
+    def impl(x, y, **params):
+        if x.dtype.names is not None:
+            x, y = (np.asarray(a).view(np.uint64) for a in (x, y))
+        return fn(x, y, **params)
+    return impl
+
+
+eq_p = _binop("eq", ANY, _keys_as_words(_xla(np.equal)), out_dtype=np.bool_,
+              jnp_name="equal")
+ne_p = _binop("ne", ANY, _keys_as_words(_xla(np.not_equal)), out_dtype=np.bool_,
+              jnp_name="not_equal")
 lt_p = _binop("lt", ANY, _xla(np.less), out_dtype=np.bool_)
 le_p = _binop("le", ANY, _xla(np.less_equal), out_dtype=np.bool_)
 gt_p = _binop("gt", ANY, _xla(np.greater), out_dtype=np.bool_)

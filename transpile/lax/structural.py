@@ -306,7 +306,8 @@ def reshape(operand, new_sizes, dimensions=None, *, out_sharding=None):
     dims = None if dimensions is None else tuple(operator.index(d) for d in dimensions)
     if dims == tuple(range(ndim)):
         dims = None
-    if dims is None and _shape(operand) == new_sizes:
+    # As JAX: a reshape to the same shape is skipped, except for scalars.
+    if dims is None and _shape(operand) == new_sizes and new_sizes:
         same = _unchanged(operand)
         if same is not None:
             return same

@@ -46,7 +46,12 @@ def can_cast(from_, to, casting="safe") -> bool:
 
 
 def issubdtype(arg1, arg2) -> bool:
-    """NumPy's ``issubdtype``, accepting transpile scalar types."""
+    """NumPy's ``issubdtype``, accepting transpile scalar types and the key dtype
+    categories (``issubdtype(key.dtype, transpile.dtypes.prng_key)``)."""
+    if dtypes.is_key(arg1) or dtypes.is_key(arg2) or any(
+            isinstance(a, type) and issubclass(a, dtypes.extended) for a in (arg1, arg2)):
+        return dtypes.issubdtype(arg1, arg2)
+
     def conv(x):
         inner = getattr(x, "dtype", None)
         if isinstance(inner, np.dtype) and isinstance(x, type):

@@ -104,9 +104,7 @@ def reshape(a, shape=None, order="C", *, copy=None):
     old = aval(a).shape
     new = _compute_newshape(old, shape)
     if order == "C":
-        if new == old:
-            return ensure_array(a)
-        return lax.reshape(a, new)
+        return ensure_array(lax.reshape(a, new))
     if order == "F":
         dims = tuple(range(len(old)))[::-1]
         out = lax.reshape(a, new[::-1], dims)

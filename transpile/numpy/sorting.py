@@ -11,7 +11,7 @@ from ..jit import internal_jit as jit
 from ._util import aval, canonicalize_axis, check_arraylike
 from .shape_ops import ravel
 
-__all__ = ["sort", "argsort"]
+__all__ = ["sort", "argsort", "searchsorted"]
 
 
 def _sort(a, *, axis, stable, descending):
@@ -88,3 +88,88 @@ def argsort(a, axis=-1, *, kind=None, order=None, stable=True, descending=False)
     if order is not None:
         raise ValueError("'order' argument to argsort is not supported.")
     return _argsort_jit(a, axis=axis, stable=bool(stable), descending=bool(descending))
+
+
+# ---------------------------------------------------------------------------------------
+# searchsorted
+
+def _le_total(x, y):
+    """``x <= y`` in the total order of ``sort`` (NaN after everything, -0.0 == 0.0)."""
+    if dtypes.dtype(x).kind != "f":
+        return lax.le(x, y)
+    return lax.select(lax.ne(y, y), lax.full_like(y, True, bool),
+                      lax.select(lax.ne(x, x), lax.full_like(x, False, bool), lax.le(x, y)))
+
+
+def _lt_total(x, y):
+    """``x < y`` in the total order of ``sort``."""
+    if dtypes.dtype(x).kind != "f":
+        return lax.lt(x, y)
+    return lax.select(lax.ne(x, x), lax.full_like(x, False, bool),
+                      lax.select(lax.ne(y, y), lax.full_like(y, True, bool), lax.lt(x, y)))
+
+
+def _searchsorted(a, v, *, side, dtype):
+    import numpy as np
+    from ..lax.control_flow import scan
+    n = a.shape[0]
+    if n == 0:
+        return lax.full(v.shape, 0, dtype)
+    comes_first = _le_total if side == "left" else _lt_total
+    udt = np.dtype(np.uint64 if np.dtype(dtype).itemsize == 8 else np.uint32)
+
+    def step(state, _):
+        low, high = state
+        mid = low + (high - low) // udt.type(2)
+        go_left = comes_first(v, a[mid])
+        return (lax.select(go_left, low, mid), lax.select(go_left, mid, high)), ()
+    init = (lax.full(v.shape, 0, udt), lax.full(v.shape, n, udt))
+    (_, high), _ = scan(step, init, (), length=int(np.ceil(np.log2(n + 1))))
+    return high.astype(dtype)
+
+
+_searchsorted_jit = jit(_searchsorted, static_argnames=("side", "dtype"))
+
+
+def searchsorted(a, v, side="left", sorter=None, *, method="scan"):
+    """Indices where the elements of ``v`` would be inserted into the sorted ``a``.
+
+    Parameters
+    ----------
+    a : array_like
+        1-D, sorted ascending (NaNs last), or put in order by ``sorter``.
+    v : array_like
+        The values to place.
+    side : {"left", "right"}
+        For values equal to entries of ``a``: the first or the last suitable index.
+    sorter : array_like of int, optional
+        Indices that sort ``a``.
+    method : {"scan", "scan_unrolled", "compare_all", "sort"}
+        Accepted for compatibility: every method runs the same binary search (a scan
+        of ``ceil(log2(len(a) + 1))`` halving steps), so results are identical.
+
+    Returns
+    -------
+    Array
+        int32 indices of ``v``'s shape.
+    """
+    import numpy as np
+    from ._util import promote_dtypes
+    from .creation import asarray
+    if sorter is None:
+        check_arraylike("searchsorted", a, v)
+    else:
+        check_arraylike("searchsorted", a, v, sorter)
+    if side not in ("left", "right"):
+        raise ValueError(f"{side!r} is an invalid value for keyword 'side'. "
+                         "Expected one of ['left', 'right'].")
+    if method not in ("scan", "scan_unrolled", "compare_all", "sort"):
+        raise ValueError(f"Unsupported method: {method}")
+    a, v = asarray(a), asarray(v)
+    if a.ndim != 1:
+        raise ValueError("a should be 1-dimensional")
+    a, v = promote_dtypes(a, v)
+    if sorter is not None:
+        a = a[sorter]
+    dtype = np.dtype(np.int32 if a.shape[0] <= np.iinfo(np.int32).max else np.int64)
+    return _searchsorted_jit(a, v, side=side, dtype=dtype)

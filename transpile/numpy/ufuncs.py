@@ -62,6 +62,10 @@ def _binary(name: str, body, doc: str):
     def fn(x, y, /):
         check_arraylike(name, x, y)
         check_int_overflow("xy", (x, y))
+        kinds = [dtypes.is_key(dtypes.dtype(a)) for a in (x, y)]
+        if any(kinds) and not all(kinds):  # keys combine only with keys
+            raise TypeError(f"{name} does not accept dtypes "
+                            f"{', '.join(dtypes.dtype_name(dtypes.dtype(a)) for a in (x, y))}.")
         return body(x, y)
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = (f"{doc}, elementwise with broadcasting.\n\nParameters\n----------\n"

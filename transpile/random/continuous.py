@@ -101,8 +101,10 @@ def uniform(key, shape=(), dtype=None, minval=0., maxval=1., *, out_sharding=Non
 
 def _uniform_impl(key, minval, maxval, shape, dtype):
     check_shape("uniform", shape)
-    minval = lax.broadcast_to_rank(lax.convert_element_type(minval, dtype), len(shape))
-    maxval = lax.broadcast_to_rank(lax.convert_element_type(maxval, dtype), len(shape))
+    minval = lax.convert_element_type(minval, dtype)
+    maxval = lax.convert_element_type(maxval, dtype)
+    minval = lax.broadcast_to_rank(minval, len(shape))
+    maxval = lax.broadcast_to_rank(maxval, len(shape))
     info = dtypes.finfo(dtype)
     nbits, nmant = info.bits, info.nmant
     rng_bits = 8 if nmant < 8 else nbits
@@ -249,7 +251,7 @@ exponential = _simple_sampler(
 laplace = _simple_sampler(
     "laplace",
     lambda key, shape, dt: _laplace_body(uniform(
-        key, shape, dt, minval=-1. + float(dtypes.finfo(dt).epsneg), maxval=1.)),
+        key, shape, dt, minval=-1. + dtypes.finfo(dt).epsneg, maxval=1.)),
     """Laplace floats (location 0, scale 1): ``sign(u) * log1p(-|u|)``.
 
     Parameters
@@ -271,7 +273,7 @@ def _laplace_body(u):
 logistic = _simple_sampler(
     "logistic",
     lambda key, shape, dt: _logistic_body(uniform(
-        key, shape, dt, minval=float(dtypes.finfo(dt).tiny), maxval=1.)),
+        key, shape, dt, minval=dtypes.finfo(dt).tiny, maxval=1.)),
     """Standard logistic floats: ``log(u) - log1p(-u)``.
 
     Parameters
@@ -324,11 +326,12 @@ def _gumbel_impl(key, shape, dtype, mode):
     check_shape("gumbel", shape)
     info = dtypes.finfo(dtype)
     if mode == "high":
-        high, low = _uniform(key, 0., 1., (2,) + tuple(shape), dtype)
-        x = jnp.where(high >= 0.5, high,
-                      high + 2 ** -int(info.nmant) * low + float(info.tiny))
+        high, low = _uniform(key, minval=0., maxval=1., shape=(2,) + tuple(shape),
+                             dtype=dtype)
+        x = jnp.where(high >= 0.5, high, high + 2 ** -int(info.nmant) * low + info.tiny)
         return -jnp.log(-jnp.log1p(-x))
-    return -jnp.log(-jnp.log(_uniform(key, float(info.tiny), 1., shape, dtype)))
+    return -jnp.log(-jnp.log(_uniform(key, minval=info.tiny, maxval=1., shape=shape,
+                                      dtype=dtype)))
 
 
 _gumbel_impl.__name__ = "_gumbel"

@@ -68,8 +68,9 @@ def _convert_and_clip_integer(val, dtype):
     """``val`` converted to ``dtype`` after clipping to the range both types hold."""
     from ..numpy import clip
     info_to, info_from = np.iinfo(dtype), np.iinfo(val.dtype)
-    lo = np.array(max(info_to.min, info_from.min), val.dtype)
-    hi = np.array(min(info_to.max, info_from.max), val.dtype)
+    lo, hi = max(info_to.min, info_from.min), min(info_to.max, info_from.max)
+    if not dtypes.is_weakly_typed(val):  # bounds as weakly typed as the value, as JAX's
+        lo, hi = np.array(lo, val.dtype), np.array(hi, val.dtype)
     return clip(val, lo, hi).astype(dtype)
 
 
@@ -86,8 +87,10 @@ def _randint_impl(key, minval, maxval, shape, dtype):
         maxval = maxval.astype(int)
     maxval_out_of_range = lax.gt(maxval, _convert_and_clip_integer(
         jnp.array(np.iinfo(dtype).max, dtype), maxval.dtype))
-    minval = lax.broadcast_to_rank(_convert_and_clip_integer(minval, dtype), len(shape))
-    maxval = lax.broadcast_to_rank(_convert_and_clip_integer(maxval, dtype), len(shape))
+    minval = _convert_and_clip_integer(minval, dtype)
+    maxval = _convert_and_clip_integer(maxval, dtype)
+    minval = lax.broadcast_to_rank(minval, len(shape))
+    maxval = lax.broadcast_to_rank(maxval, len(shape))
     nbits = np.iinfo(dtype).bits
     k1, k2 = _split2(key)
     higher_bits = _random_bits(k1, nbits, shape)
@@ -313,7 +316,8 @@ def categorical(key, logits, axis=-1, shape=None, replace=True, mode=None, *,
     key, _ = check_prng_key("categorical", key)
     check_arraylike("categorical", logits)
     logits_arr = jnp.asarray(logits)
-    batch_shape = tuple(np.delete(np.array(logits_arr.shape, dtype=np.int64), axis).tolist())
+    # NumPy integers, as JAX's (they show in its broadcasting error)
+    batch_shape = tuple(np.delete(np.array(logits_arr.shape, dtype=np.int64), axis))
     if shape is None:
         shape = batch_shape
     else:

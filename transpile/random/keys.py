@@ -47,6 +47,12 @@ class PRNGImpl:
 
     __str__ = __repr__
 
+    def describe(self) -> str:
+        """The long form JAX's key-data errors print (its four key functions)."""
+        return (f"PRNGImpl(key_shape={self.key_shape}, seed={threefry_seed!r}, "
+                f"split={threefry_split!r}, random_bits={threefry_random_bits!r}, "
+                f"fold_in={threefry_fold_in!r}, name='{self.name}', tag='{self.tag}')")
+
     def __eq__(self, other) -> bool:
         return isinstance(other, PRNGImpl)
 
@@ -99,6 +105,26 @@ def _hash_keys(keys: np.ndarray, shape):
     return _threefry2x32_impl(k0[lead], k1[lead], hi, lo)
 
 
+def threefry_seed(seed: np.ndarray) -> np.ndarray:
+    """uint32[2] key data of an integer scalar seed."""
+    return _unwrap_impl(_seed_impl(np.asarray(seed), impl=FRY))
+
+
+def threefry_split(key: np.ndarray, shape) -> np.ndarray:
+    """uint32[*shape, 2] key data of the keys split from uint32[2] key data."""
+    return _unwrap_impl(_split_impl(_wrap_impl(key, impl=FRY), shape=tuple(shape)))
+
+
+def threefry_fold_in(key: np.ndarray, data) -> np.ndarray:
+    """uint32[2] key data of ``key`` folded with the 32-bit ``data``."""
+    return _unwrap_impl(_fold_in_impl(_wrap_impl(key, impl=FRY), np.uint32(data)))
+
+
+def threefry_random_bits(key: np.ndarray, bit_width: int, shape) -> np.ndarray:
+    """Random bits of ``shape`` from uint32[2] key data."""
+    return _bits_impl(_wrap_impl(key, impl=FRY), bit_width=bit_width, shape=tuple(shape))
+
+
 def _check_key_aval(name: str, aval) -> None:
     if not dtypes.is_key(aval.dtype):
         raise TypeError(f"{name} takes a key array operand, got "
@@ -141,8 +167,7 @@ def _check_key_data(aval) -> None:
                         " got ndim=0")
     if aval.shape[-1:] != (2,):
         raise TypeError("JAX encountered invalid PRNG key data: expected key_data.shape to "
-                        f"end with (2,); got shape={aval.shape} for impl=PRNGImpl(key_shape="
-                        "(2,), bits=32, name='threefry2x32', tag='fry')")
+                        f"end with (2,); got shape={aval.shape} for impl={FRY.describe()}")
     if aval.dtype != _U32:
         raise TypeError("JAX encountered invalid PRNG key data: expected key_data.dtype = "
                         f"uint32; got dtype={dtypes.dtype_name(aval.dtype)}")
