@@ -1052,11 +1052,17 @@ ERF_INV_JAX_F32 = [  # recorded from JAX 0.10.2 (float32): up to 63 ulp off near
 def test_erf_inv_accuracy(dtype, x64):
     y = np.array(ERF_INV_POINTS, dtype)
     expected = np.array(ERF_INV_F64)
-    if dtype == np.float32:  # the reference at the float32 inputs, then rounded
-        expected = _erf_inv_reference(y.astype(np.float64)).astype(np.float32)
-        assert_matches(np.asarray(lax.erf_inv(y)), np.array(ERF_INV_JAX_F32, np.float32), 150,
-                       "close to JAX")
-    assert_matches(np.asarray(lax.erf_inv(y)), expected, 2, "erf_inv")
+    if dtype == np.float32:
+        # XLA:CPU's float32 approximation, bit for bit; it strays up to tens of ulp from
+        # the true value near +-1 (a relative error below 2e-5).
+        got = np.asarray(lax.erf_inv(y))
+        assert_matches(got, np.array(ERF_INV_JAX_F32, np.float32), 0, "JAX's bits")
+        reference = _erf_inv_reference(y.astype(np.float64))
+        np.testing.assert_allclose(got, reference, rtol=2e-5)
+        return
+    # XLA:CPU's float64 erf_inv (bit for bit: test_runtime_xla_math.py) rounds x * x
+    # before log1p, so near +-1 its relative error reaches about 1e-10.
+    np.testing.assert_allclose(np.asarray(lax.erf_inv(y)), expected, rtol=2e-10)
 
 
 LOGISTIC_CASES = [  # (dtype, x, result), recorded from JAX 0.10.2

@@ -14,7 +14,8 @@ def test_demo_walkthrough():
     assert "g(2.0) = 2.0, g(-3.0) = 3.0" in text  # the lax.cond remedy
     assert "/* d = cond c a */" in text and "if (C[0] > 0) {" in text
     assert "eager" in text and "jit" in text
-    assert "static void jit_selu_k0(const float *restrict A, float *restrict G)" in text
+    assert "static void jit_selu_k0(const float *restrict A, float *restrict F)" in text
+    assert "fmaf(" in text  # alpha * exp(x) - alpha, fused as XLA fuses it
     assert "const float c = tp_exp_f32(a);" in text
 
 

@@ -80,7 +80,7 @@ CASES = {
                          {"exp": 0, "add": 1}),
     "literal_arith": (lambda x: jnp.float32(2) * 3 + x, (X,), {"mul": 0, "add": 1}),
     "literal_chain": (lambda x: (jnp.float32(2) * 3 - 1) / 5 * x + jnp.exp(jnp.float32(.5)),
-                      (X,), {"sub": 0, "div": 0, "exp": 0, "mul": 1, "add": 1}),
+                      (X,), {"sub": 0, "div": 0, "exp": 0, "mul": 0, "add": 0, "fma": 1}),
     "const_array_fold": (lambda x: lax.add(lax.mul(C, 2.0), x), (X,), {"mul": 0, "add": 1}),
     "generators_not_folded": (lambda x: jnp.arange(8.0) + x + jnp.zeros(8), (X,),
                               {"iota": 1, "broadcast_in_dim": 1}),
@@ -101,7 +101,7 @@ CASES = {
         (M,), {"reshape": 0, "transpose": 0, "broadcast_in_dim": 0, "convert_element_type": 1}),
     "mixed_dtypes": (lambda x, i: (x + i.astype(jnp.float32) * 2, i.astype(jnp.float32) - x,
                                    i * 2, i.astype(jnp.int8)), (X, I),
-                     {"convert_element_type": 2, "mul": 2}),
+                     {"convert_element_type": 2, "mul": 1, "fma": 1}),
     "weak_typed_operand": (lambda w: (w * 2 + w * 2, w + np.float32(1), w + 1.0), (1.5,),
                            {"mul": 1, "add": 3}),
     "multiple_and_repeated_outputs": (
@@ -113,7 +113,7 @@ CASES = {
                     {"gt": 1, "select_n": 1}),
     "int_literal_only": (lambda i: i + (jnp.int32(7) * 6 - 2) // 3, (I,), {"add": 1}),
     "licm_fori": (lambda x: lax.fori_loop(0, 50, lambda i, c: c * 0.5 + jnp.exp(x), x),
-                  (X,), {"exp": 1, "mul": 1}),
+                  (X,), {"exp": 1, "mul": 0, "fma": 1}),
     "licm_while_and_inner_scan": (lambda x: lax.while_loop(
         lambda c: c[0] < 3,
         lambda c: (c[0] + 1, lax.scan(lambda a, r: (a + jnp.sin(x) * r, a), c[1],
@@ -227,22 +227,19 @@ def test_nested_jit_text():
     assert str(optimize(closed)) == (
         "{ lambda a:f32[8]; b:f32[8]. let\n"
         "    c:f32[8] = sin b\n"
-        "    d:f32[8] = mul c a\n"
-        "    e:f32[8] = add d b\n"
-        "    f:f32[8] = sin e\n"
-        "    g:f32[8] = mul f a\n"
-        "    h:f32[8] = mul g 2.0:f32[]\n"
-        "    i:f32[8] = sub h 1.0:f32[]\n"
-        "  in (i,) }")
+        "    d:f32[8] = fma c a b\n"
+        "    e:f32[8] = sin d\n"
+        "    f:f32[8] = mul e a\n"
+        "    g:f32[8] = fma f 2.0:f32[] -1.0:f32[]\n"
+        "  in (g,) }")
 
 
 def test_folded_literals_text():
     closed, _ = _trace("literal_chain")
     assert str(optimize(closed)) == (
         "{ lambda ; a:f32[8]. let\n"
-        "    b:f32[8] = mul 1.0:f32[] a\n"
-        "    c:f32[8] = add b 1.6487212181091309:f32[]\n"
-        "  in (c,) }")
+        "    b:f32[8] = fma 1.0:f32[] a 1.6487212181091309:f32[]\n"
+        "  in (b,) }")
     closed, _ = _trace("jit_returns_literals")
     assert str(optimize(closed)) == "{ lambda ; a:f32[8]. let  in (a, 3.0:f32[], 4:i32[]) }"
 
@@ -435,3 +432,58 @@ def test_licm_on_a_shared_body_gives_each_loop_its_own_variables():
     defined = [o for e in opt.jaxpr.eqns for o in e.outvars]
     assert len(defined) == len(set(defined))
     _assert_bitwise(_run(opt, (X,)), _run(closed, (X,)))
+
+
+# ---------------------------------------------------------------------------------------
+# contract: float multiply-adds fused as XLA:CPU fuses them
+
+from transpile.passes import contract_multiply_add  # noqa: E402
+
+_R = np.random.default_rng(7)
+A3, B3, C3 = (_R.standard_normal(64).astype(np.float32) for _ in range(3))
+
+# name -> (fn, fma equations expected, mul equations left)
+CONTRACT_CASES = {
+    "add": (lambda a, b, c: a * b + c, 1, 0),
+    "add_product_second": (lambda a, b, c: c + a * b, 1, 0),
+    "sub_product_first": (lambda a, b, c: a * b - c, 1, 0),
+    "sub_product_second": (lambda a, b, c: c - a * b, 1, 0),
+    "sub_literal": (lambda a, b, c: a * b - 1.5, 1, 0),
+    "product_is_output": (lambda a, b, c: (a * b, a * b + c), 0, 1),
+    "product_read_by_sqrt": (lambda a, b, c: a * b + jnp.sqrt(a * b), 0, 1),
+    "product_read_by_two_adds": (lambda a, b, c: (a * b + c, a * b - c), 2, 0),
+    "two_products_first_fused": (lambda a, b, c: a * b + c * c, 1, 1),
+    "same_product_twice": (lambda a, b, c: a * b + a * b, 0, 1),
+    "integers_untouched": (lambda a, b, c: (a.astype(jnp.int32) * 3 + 1).astype(jnp.float32),
+                           0, 1),
+    "float16_untouched": (lambda a, b, c: a.astype(jnp.float16) * 3 + 1, 0, 1),
+    "inside_scan": (lambda a, b, c: lax.scan(lambda s, x: (s * 0.5 + x, s), c, a[:8, None]
+                                             * b[:8, None])[0], 1, 1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONTRACT_CASES))
+def test_contract_cases(name):
+    fn, n_fma, n_mul = CONTRACT_CASES[name]
+    closed = jax.make_jaxpr(fn)(A3, B3, C3)
+    out = optimize(closed)  # contract runs last, after cse has merged equal products
+    ir.typecheck(out)
+    assert out.out_avals == closed.out_avals
+    assert (_count(out, "fma"), _count(out, "mul")) == (n_fma, n_mul), str(out)
+    assert contract_multiply_add(out) is out  # a fixed point
+    # compiled code computes exactly what the contracted jaxpr evaluates to
+    want = eval_jaxpr_numpy(out.jaxpr, out.consts, A3, B3, C3)
+    got = jax.jit(fn)(A3, B3, C3)
+    for g, w in zip(jax.tree_util.tree_leaves(got), want, strict=True):
+        np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
+
+
+def test_contracted_values_are_fused_multiply_adds():
+    # JAX 0.10.2 on CPU returns these bits: x*y+z rounded once.
+    from transpile.lax.fma import fma_f32
+    got = np.asarray(jax.jit(lambda a, b, c: (a * b + c, c - a * b))(A3, B3, C3)[1])
+    np.testing.assert_array_equal(got, fma_f32(-A3, B3, C3))
+    plain = (A3 * B3 + C3)
+    assert (np.asarray(jax.jit(lambda a, b, c: a * b + c)(A3, B3, C3)) != plain).any()
+    # op by op (eager) stays unfused, as JAX's eager arithmetic
+    np.testing.assert_array_equal(np.asarray(jnp.asarray(A3) * B3 + C3), plain)

@@ -18,6 +18,7 @@ PRIMITIVE_MODULES = ["transpile.lax", "transpile.lax.elementwise", "transpile.la
                      "transpile.lax.layout",
                      "transpile.lax.reduction", "transpile.lax.dot", "transpile.lax.sort",
                      "transpile.lax.control_flow", "transpile.lax.indexing",
+                     "transpile.lax.linalg",
                      "transpile.lax.prng", "transpile.jit"]
 
 for _name in PRIMITIVE_MODULES:

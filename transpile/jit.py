@@ -42,9 +42,20 @@ def _jit_abstract(*avals, jaxpr: ClosedJaxpr, name: str):
     return list(jaxpr.out_avals)
 
 
+#: jaxpr -> its optimised form, which ``_jit_impl`` evaluates
+_OPTIMIZED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
 @jit_p.def_impl
 def _jit_impl(*args, jaxpr: ClosedJaxpr, name: str):
-    return eval_jaxpr_numpy(jaxpr.jaxpr, jaxpr.consts, *args)
+    # A jitted call computes what its compiled code computes: the optimised jaxpr, with
+    # multiply-adds fused as XLA fuses them (JAX runs every jit through XLA, eagerly
+    # too), while op-by-op eager arithmetic stays unfused, as JAX's.
+    run = _OPTIMIZED.get(jaxpr)
+    if run is None:
+        from .passes import optimize
+        run = _OPTIMIZED[jaxpr] = optimize(jaxpr)
+    return eval_jaxpr_numpy(run.jaxpr, run.consts, *args)
 
 
 def _jit_pp_params(params):

@@ -134,10 +134,20 @@ def _runtime_functions() -> frozenset:
 _RUNTIME = _runtime_functions()
 
 
+#: Functions whose results follow XLA:CPU's approximations in every float dtype, as the
+#: NumPy rules in ``lax.elementwise`` do (``lax/_xla_math.py``). The float64 ones call
+#: glibc's ``log`` as XLA does, so their loops stay scalar.
+_XLA_FUNCTIONS = frozenset({"log", "log1p", "erf_inv"})
+
+
 def math_function(name: str, dtype, arg: str) -> str:
     """``name(arg)`` in ``dtype``: the runtime's vectorisable version when it has one,
     else libm evaluated in double and rounded once (as the NumPy rule rounds)."""
     dtype = np.dtype(dtype)
+    if name in _XLA_FUNCTIONS:
+        # XLA:CPU's own approximations, bit for bit (runtime/tp_xla_math.h); float16
+        # computes in float32 and rounds once (emit adds the rounding).
+        return f"tp_xla_{name}_{'f64' if dtype == np.float64 else 'f32'}({arg})"
     own64 = f"tp_{name}_f64"
     double_fn = own64 if own64 in _RUNTIME else name
     if dtype == F16:
@@ -202,6 +212,16 @@ def _arith(op: str):
 _def([ew.add_p, ew.add_any_p], _arith("+"))
 _def(ew.sub_p, _arith("-"))
 _def(ew.mul_p, _arith("*"))
+
+
+def _fma(args, in_avals, out_aval, **_):
+    # C99's fma rounds once, as the contracted multiply-add of XLA:CPU does; with
+    # -march=native it is one vectorised instruction.
+    fn = "fmaf" if np.dtype(out_aval.dtype) == np.float32 else "fma"
+    return f"{fn}({', '.join(args)})"
+
+
+_def(importlib.import_module("transpile.lax.fma").fma_p, _fma)
 
 
 def _neg(args, in_avals, out_aval, **_):

@@ -1,6 +1,7 @@
 """Kernel plans for each kind of kernel: fused loops, fused reductions, and the
 primitives that get kernels of their own (dot_general, cumulative ops, sort,
-concatenate, stack, split, byte-copying bitcasts, argmax/argmin, threefry2x32).
+concatenate, stack, split, byte-copying bitcasts, argmax/argmin, threefry2x32, and
+top_k and cholesky from ``linalg_kernels.py``).
 
 Each builder returns a ``plan.KernelPlan`` whose ``fields`` are exactly what its
 template under ``templates/c/`` reads: C declarations and expressions computed here,
@@ -276,8 +277,9 @@ def _threefry_fields(e, ins, outs) -> dict:
 
 def opaque_kernel(kname, e, buffers, names) -> "KernelPlan":
     """Kernels for dot_general, cumulative ops, sort, concatenate, stack, split,
-    byte-copying bitcasts, argmax/argmin, threefry2x32, and the dynamic-indexing
-    primitives (``indexing_kernels.py``)."""
+    byte-copying bitcasts, argmax/argmin, threefry2x32, top_k and cholesky
+    (``linalg_kernels.py``), and the dynamic-indexing primitives
+    (``indexing_kernels.py``)."""
     p = e.primitive
     ins = [buffers[a] if not hasattr(a, "val") else a for a in e.invars]
     outs = [buffers[o] for o in e.outvars]
@@ -346,6 +348,11 @@ def opaque_kernel(kname, e, buffers, names) -> "KernelPlan":
         fields = _threefry_fields(e, ins, outs)
         fields["params"] = _params(reads, outs)
         return _kernel_plan(template="kernel_threefry.j2", fields=fields, **common)
+    from . import linalg_kernels  # top_k, cholesky
+    if p in linalg_kernels.RULES:
+        template, fields = linalg_kernels.linalg_kernel(e, ins, outs)
+        fields["params"] = _params(reads, outs)
+        return _kernel_plan(template=template, fields=fields, **common)
     from .indexing_kernels import RULES, indexing_kernel
     if p in RULES:
         template, fields = indexing_kernel(e, ins, outs)

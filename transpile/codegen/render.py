@@ -110,6 +110,7 @@ def render_module(programs: list) -> tuple[str, str]:
         uses_sort="kernel_sort.j2" in templates,
         # Loop kernels of samplers call the key functions of tp_threefry.h too.
         uses_threefry="kernel_threefry.j2" in templates or any(
-            "random_" in text for _, text in programs))
+            "random_" in text for _, text in programs),
+        uses_linalg=bool(templates & {"kernel_top_k.j2", "kernel_cholesky.j2"}))
     cdef = "\n".join(Signature(p).cdef() for p, _ in programs)
     return source, cdef

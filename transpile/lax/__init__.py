@@ -17,3 +17,6 @@ for _mod in ("structural", "slicing", "layout", "reduction", "dot", "sort", "con
         continue
     globals().update({_n: getattr(_m, _n) for _n in _m.__all__})
     __all__ += list(_m.__all__)
+
+# ``lax.linalg`` is a namespace of its own, as in JAX (``lax.linalg.cholesky``).
+from . import linalg  # noqa: E402,F401

@@ -43,6 +43,8 @@ from .. import core, dtypes
 from ..core import ShapedArray
 from ..interpreters.tracing import const_fold_rules
 from ..ir import Literal, pp_param_rules
+from ._xla_math import (xla_erf_inv_f32, xla_erf_inv_f64, xla_log1p_f32, xla_log1p_f64,
+                        xla_log_f32, xla_log_f64)
 from ._base import broadcasting_shape, check_same_dtypes
 
 __all__ = [
@@ -263,8 +265,21 @@ _exp_impl = _transcendental(np.exp)
 exp_p = _unop("exp", FLOATING, _exp_impl)
 exp2_p = _unop("exp2", FLOATING, _transcendental(np.exp2))
 expm1_p = _unop("expm1", FLOATING, _transcendental(np.expm1, **_NO_FLUSH))
-log_p = _unop("log", FLOATING, _transcendental(np.log))
-log1p_p = _unop("log1p", FLOATING, _transcendental(np.log1p))
+def _via_xla(twin32, twin64):
+    """XLA:CPU's own approximation of a function, bit for bit (``_xla_math.py``), as JAX
+    computes it: float32 and float64 directly, float16 in float32 rounded once."""
+    def impl(x, **params):
+        if x.dtype == np.float64:
+            return twin64(x)
+        if x.dtype == np.float16:
+            return twin32(x.astype(np.float32)).astype(np.float16)
+        return twin32(x)
+    impl.__name__ = twin32.__name__[:-4]
+    return impl
+
+
+log_p = _unop("log", FLOATING, _via_xla(xla_log_f32, xla_log_f64))
+log1p_p = _unop("log1p", FLOATING, _via_xla(xla_log1p_f32, xla_log1p_f64))
 sqrt_p = _unop("sqrt", FLOATING, _transcendental(np.sqrt))
 rsqrt_p = _unop("rsqrt", FLOATING, _transcendental(_rsqrt))
 cbrt_p = _unop("cbrt", REAL_FLOATING, _transcendental(np.cbrt))
@@ -282,7 +297,7 @@ acosh_p = _unop("acosh", FLOATING, _transcendental(np.arccosh))
 atanh_p = _unop("atanh", FLOATING, _transcendental(np.arctanh))
 logistic_p = _unop("logistic", FLOATING, _xla(_logistic_impl))
 erf_p = _unop("erf", REAL_FLOATING, _transcendental(_erf_f64))
-erf_inv_p = _unop("erf_inv", REAL_FLOATING, _transcendental(_erf_inv_f64))
+erf_inv_p = _unop("erf_inv", REAL_FLOATING, _via_xla(xla_erf_inv_f32, xla_erf_inv_f64))
 abs_p = _unop("abs", SIGNED_NUMBER, np.abs)
 not_p = _unop("not", INT_OR_BOOL, np.invert)  # logical not for bool
 

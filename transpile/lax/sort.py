@@ -1,10 +1,15 @@
-"""``sort`` (several operands sorted together by their first ``num_keys``) and
-``stop_gradient``.
+"""``sort`` (several operands sorted together by their first ``num_keys``), ``top_k``
+and ``stop_gradient``.
 
 Sorting follows XLA's total order for floats as JAX 0.10.2 shows it: NaNs (of either
 sign) go last, ``-0.0`` and ``0.0`` compare equal, and equal keys keep their input
 order. The NumPy rule is always stable, which is a valid result for
 ``is_stable=False`` too.
+
+``top_k`` orders differently, as JAX 0.10.2 on CPU shows: floats by their total order
+(``-NaN < -inf < ... < -0.0 < 0.0 < ... < inf < NaN``, so a NaN with its sign bit clear
+is the largest value and ``0.0`` beats ``-0.0``), largest first, equal values keeping
+their input order (lower index first).
 
 ``stop_gradient`` is a primitive in JAX 0.10.2 (``b:f32[3] = stop_gradient a``); its
 value is its operand, and the AD rule (a zero tangent) belongs to ``interpreters/ad``.
@@ -18,7 +23,8 @@ import numpy as np
 from .. import core, tree_util
 from ..core import ShapedArray
 
-__all__ = ["sort", "sort_key_val", "stop_gradient", "sort_p", "stop_gradient_p"]
+__all__ = ["sort", "sort_key_val", "top_k", "stop_gradient", "sort_p", "top_k_p",
+           "stop_gradient_p"]
 
 _AxisError = np.exceptions.AxisError  # a ValueError and an IndexError, as in JAX
 
@@ -119,6 +125,98 @@ def sort_key_val(keys, values, dimension: int = -1, is_stable: bool = True):
     """
     k, v = sort((keys, values), dimension=dimension, is_stable=is_stable, num_keys=1)
     return k, v
+
+
+# ---------------------------------------------------------------------------------------
+# top_k
+
+top_k_p = core.new_primitive("top_k", multiple_results=True)
+
+
+def _check_top_k(shape, k, axis):
+    if k < 0:
+        raise ValueError(f"k argument to top_k must be nonnegative, got {k}")
+    if shape[axis] < k:
+        raise ValueError("k argument to top_k must be no larger than size along axis; "
+                         f"got k={k} with shape={list(shape)} and axis={axis}")
+
+
+@top_k_p.def_abstract_eval
+def _top_k_abstract(operand, *, k, axis):
+    shape = operand.shape
+    if not 0 <= axis < len(shape):
+        raise ValueError(f"axis argument out of range: axis={axis} for "
+                         f"operand.shape={shape}")
+    _check_top_k(shape, k, axis)
+    out = shape[:axis] + (k,) + shape[axis + 1:]
+    # JAX 0.10.2 gives both outputs the operand's weak type.
+    return [ShapedArray(out, operand.dtype, operand.weak_type),
+            ShapedArray(out, np.dtype(np.int32), operand.weak_type)]
+
+
+def total_order_key(x: np.ndarray) -> np.ndarray:
+    """Integers ordered as ``top_k`` orders ``x``: a float's bits as a signed integer,
+    the magnitude bits flipped when negative (``-NaN`` lowest, ``NaN`` highest)."""
+    if x.dtype.kind == "f":
+        bits = x.view(f"i{x.dtype.itemsize}").astype(np.int64)
+        return np.where(bits < 0, -(bits & np.iinfo(f"i{x.dtype.itemsize}").max) - 1, bits)
+    if x.dtype == np.bool_:
+        return x.astype(np.int8)
+    return x
+
+
+@top_k_p.def_impl
+def _top_k_impl(operand, *, k, axis):
+    x = np.moveaxis(np.asarray(operand), axis, -1)
+    key = total_order_key(x)[..., ::-1]
+    # A stable ascending sort of the reversed slice, read backwards: largest first,
+    # ties in input order.
+    order = (x.shape[-1] - 1 - np.argsort(key, axis=-1, kind="stable"))[..., ::-1][..., :k]
+    values = np.take_along_axis(x, order, axis=-1)
+    return [np.moveaxis(values, -1, axis),
+            np.moveaxis(order.astype(np.int32), -1, axis)]
+
+
+def top_k(operand, k: int, *, axis: int = -1):
+    """The ``k`` largest entries along ``axis`` and their indices, largest first.
+
+    Parameters
+    ----------
+    operand : array_like
+    k : int
+        Non-negative, at most the size of ``axis``.
+    axis : int
+        May be negative (the last axis by default).
+
+    Returns
+    -------
+    (Array, Array)
+        The values (``operand``'s dtype) and their ``int32`` indices along ``axis``;
+        ``axis`` has size ``k`` in both. Floats follow the total order (see the module
+        docstring); equal values keep their input order.
+    """
+    if isinstance(k, (float, np.floating)) or not _is_index(k):
+        raise TypeError("Shapes must be 1D sequences of concrete values of integer type, "
+                        f"got [{k!r}].")
+    k = operator.index(k)
+    axis = operator.index(axis)
+    shape = core.get_aval(operand).shape
+    if k < 0:
+        raise ValueError(f"k argument to top_k must be nonnegative, got {k}")
+    ndim = len(shape)
+    if not -ndim <= axis < ndim:
+        raise _AxisError(axis, ndim)
+    axis = axis + ndim if axis < 0 else axis
+    _check_top_k(shape, k, axis)
+    return top_k_p.bind(operand, k=k, axis=axis)
+
+
+def _is_index(k) -> bool:
+    try:
+        operator.index(k)
+    except TypeError:
+        return False
+    return True
 
 
 # ---------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from .index_funcs import *  # noqa: F401,F403
 from .index_funcs import __all__ as _index_all
 from .linalg_ops import *  # noqa: F401,F403
 from .linalg_ops import __all__ as _linalg_all
+from . import linalg  # noqa: F401  (jnp.linalg, a namespace of its own as in JAX)
 from .reductions import *  # noqa: F401,F403
 from .reductions import __all__ as _reductions_all
 from .scalar_types import *  # noqa: F401,F403

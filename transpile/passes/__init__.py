@@ -16,6 +16,7 @@ import sys
 from ..ir import ClosedJaxpr
 from ._util import EFFECTFUL_PRIMITIVES
 from .closure import lift_consts
+from .contract import contract_multiply_add
 from .cse import eliminate_common_subexpressions
 from .dce import eliminate_dead_code, used_inputs
 from .fold import UNFOLDABLE, fold_constants
@@ -25,7 +26,7 @@ from .licm import hoist_loop_invariants
 __all__ = ["optimize", "PIPELINE", "ROUND", "MAX_ROUNDS", "EFFECTFUL_PRIMITIVES",
            "UNFOLDABLE", "inline_calls", "fold_constants", "eliminate_common_subexpressions",
            "eliminate_dead_code", "used_inputs", "lift_consts", "FINAL",
-           "hoist_loop_invariants"]
+           "hoist_loop_invariants", "contract_multiply_add"]
 
 # Run once, first: the other passes then see flat jaxprs.
 PIPELINE = (("inline", inline_calls),)
@@ -33,8 +34,10 @@ PIPELINE = (("inline", inline_calls),)
 ROUND = (("fold", fold_constants), ("cse", eliminate_common_subexpressions),
          ("dce", eliminate_dead_code), ("licm", hoist_loop_invariants))
 MAX_ROUNDS = 4
-# Run once, last: the planner wants sub-jaxprs without consts of their own.
-FINAL = (("lift_consts", lift_consts),)
+# Run once, last: multiply-adds fused as XLA:CPU fuses them (after cse and dce, which
+# decide which products have a single use); the planner wants sub-jaxprs without
+# consts of their own.
+FINAL = (("contract", contract_multiply_add), ("lift_consts", lift_consts))
 
 
 def _debug_enabled() -> bool:

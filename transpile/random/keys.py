@@ -476,6 +476,8 @@ def fold_in(key, data):
     if np.ndim(data) if not hasattr(data, "aval") else data.aval.shape:
         raise TypeError("fold_in accepts a scalar, but was given an array of"
                         f"shape {np.shape(data)} != (). Use jax.vmap for batching.")
+    if isinstance(data, int) and not isinstance(data, (bool, np.integer)):
+        data = np.asarray(data, _U32)  # out of range: NumPy's OverflowError, as JAX's
     return return_keys(raw, random_fold_in_p.bind(typed, asarray(data, dtype=_U32)))
 
 

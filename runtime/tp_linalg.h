@@ -1,0 +1,116 @@
+/* Helpers of the top_k and cholesky kernels.
+ *
+ * top_k: every element becomes an unsigned 64-bit key whose order is the order top_k
+ * ranks values in (JAX 0.10.2 on CPU): integers by value, floats by their total order
+ * -NaN < -inf < ... < -0.0 < 0.0 < ... < inf < NaN. The k largest keys are then picked
+ * largest first, equal keys in order of position (a stable order).
+ *
+ * cholesky: the lower factor of one row-major n x n matrix by the Cholesky-Crout
+ * (left-looking) recurrence, in the matrix's own precision, one product and one
+ * subtraction at a time (the NumPy rule of lax/linalg.py runs the same steps, so the
+ * two agree bit for bit: generated code is built without FP contraction). As LAPACK's
+ * potrf does, only the lower triangle is read, the upper triangle is left as it was, and
+ * a non-positive pivot (not a NaN one) marks the matrix as not positive definite: the
+ * whole matrix is then filled with NaN.
+ *
+ * Nothing here allocates: the caller passes scratch space. */
+#ifndef TP_LINALG_H
+#define TP_LINALG_H
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+#include "transpile_macros.h"
+#include "tp_sort.h"
+
+#define TP_KEY_SIGN ((uint64_t)1 << 63)
+
+TP_INLINE uint64_t tp_topk_key_i64(int64_t x) { return (uint64_t)x ^ TP_KEY_SIGN; }
+TP_INLINE uint64_t tp_topk_key_u64(uint64_t x) { return x; }
+
+/* A float's bits as a signed integer, the magnitude bits flipped when negative. */
+TP_INLINE uint64_t tp_topk_key_f16(uint16_t h)
+{
+    int16_t b = (int16_t)h;
+    return tp_topk_key_i64(b < 0 ? (int16_t)(b ^ INT16_MAX) : b);
+}
+
+TP_INLINE uint64_t tp_topk_key_f32(float x)
+{
+    int32_t b;
+    memcpy(&b, &x, sizeof b);
+    return tp_topk_key_i64(b < 0 ? (b ^ INT32_MAX) : b);
+}
+
+TP_INLINE uint64_t tp_topk_key_f64(double x)
+{
+    int64_t b;
+    memcpy(&b, &x, sizeof b);
+    return tp_topk_key_i64(b < 0 ? (b ^ INT64_MAX) : b);
+}
+
+static int tp_topk_greater(const void *ctx, int64_t i, int64_t j)
+{
+    const uint64_t *key = (const uint64_t *)ctx;
+    return key[i] > key[j];
+}
+
+/* Write to idx[0..k) the positions of the k largest of key[0..n), largest first, equal
+ * keys by position. idx and tmp hold n entries each. */
+TP_INLINE void tp_top_k_order(const uint64_t *key, int64_t n, int64_t k, int64_t *idx,
+                              int64_t *tmp)
+{
+    int64_t s;
+    if (k <= 0) return;
+    if (k <= 32) {
+        /* A sorted window of the best k so far: a later key enters only when strictly
+         * greater than the last one kept, after every kept key that is not smaller. */
+        int64_t m = 0;
+        for (s = 0; s < n; s++) {
+            int64_t at;
+            if (m == k && !(key[s] > key[idx[m - 1]])) continue;
+            at = m < k ? m : k - 1;
+            while (at > 0 && key[s] > key[idx[at - 1]]) {
+                idx[at] = idx[at - 1];
+                at--;
+            }
+            idx[at] = s;
+            if (m < k) m++;
+        }
+        return;
+    }
+    for (s = 0; s < n; s++) idx[s] = s;
+    tp_merge_sort(idx, tmp, n, tp_topk_greater, key);
+}
+
+#define TP_DEFINE_CHOLESKY(SFX, T, SQRT)                                              \
+    /* The lower factor of a (n x n, row-major) into l; returns 0, or 1 (and NaNs) when \
+     * a pivot is not positive. l may be a. */                                         \
+    TP_INLINE int tp_cholesky_##SFX(const T *a, T *l, int64_t n)                       \
+    {                                                                                  \
+        int64_t i, j, k;                                                               \
+        if (l != a) memcpy(l, a, (size_t)(n * n) * sizeof(T));                         \
+        for (j = 0; j < n; j++) {                                                      \
+            T *rj = l + j * n;                                                         \
+            T d = rj[j];                                                               \
+            for (k = 0; k < j; k++) d = d - rj[k] * rj[k];                             \
+            if (d <= 0) {                                                              \
+                for (i = 0; i < n * n; i++) l[i] = (T)NAN;                             \
+                return 1;                                                              \
+            }                                                                          \
+            d = SQRT(d);                                                               \
+            rj[j] = d;                                                                 \
+            for (i = j + 1; i < n; i++) {                                              \
+                T *ri = l + i * n;                                                     \
+                T s = ri[j];                                                           \
+                for (k = 0; k < j; k++) s = s - ri[k] * rj[k];                         \
+                ri[j] = s / d;                                                         \
+            }                                                                          \
+        }                                                                              \
+        return 0;                                                                      \
+    }
+
+TP_DEFINE_CHOLESKY(f32, float, sqrtf)
+TP_DEFINE_CHOLESKY(f64, double, sqrt)
+
+#endif /* TP_LINALG_H */

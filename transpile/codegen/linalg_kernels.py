@@ -1,0 +1,70 @@
+"""Kernels of ``top_k`` and ``cholesky``: each a kernel of its own (never fused), with
+its helpers in ``runtime/tp_linalg.h``.
+
+``top_k`` walks the slices along its axis: each slice's values become unsigned keys in
+the scratch space (ordered as ``top_k`` ranks values: ``tp_topk_key_*``), then the
+positions of the ``k`` largest are picked (``tp_top_k_order``) and both outputs written.
+``cholesky`` runs ``tp_cholesky_f32``/``_f64`` on each matrix of the batch, in parallel
+over the batch when there is enough work.
+"""
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+
+sort_mod = importlib.import_module("transpile.lax.sort")
+linalg = importlib.import_module("transpile.lax.linalg")
+
+__all__ = ["RULES", "linalg_kernel"]
+
+#: Below this many multiply-adds (batch * n^3 / 3) a cholesky runs on one thread.
+PARALLEL_MIN_FLOPS = 1 << 18
+
+
+def _key_expr(dtype, value: str) -> str:
+    dt = np.dtype(dtype)
+    if dt == np.float16:
+        return f"tp_topk_key_f16({value})"
+    if dt.kind == "f":
+        return f"tp_topk_key_f{dt.itemsize * 8}({value})"
+    if dt.kind == "i":
+        return f"tp_topk_key_i64((int64_t){value})"
+    return f"tp_topk_key_u64((uint64_t){value})"  # unsigned and bool
+
+
+def _top_k(e, ins, outs) -> tuple:
+    x = ins[0]
+    axis, k = e.params["axis"], e.params["k"]
+    shape = x.aval.shape
+    outer = int(np.prod(shape[:axis], dtype=np.int64))
+    n = int(shape[axis])
+    inner = int(np.prod(shape[axis + 1:], dtype=np.int64))
+    if outer * inner * k == 0:  # nothing to write
+        outer = 0
+    fields = dict(outer=outer, n=n, n_alloc=max(n, 1), inner=inner, k=k, src=x.name,
+                  out_values=outs[0].name, out_indices=outs[1].name,
+                  key=_key_expr(x.aval.dtype, f"{x.name}[src + s * {inner}]"),
+                  workspace_exprs=[f"(int64_t){3 * max(n, 1) * 8}"])
+    return "kernel_top_k.j2", fields
+
+
+def _cholesky(e, ins, outs) -> tuple:
+    x, o = ins[0], outs[0]
+    dt = x.aval.dtype
+    linalg._check_supported(dt)
+    n = int(x.aval.shape[-1])
+    batch = int(np.prod(x.aval.shape[:-2], dtype=np.int64)) if n else 0
+    fields = dict(batch=batch, n=n, src=x.name, dst=o.name,
+                  fn=f"tp_cholesky_f{dt.itemsize * 8}",
+                  parallel=batch > 1 and batch * n ** 3 // 3 >= PARALLEL_MIN_FLOPS)
+    return "kernel_cholesky.j2", fields
+
+
+#: primitive -> builder(eqn, input buffers, output buffers) -> (template, fields)
+RULES = {sort_mod.top_k_p: _top_k, linalg.cholesky_p: _cholesky}
+
+
+def linalg_kernel(e, ins, outs) -> tuple:
+    """The template and fields of ``e``'s kernel (``e.primitive`` in ``RULES``)."""
+    return RULES[e.primitive](e, ins, outs)

@@ -1,0 +1,54 @@
+"""``transpile.numpy.linalg``: JAX's ``jax.numpy.linalg`` functions written on
+``lax.linalg`` (so far ``cholesky``).
+
+As in JAX 0.10.2, each function is a ``jit`` named after it (its jaxpr shows a
+``jit[name=cholesky ...]`` equation), integer and boolean operands are promoted to the
+default float dtype first, and ``upper=True`` transposes the lower factor.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..jit import internal_jit as jit
+from ..lax import linalg as lax_linalg
+from . import _util
+
+__all__ = ["cholesky"]
+
+
+def _cholesky_jit():
+    def cholesky(a, upper, symmetrize_input):
+        a, = _util.promote_dtypes_inexact(_util.ensure_array(a))
+        lower = lax_linalg.cholesky(a, symmetrize_input=symmetrize_input)
+        # conj() of a real matrix adds no equation.
+        return lax_linalg._swap_last(lower) if upper else lower
+    return jit(cholesky, static_argnames=("upper", "symmetrize_input"))
+
+
+_cholesky = _cholesky_jit()
+
+
+def cholesky(a, *, upper: bool = False, symmetrize_input: bool = True):
+    """The Cholesky factor of each (Hermitian positive-definite) matrix of ``a``.
+
+    Parameters
+    ----------
+    a : array_like
+        Shape ``(..., n, n)``; integers and booleans are promoted to the default float.
+    upper : bool
+        Return the upper factor ``U = L^H`` (``a == U^H @ U``) instead of the lower.
+    symmetrize_input : bool
+        Factor ``(a + a^H) / 2`` (the default); otherwise only the triangle the factor
+        comes from is read.
+
+    Returns
+    -------
+    Array
+        The factor, zero on the other side of the diagonal; NaN in and below (above,
+        for ``upper``) the diagonal of a matrix that is not positive definite.
+    """
+    _util.check_arraylike("jnp.linalg.cholesky", a)
+    dt = getattr(a, "dtype", None)
+    if dt is not None and np.dtype(dt).kind == "c":
+        lax_linalg._check_supported(dt)
+    return _cholesky(a, upper=bool(upper), symmetrize_input=bool(symmetrize_input))
