@@ -137,6 +137,10 @@ SAMPLERS = {
         k, (4, 3), minval=jnp.array([0., 1., 2.]), maxval=jnp.array([1., 3., 9.])),
     "normal": lambda k: random.normal(k, (2000,)),
     "normal_scalar": lambda k: random.normal(k),
+    # long enough for the two-stage blocked sampler loop, with a partial last block
+    "normal_blocked": lambda k: random.normal(k, (5001,)),
+    "gumbel_blocked": lambda k: random.gumbel(k, (3, 1500)),
+    "uniform_log_blocked": lambda k: jnp.log(random.uniform(k, (4097,)) + 0.5) * 2.0,
     "truncated_normal": lambda k: random.truncated_normal(k, -1.5, 0.5, (500,)),
     "exponential": lambda k: random.exponential(k, (500,)),
     "gumbel": lambda k: random.gumbel(k, (500,)),
@@ -270,9 +274,14 @@ def test_sampler_is_one_fused_kernel():
     low = jax.jit(lambda k: random.normal(k, (1 << 20,))).lower(random.PRNGKey(0))
     src = low.as_text()
     assert "tp_random_bits32(" in src and "tp_erf_inv" in src or "erf_inv" in src
-    loops = [k for k in low._lowering.program.kernels if k.template == "kernel_loop.j2"]
+    loops = [k for k in low._lowering.program.kernels if k.template.startswith("kernel_loop")]
     assert len(loops) == 1, [k.comment for k in low._lowering.program.kernels]
+    # the cipher stage and the erf_inv stage run over blocks that stay in L1
+    assert loops[0].template == "kernel_loop_blocked.j2"
     assert "omp parallel" in src  # split across threads by counter range
+    small = jax.jit(lambda k: random.normal(k, (100,))).lower(random.PRNGKey(0))
+    assert [k.template for k in small._lowering.program.kernels
+            if k.template.startswith("kernel_loop")] == ["kernel_loop.j2"]
 
 
 # ---------------------------------------------------------------------------------------
@@ -338,6 +347,7 @@ def test_key_reuse_gives_identical_draws():
 
 PROGRAMS = {
     "asan_normal_odd": (lambda k: random.normal(k, (1001,)), (random.PRNGKey(0),)),
+    "asan_normal_blocked": (lambda k: random.normal(k, (3001,)), (random.PRNGKey(5),)),
     "asan_split_2d": (lambda k: random.split(k, (3, 5)), (random.PRNGKey(1),)),
     "asan_bits_keys": (lambda ks: random.bits(ks[2], (17, 3), jnp.uint8),
                        (random.split(random.PRNGKey(2), 4),)),
