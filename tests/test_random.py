@@ -7,6 +7,9 @@ bit for every sampler, sample statistics, key arrays through compiled structural
 and control flow, and the errors.
 """
 import math
+import os
+import shutil
+import subprocess
 
 import numpy as np
 import pytest
@@ -336,6 +339,20 @@ def test_argument_errors(call, exc, match):
         call(random.key(0))
 
 
+@pytest.mark.parametrize("option,value", [("jax_threefry_partitionable", False),
+                                          ("jax_default_prng_impl", "rbg")])
+def test_unimplemented_streams_are_refused(option, value):
+    old = jax.config.read(option)
+    jax.config.update(option, value)
+    try:
+        with pytest.raises(NotImplementedError, match="not available"):
+            random.normal(random.PRNGKey(0), (2,))
+        with pytest.raises(NotImplementedError, match="not available"):
+            random.PRNGKey(0)
+    finally:
+        jax.config.update(option, old)
+
+
 def test_key_reuse_gives_identical_draws():
     # documented: reusing a key is allowed and repeats the stream
     k = random.PRNGKey(11)
@@ -362,3 +379,22 @@ PROGRAMS = {
 def test_asan_programs_compile_and_match():
     for name, (f, args) in PROGRAMS.items():
         _same_bits(jax.jit(f)(*args), f(*args))
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
+def test_sampler_stages_vectorise(tmp_path):
+    """gcc reports both stages of the blocked normal loop (threefry, erf_inv) vectorised."""
+    from transpile.resources import runtime_dir
+    src = jax.jit(lambda k: random.normal(k, (1 << 20,))).lower(random.PRNGKey(0)).as_text()
+    path = tmp_path / "normal.c"
+    path.write_text(src)
+    stages = [i for i, t in enumerate(src.splitlines(), 1) if "for (int64_t tp_j = 0" in t]
+    assert len(stages) == 2
+    proc = subprocess.run(
+        ["gcc", "-std=c99", "-O3", "-march=native", "-fno-math-errno", "-fno-trapping-math",
+         "-fopenmp", "-fPIC", "-shared", f"-I{runtime_dir()}", "-fopt-info-vec-optimized",
+         "-o", os.devnull, str(path)], capture_output=True, text=True, check=True)
+    done = [ln for ln in proc.stderr.splitlines() if "loop vectorized" in ln]
+    for line in stages:  # gcc names a loop by its `for` line or the next one
+        assert any(f"normal.c:{line}:" in ln or f"normal.c:{line + 1}:" in ln
+                   for ln in done), (line, proc.stderr)

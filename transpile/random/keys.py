@@ -276,6 +276,21 @@ def _is_typed_key(x) -> bool:
     return aval is not None and dtypes.is_key(aval.dtype)
 
 
+def check_config() -> None:
+    """Refuse the configurations whose streams transpile does not implement, rather
+    than return other numbers than JAX would."""
+    from ..config import config
+    if not config.read("jax_threefry_partitionable"):
+        raise NotImplementedError(
+            "transpile.random implements JAX's default partitionable threefry stream only "
+            "(jax_threefry_partitionable=True, the default since JAX 0.5); the legacy "
+            "stream of jax_threefry_partitionable=False is not available")
+    impl = config.read("jax_default_prng_impl")
+    if impl not in ("threefry2x32", "threefry"):
+        raise NotImplementedError(f"transpile.random implements the threefry2x32 PRNG only; "
+                                  f"jax_default_prng_impl={impl!r} is not available")
+
+
 def check_prng_key(name: str, key, *, allow_batched: bool = False):
     """The typed key behind ``key`` (raw keys are wrapped) and whether it was raw.
 
@@ -288,6 +303,7 @@ def check_prng_key(name: str, key, *, allow_batched: bool = False):
         If a single key is required and ``key`` is a key array of higher rank.
     """
     from ..numpy import asarray
+    check_config()
     if _is_typed_key(key):
         typed, wrapped = key, False
     elif isinstance(key, (np.ndarray, np.generic)) or hasattr(key, "aval") or \
@@ -314,6 +330,7 @@ def return_keys(was_raw: bool, keys):
 
 def _seed_keys(ctor: str, seed, impl):
     from ..numpy import asarray
+    check_config()
     _resolve_impl(impl)
     if _is_typed_key(seed):
         raise TypeError(f"{ctor} accepts a scalar seed, but was given a PRNG key.")
