@@ -10,7 +10,6 @@ the upper triangle of its operand in place. Nothing here imports jax.
 """
 from __future__ import annotations
 
-import contextlib
 import json
 import pathlib
 import re
@@ -27,20 +26,16 @@ from transpile.jit import make_jaxpr
 from transpile.stages import compile_many
 
 from linalg_cases import LINALG
+from linalg_checks import build, check_error, expected, same_bits, x64_mode
 
 DATA = json.loads((pathlib.Path(__file__).parent / "data" / "linalg.json").read_text())
-NS = {"lax": lax, "jnp": jnp, "np": np}
-EXC = {"ValueError": ValueError, "TypeError": TypeError,
-       "NotImplementedError": NotImplementedError}
 
 
 def _build(name):
-    prog, args, x64 = LINALG[name]
-    return eval(prog, NS), eval(args, NS), x64
+    return build(LINALG, name)
 
 
-def _x64(flag):
-    return enable_x64(True) if flag else contextlib.nullcontext()
+_x64 = x64_mode
 
 
 def _names(key, errors=False):
@@ -48,23 +43,6 @@ def _names(key, errors=False):
             if key in rec and ("error" in rec[key] if errors else "error" not in rec[key])]
 
 
-def _check_error(fn, rec):
-    with pytest.raises(EXC[rec["error"]], match="^" + re.escape(rec["message"]) + "$"):
-        fn()
-
-
-def expected(want):
-    out = np.array(want["values"], dtype=want["dtype"]).reshape(want["shape"])
-    if "signbit" in want:
-        out = np.copysign(out, np.where(np.reshape(want["signbit"], out.shape), -1, 1)
-                          .astype(out.dtype))
-    return out
-
-
-def same_bits(got, want):
-    got, want = np.asarray(got), np.asarray(want)
-    assert got.dtype == want.dtype and got.shape == want.shape
-    assert got.tobytes() == want.tobytes(), (got, want)
 
 
 def close(got, want):
@@ -95,14 +73,14 @@ def test_jaxpr_text(name):
 def test_trace_errors(name):
     fn, args, x64 = _build(name)
     with _x64(x64):
-        _check_error(lambda: make_jaxpr(fn)(*args), DATA[name]["trace"])
+        check_error(lambda: make_jaxpr(fn)(*args), DATA[name]["trace"])
 
 
 @pytest.mark.parametrize("name", _names("eager", errors=True))
 def test_eager_errors(name):
     fn, args, x64 = _build(name)
     with _x64(x64):
-        _check_error(lambda: fn(*args), DATA[name]["eager"])
+        check_error(lambda: fn(*args), DATA[name]["eager"])
 
 
 @pytest.mark.parametrize("name", _names("eager"))

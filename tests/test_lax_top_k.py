@@ -8,16 +8,13 @@ order (``-NaN < -inf < -0.0 < 0.0 < inf < NaN``). Nothing here imports jax.
 """
 from __future__ import annotations
 
-import contextlib
 import json
 import pathlib
-import re
 
 import numpy as np
 import pytest
 
 import transpile
-import transpile.numpy as jnp
 from transpile import lax
 from transpile.config import enable_x64
 from transpile.interpreters.eval import eval_jaxpr_numpy
@@ -25,9 +22,9 @@ from transpile.jit import make_jaxpr
 from transpile.stages import compile_many
 
 from linalg_cases import TOP_K
+from linalg_checks import build, check_error, expected, same_bits, x64_mode
 
 DATA = json.loads((pathlib.Path(__file__).parent / "data" / "top_k.json").read_text())
-NS = {"lax": lax, "jnp": jnp, "np": np}
 
 #: JAX 0.10.2 runs ``top_k(x, 2.0)`` eagerly (its impl path skips the shape check) but
 #: refuses it under a trace; transpile refuses it in both.
@@ -35,12 +32,10 @@ EAGER_DIVERGES = {"err_k_float_int"}
 
 
 def _build(name):
-    prog, args, x64 = TOP_K[name]
-    return eval(prog, NS), eval(args, NS), x64
+    return build(TOP_K, name)
 
 
-def _x64(flag):
-    return enable_x64(True) if flag else contextlib.nullcontext()
+_x64 = x64_mode
 
 
 def _names(key):
@@ -53,25 +48,6 @@ def _error_names(key):
             and "error" in rec[key] and n not in EAGER_DIVERGES]
 
 
-def _check_error(fn, rec):
-    exc = {"ValueError": ValueError, "TypeError": TypeError}[rec["error"]]
-    with pytest.raises(exc, match="^" + re.escape(rec["message"]) + "$"):
-        fn()
-
-
-def expected(want):
-    """A recorded output as an array; NaNs get their recorded signs back."""
-    out = np.array(want["values"], dtype=want["dtype"]).reshape(want["shape"])
-    if "signbit" in want:
-        out = np.copysign(out, np.where(np.reshape(want["signbit"], out.shape), -1, 1)
-                          .astype(out.dtype))
-    return out
-
-
-def same_bits(got, want):
-    got, want = np.asarray(got), np.asarray(want)
-    assert got.dtype == want.dtype and got.shape == want.shape
-    assert got.tobytes() == want.tobytes(), (got, want)
 
 
 # --- recorded from JAX 0.10.2 ---------------------------------------------------------
@@ -93,14 +69,14 @@ def test_jaxpr_text(name):
 def test_trace_errors(name):
     fn, args, x64 = _build(name)
     with _x64(x64):
-        _check_error(lambda: make_jaxpr(fn)(*args), DATA[name]["trace"])
+        check_error(lambda: make_jaxpr(fn)(*args), DATA[name]["trace"])
 
 
 @pytest.mark.parametrize("name", _error_names("eager"))
 def test_eager_errors(name):
     fn, args, x64 = _build(name)
     with _x64(x64):
-        _check_error(lambda: fn(*args), DATA[name]["eager"])
+        check_error(lambda: fn(*args), DATA[name]["eager"])
 
 
 @pytest.mark.parametrize("name", _names("eager"))

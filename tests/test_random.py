@@ -17,7 +17,6 @@ import pytest
 import transpile as jax
 import transpile.numpy as jnp
 from transpile import lax, random
-from transpile.random import keys as keys_mod
 
 
 def _data(x):
