@@ -15,6 +15,9 @@ from .array import Array
 from .config import config, disable_jit, enable_x64
 from .core import ShapedArray
 from .jit import ShapeDtypeStruct, eval_shape, jit, make_jaxpr
+from .autodiff import (grad, hessian, jacfwd, jacrev, jvp, linearize,  # noqa: F401
+                       value_and_grad, vjp)
+from .custom_derivatives import checkpoint, custom_jvp, custom_vjp, remat  # noqa: F401
 from . import lax  # noqa: E402
 from . import numpy  # noqa: E402
 from . import random  # noqa: E402
@@ -32,7 +35,8 @@ __all__ = ["jit", "make_jaxpr", "block_until_ready", "ShapeDtypeStruct", "Array"
            "errors", "tree_util", "numpy", "lax", "random", "dtypes", "devices", "device_put", "device_get",
            "device_count", "local_devices", "local_device_count", "default_backend",
            "disable_jit", "enable_x64", "eval_shape", "ShapedArray", "CpuDevice", "typeof",
-           "print_environment_info"]
+           "print_environment_info", "grad", "value_and_grad", "jvp", "vjp", "linearize",
+           "jacfwd", "jacrev", "hessian", "custom_jvp", "custom_vjp", "checkpoint", "remat"]
 
 # The compile pipeline's first stages, imported now rather than on the first jit call
 # (the code generator and jinja2 stay lazy: a warm disk cache never needs them).

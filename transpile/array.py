@@ -74,7 +74,7 @@ class Array:
 
     # --- conversion -------------------------------------------------------------------
     def __array__(self, dtype=None, copy=None):
-        if self._value.dtype.names is not None:
+        if dtypes.is_key(self._value.dtype):
             raise TypeError("JAX array with PRNGKey dtype cannot be converted to a NumPy "
                             "array. Use jax.random.key_data(arr) if you wish to extract the "
                             "underlying integer array.")
@@ -140,7 +140,7 @@ class Array:
     # --- printing ---------------------------------------------------------------------
     def __repr__(self) -> str:
         v = self._value
-        if v.dtype.names is not None:  # typed keys show their key data
+        if dtypes.is_key(v.dtype):  # typed keys show their key data
             data = np.array(v, order="C").reshape(-1).view(np.uint32).reshape(v.shape + (2,))
             return f"Array({v.shape}, dtype=key<fry>) overlaying:\n{data}"
         suffix = ", weak_type=True" if self._weak_type else ""
@@ -150,7 +150,7 @@ class Array:
         return f"Array({body}, dtype={v.dtype.name}{suffix})"
 
     def __str__(self) -> str:
-        if self._value.dtype.names is not None:
+        if dtypes.is_key(self._value.dtype):
             return repr(self)
         return str(self._value)
 

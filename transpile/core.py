@@ -143,6 +143,8 @@ def get_aval(x) -> ShapedArray:
     if fn is not None:
         return fn(x)
     if isinstance(x, (np.ndarray, np.generic)):
+        if x.dtype == dtypes.float0:  # tangents of integers: a shape and no data
+            return ShapedArray(np.shape(x), dtypes.float0, False)
         return ShapedArray(np.shape(x), dtypes.canonicalize_dtype(x.dtype), False)
     if isinstance(x, (bool, int, float)):
         return _scalar_aval(x)

@@ -18,7 +18,7 @@ __all__ = [
     "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "float32", "float64", "canonicalize_dtype", "result_type", "promote_types",
     "is_weakly_typed", "dtype", "short_dtype_name", "issubdtype", "iinfo", "finfo",
-    "KEY_FRY", "is_key", "dtype_name", "from_name", "prng_key", "extended",
+    "KEY_FRY", "is_key", "float0", "dtype_name", "from_name", "prng_key", "extended",
 ]
 
 bool_ = np.dtype(np.bool_)
@@ -40,6 +40,9 @@ finfo = np.finfo
 # storage is a NumPy structured dtype, so that every structural operation (reshape,
 # slicing, gather, concatenate, select) moves keys as whole elements without knowing
 # what they are, and C moves them as one ``uint64_t`` (word 0 in the low half).
+
+#: The dtype of tangents of integer and boolean values (JAX's ``float0``): no data.
+float0 = np.dtype([("float0", np.void, 0)])
 
 #: Storage dtype of ``key<fry>`` arrays (what avals and NumPy values carry).
 KEY_FRY = np.dtype([("k0", "<u4"), ("k1", "<u4")])
@@ -100,7 +103,9 @@ def public_dtype(dt):
 
 def dtype_name(dt) -> str:
     """``float32``; ``key<fry>`` for typed keys."""
-    return "key<fry>" if is_key(dt) else np.dtype(dt).name
+    if is_key(dt):
+        return "key<fry>"
+    return "float0" if dt == float0 else np.dtype(dt).name
 
 
 def from_name(name: str) -> np.dtype:
@@ -191,6 +196,8 @@ def short_dtype_name(dt) -> str:
     """``float32`` -> ``f32``, ``uint8`` -> ``u8``, ``bool`` -> ``bool``."""
     if is_key(dt):
         return "key<fry>"
+    if dt == float0:
+        return "float0"
     d = np.dtype(dt)
     if d == bool_:
         return "bool"

@@ -18,5 +18,10 @@ for _mod in ("structural", "slicing", "layout", "reduction", "dot", "sort", "con
     globals().update({_n: getattr(_m, _n) for _n in _m.__all__})
     __all__ += list(_m.__all__)
 
+# Differentiation rules of each family (kept apart from the primitives' modules for size).
+from . import elementwise_ad  # noqa: E402,F401
+from . import control_flow_ad  # noqa: E402,F401
+from . import dot_ad, indexing_ad, reduction_ad, sort_ad, structural_ad  # noqa: E402,F401
+
 # ``lax.linalg`` is a namespace of its own, as in JAX (``lax.linalg.cholesky``).
 from . import linalg  # noqa: E402,F401

@@ -460,7 +460,7 @@ shift_right_arithmetic_p = _binop("shift_right_arithmetic", INTEGER,
 def _keys_as_words(fn):
     """``fn`` on typed keys compares their storage as one 64-bit word each."""
     def impl(x, y, **params):
-        if x.dtype.names is not None:
+        if dtypes.is_key(x.dtype):
             x, y = (np.asarray(a).view(np.uint64) for a in (x, y))
         return fn(x, y, **params)
     return impl

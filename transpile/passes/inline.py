@@ -15,7 +15,10 @@ __all__ = ["inline_calls"]
 
 # Matched by name: importing ``jit_p`` from ``transpile.jit`` would be circular once
 # ``jit`` runs the pipeline.
-_CALL_PRIMITIVES = frozenset({"jit"})
+#: Call primitives -> the param holding the body they call. Custom-derivative calls and
+#: checkpoints compute their body's value; only differentiation treats them otherwise.
+_CALL_PRIMITIVES = {"jit": "jaxpr", "custom_jvp_call": "call_jaxpr",
+                    "custom_vjp_call": "call_jaxpr", "remat2": "jaxpr"}
 
 
 def inline_calls(closed: ClosedJaxpr) -> ClosedJaxpr:
@@ -87,7 +90,8 @@ def _inline(closed: ClosedJaxpr, memo: dict) -> ClosedJaxpr:
     for eqn in jaxpr.eqns:
         invars = tuple(read(env, a) for a in eqn.invars)
         if eqn.primitive.name in _CALL_PRIMITIVES:
-            body = map_subjaxprs({"jaxpr": eqn.params["jaxpr"]}, recurse, memo)["jaxpr"]
+            key = _CALL_PRIMITIVES[eqn.primitive.name]
+            body = map_subjaxprs({key: eqn.params[key]}, recurse, memo)[key]
             outs = _splice(body, invars, consts, eqns)
             for v, a in zip(eqn.outvars, outs, strict=True):
                 env[v] = a

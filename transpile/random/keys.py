@@ -502,3 +502,17 @@ def clone(key):
     """A copy of ``key`` (JAX's ``random.clone``; keys are immutable values here, so the
     copy only matters to JAX's key-reuse checker)."""
     return random_clone_p.bind(key)
+
+
+# ---------------------------------------------------------------------------------------
+# Differentiation: keys and their bits are integer-like, so every output's tangent is a
+# symbolic zero (float0 for keys and integers).
+
+def _register_ad_rules() -> None:
+    from ..interpreters import ad
+    for p in (random_seed_p, random_wrap_p, random_unwrap_p, random_bits_p,
+              random_split_p, random_fold_in_p, random_clone_p):
+        ad.defjvp_zero(p)
+
+
+_register_ad_rules()

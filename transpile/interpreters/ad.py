@@ -1,0 +1,455 @@
+"""Stage 2, transform: automatic differentiation (forward mode, and reverse mode by
+linearize-and-transpose, as JAX does it).
+
+* **Forward** (``jvp``): a ``JVPTracer`` carries a primal and a tangent; each primitive
+  maps both through its JVP rule (``jvp_rules``). Tangents may be symbolic ``Zero``\\ s.
+* **Linearize**: a ``GradTracer`` carries a primal, computed by the enclosing trace (so
+  it is concrete under plain ``grad``, and Python ``if x > 0`` works), and a tangent
+  that is a tracer of a tangent-staging trace one level up: the JVP rules then compute
+  their primal parts at once and record their tangent parts, which are linear, into a
+  tangent jaxpr whose constants are the residuals.
+* **Transpose** (``backward_pass``): the tangent jaxpr is run backwards with the
+  transpose rules (``transpose_rules``) of its linear primitives, cotangents flowing
+  from the outputs to the inputs. ``vjp`` and ``grad`` are this on a linearized function.
+
+Rules live beside their primitives and are registered with the helpers below:
+``defjvp`` (one JVP function per operand), ``defjvp2`` (also given the primal output),
+``defjvp_zero``, ``deflinear``/``deflinear2`` (linear primitives: the JVP applies the
+primitive to the tangents, and a transpose rule is given).
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from .. import core, dtypes
+from ..core import ShapedArray, Trace, Tracer
+
+__all__ = ["Zero", "UndefinedPrimal", "is_undefined_primal", "jvp_rules",
+           "transpose_rules", "defjvp", "defjvp2", "defjvp_zero", "deflinear",
+           "deflinear2", "instantiate", "add_tangents", "zeros_like_aval", "JVPTracer",
+           "GradTracer", "LinearizeTracer", "jvp_flat", "linearize_flat", "backward_pass", "tangent_aval",
+           "float0"]
+
+#: primitive -> rule(primals, tangents, **params) -> (primal_out, tangent_out)
+jvp_rules: dict = {}
+#: primitive -> rule(cts, *args, **params) -> one cotangent (or None) per argument;
+#: linear arguments arrive as ``UndefinedPrimal``.
+transpose_rules: dict = {}
+
+#: The dtype of tangents of integer and boolean values (JAX's ``float0``).
+float0 = dtypes.float0
+
+
+def tangent_aval(aval: ShapedArray) -> ShapedArray:
+    """The aval of tangents of ``aval``: itself (weak type included, as JAX's) for
+    floats, float0 for ints and bools."""
+    if aval.dtype.kind == "f":
+        return ShapedArray(aval.shape, aval.dtype, aval.weak_type)
+    return ShapedArray(aval.shape, float0)
+
+
+class Zero:
+    """A symbolic zero tangent or cotangent of ``aval``."""
+    __slots__ = ("aval",)
+
+    def __init__(self, aval: ShapedArray):
+        self.aval = aval
+
+    def __repr__(self) -> str:
+        return f"Zero({self.aval.str_short()})"
+
+
+class UndefinedPrimal:
+    """A linear input of a primitive during transposition: only its aval is known."""
+    __slots__ = ("aval",)
+
+    def __init__(self, aval: ShapedArray):
+        self.aval = aval
+
+    def __repr__(self) -> str:
+        return f"UndefinedPrimal({self.aval.str_short()})"
+
+
+def is_undefined_primal(x) -> bool:
+    return isinstance(x, UndefinedPrimal)
+
+
+def zeros_like_aval(aval: ShapedArray):
+    """A zero array of ``aval``, weak type included (float0 zeros as NumPy arrays, which
+    carry no data)."""
+    from ..lax.structural import full
+    if aval.dtype == float0:
+        return np.zeros(aval.shape, float0)
+    if aval.weak_type:  # a Python zero of the kind stays weakly typed
+        return full(aval.shape, aval.dtype.type(0).item())
+    return full(aval.shape, 0, aval.dtype)
+
+
+def instantiate(t, aval: ShapedArray | None = None):
+    """``t`` as an array: a symbolic ``Zero`` becomes zeros."""
+    if isinstance(t, Zero):
+        return zeros_like_aval(t.aval)
+    return t
+
+
+def add_tangents(a, b):
+    """``a + b`` of tangents (``add_any``), symbolic zeros skipped."""
+    if isinstance(a, Zero):
+        return b
+    if isinstance(b, Zero):
+        return a
+    from ..lax.elementwise import add_any_p
+    return add_any_p.bind(a, b)
+
+
+# ---------------------------------------------------------------------------------------
+# Rule helpers
+
+def defjvp(primitive, *jvps: Callable | None) -> None:
+    """One JVP function per operand: ``jvps[i](g, *primals, **params)`` is the output
+    tangent's term for tangent ``g`` of operand ``i`` (None: the output does not depend
+    on that operand differentiably). The terms are summed; the primal output is the
+    primitive applied to the primals."""
+    def rule(primals, tangents, **params):
+        out = primitive.bind(*primals, **params)
+        # every term first, then their sum, in JAX's order of equations
+        terms = [fn(t, *primals, **params) for fn, t in zip(jvps, tangents, strict=True)
+                 if fn is not None and not isinstance(t, Zero)]
+        return out, _sum_terms(terms, Zero(_out_tangent_aval(primitive, out)))
+    jvp_rules[primitive] = rule
+
+
+def _sum_terms(terms, zero):
+    total = zero
+    for t in terms:
+        total = add_tangents(total, t)
+    return total
+
+
+def defjvp2(primitive, *jvps: Callable | None) -> None:
+    """As ``defjvp``, each function also given the primal output:
+    ``jvps[i](g, ans, *primals, **params)``."""
+    def rule(primals, tangents, **params):
+        out = primitive.bind(*primals, **params)
+        terms = [fn(t, out, *primals, **params) for fn, t in zip(jvps, tangents, strict=True)
+                 if fn is not None and not isinstance(t, Zero)]
+        return out, _sum_terms(terms, Zero(_out_tangent_aval(primitive, out)))
+    jvp_rules[primitive] = rule
+
+
+def _out_tangent_aval(primitive, out):
+    if primitive.multiple_results:
+        raise TypeError(f"defjvp does not handle the multiple results of {primitive.name}")
+    return tangent_aval(core.get_aval(out))
+
+
+def defjvp_zero(primitive) -> None:
+    """The outputs of ``primitive`` have zero tangents (integer, boolean or constant)."""
+    def rule(primals, tangents, **params):
+        out = primitive.bind(*primals, **params)
+        outs = out if primitive.multiple_results else [out]
+        zeros = [Zero(tangent_aval(core.get_aval(o))) for o in outs]
+        return out, (zeros if primitive.multiple_results else zeros[0])
+    jvp_rules[primitive] = rule
+
+
+def deflinear(primitive, transpose_rule: Callable) -> None:
+    """A primitive linear in all its operands: its JVP is itself applied to the tangents
+    (zeros instantiated), and ``transpose_rule(ct, **params)`` gives one cotangent per
+    operand."""
+    def jvp(primals, tangents, **params):
+        out = primitive.bind(*primals, **params)
+        if all(isinstance(t, Zero) for t in tangents):
+            outs = out if primitive.multiple_results else [out]
+            zeros = [Zero(tangent_aval(core.get_aval(o))) for o in outs]
+            return out, (zeros if primitive.multiple_results else zeros[0])
+        ts = [instantiate(t) for t in tangents]
+        return out, primitive.bind(*ts, **params)
+    jvp_rules[primitive] = jvp
+
+    def transpose(cts, *args, **params):
+        ct = cts if primitive.multiple_results else cts[0]
+        if not primitive.multiple_results and isinstance(ct, Zero):
+            return [None] * len(args)
+        return transpose_rule(ct, **params)
+    transpose_rules[primitive] = transpose
+
+
+def deflinear2(primitive, transpose_rule: Callable) -> None:
+    """As ``deflinear``, the transpose rule also given the operands:
+    ``transpose_rule(ct, *args, **params)`` (linear ones as ``UndefinedPrimal``)."""
+    deflinear(primitive, lambda ct, **params: None)
+
+    def transpose(cts, *args, **params):
+        ct = cts if primitive.multiple_results else cts[0]
+        if not primitive.multiple_results and isinstance(ct, Zero):
+            return [None] * len(args)
+        return transpose_rule(ct, *args, **params)
+    transpose_rules[primitive] = transpose
+
+
+# ---------------------------------------------------------------------------------------
+# Forward mode
+
+class JVPTracer(Tracer):
+    """A primal and its tangent."""
+    __slots__ = ("primal", "tangent")
+
+    def __init__(self, trace, primal, tangent):
+        self._trace = trace
+        self.primal = primal
+        self.tangent = tangent
+
+    @property
+    def aval(self) -> ShapedArray:
+        return core.get_aval(self.primal)
+
+    def full_lower(self):
+        if isinstance(self.tangent, Zero):
+            return core.full_lower(self.primal)
+        return self
+
+    def to_concrete_value(self):
+        p = self.primal
+        return p.to_concrete_value() if isinstance(p, Tracer) else core.to_numpy(p)
+
+    def _origin_msg(self) -> str:
+        p = self.primal
+        return p._origin_msg() if isinstance(p, Tracer) else ""
+
+    def __repr__(self) -> str:
+        t = self.tangent
+        tangent = f"Zero({t.aval.str_short()})" if isinstance(t, Zero) else _short(t)
+        return f"JVPTracer(primal={_short(self.primal)}, tangent={tangent})"
+
+    __str__ = __repr__
+
+
+def _short(x) -> str:
+    if isinstance(x, Tracer):
+        return repr(x)
+    v = core.to_numpy(x)
+    return str(v.item()) if v.ndim == 0 else str(v)
+
+
+class JVPTrace(Trace):
+    def pure(self, val):
+        return JVPTracer(self, val, Zero(tangent_aval(core.get_aval(val))))
+
+    lift = pure
+
+    def process_primitive(self, primitive, tracers, params):
+        primals = [t.primal for t in tracers]
+        tangents = [t.tangent for t in tracers]
+        rule = jvp_rules.get(primitive)
+        if rule is None:
+            raise NotImplementedError(
+                f"Differentiation rule for '{primitive.name}' not implemented")
+        out, t_out = rule(primals, tangents, **params)
+        if primitive.multiple_results:
+            return [JVPTracer(self, p, t) for p, t in zip(out, t_out, strict=True)]
+        return JVPTracer(self, out, t_out)
+
+
+def _symbolic(t):
+    """float0 tangents (of integers) are symbolic zeros."""
+    if not isinstance(t, (Zero, Tracer)) and getattr(t, "dtype", None) == float0:
+        return Zero(ShapedArray(np.shape(t), float0))
+    return t
+
+
+def jvp_flat(fun: Callable, primals: list, tangents: list) -> tuple[list, list]:
+    """Run ``fun`` (flat lists in and out) on JVP tracers; the primal and tangent
+    outputs (tangents may be ``Zero``)."""
+    with core.new_main(JVPTrace) as main:
+        trace = JVPTrace(main)
+        ins = [JVPTracer(trace, p, _symbolic(t)) for p, t in zip(primals, tangents,
+                                                                strict=True)]
+        outs = fun(*ins)
+        outs = [trace.full_raise(o) for o in outs]
+        return [o.primal for o in outs], [o.tangent for o in outs]
+
+
+# ---------------------------------------------------------------------------------------
+# Linearize: primals now, tangents staged into a linear jaxpr
+
+class LinearizeTracer(Tracer):
+    """A primal (of the enclosing trace) and its tangent, a tracer of the tangent-staging
+    trace (or ``Zero``)."""
+    __slots__ = ("primal", "tangent")
+
+    def __init__(self, trace, primal, tangent):
+        self._trace = trace
+        self.primal = primal
+        self.tangent = tangent
+
+    @property
+    def aval(self) -> ShapedArray:
+        return core.get_aval(self.primal)
+
+    def to_concrete_value(self):
+        p = self.primal
+        return p.to_concrete_value() if isinstance(p, Tracer) else core.to_numpy(p)
+
+    def _origin_msg(self) -> str:
+        p = self.primal
+        return p._origin_msg() if isinstance(p, Tracer) else ""
+
+    def __repr__(self) -> str:
+        t = self.tangent
+        return (f"GradTracer(primal={_short(self.primal)}, "
+                f"typeof(tangent)={t.aval.str_short()})")
+
+    __str__ = __repr__
+
+
+GradTracer = LinearizeTracer  # what it prints as
+
+
+class LinearizeTrace(Trace):
+    """JVP rules with primals computed by the enclosing trace and tangents recorded by
+    the tangent-staging trace (``main.payload``)."""
+
+    def pure(self, val):
+        return LinearizeTracer(self, val,
+                               Zero(tangent_aval(core.get_aval(val))))
+
+    lift = pure
+
+    def process_primitive(self, primitive, tracers, params):
+        primals = [t.primal for t in tracers]
+        tangents = [t.tangent for t in tracers]
+        rule = jvp_rules.get(primitive)
+        if rule is None:
+            raise NotImplementedError(
+                f"Differentiation rule for '{primitive.name}' not implemented")
+        out, t_out = rule(primals, tangents, **params)
+        if primitive.multiple_results:
+            return [LinearizeTracer(self, p, t) for p, t in zip(out, t_out, strict=True)]
+        return LinearizeTracer(self, out, t_out)
+
+
+def linearize_flat(fun: Callable, primals: list):
+    """Linearize ``fun`` (flat lists in and out) at ``primals``.
+
+    Returns
+    -------
+    (list, ClosedJaxpr, list)
+        The primal outputs; the tangent jaxpr (tangent inputs to tangent outputs, its
+        consts the residuals); which outputs have a symbolically zero tangent.
+    """
+    from ..ir import ClosedJaxpr, Jaxpr, Literal
+    from .tracing import JaxprTrace, _Builder
+    builder = _Builder(None)
+    builder.linear = True  # tangent values: custom_vjp tells reverse from forward mode
+    with core.new_main(LinearizeTrace) as lin_main, \
+            core.new_main(JaxprTrace, payload=builder) as tan_main:
+        lin = LinearizeTrace(lin_main)
+        tan = JaxprTrace(tan_main)
+        ins = []
+        for p in primals:
+            aval = tangent_aval(core.get_aval(p))
+            arg = tan.new_arg(aval)  # kept as an input even when symbolically zero
+            ins.append(LinearizeTracer(lin, p, Zero(aval) if aval.dtype == float0 else arg))
+        outs = [lin.full_raise(o) for o in fun(*ins)]
+        zero_out = [isinstance(o.tangent, Zero) for o in outs]
+        t_atoms = []
+        for o in outs:
+            if isinstance(o.tangent, Zero) and o.tangent.aval.dtype == float0:
+                # integer outputs: nothing flows back through them
+                t_atoms.append(Literal(np.zeros(o.tangent.aval.shape, float0), o.tangent.aval))
+            elif isinstance(o.tangent, Zero):
+                # zeros staged in the tangent jaxpr, not computed by the enclosing trace
+                t_atoms.append(_staged_zeros(tan, o.tangent.aval).atom)
+            else:
+                t_atoms.append(tan.full_raise(o.tangent).atom)
+        jaxpr = Jaxpr(tuple(builder.constvars), tuple(builder.invars), tuple(t_atoms),
+                      tuple(builder.eqns))
+        consts = list(builder.const_vals)
+    return [o.primal for o in outs], ClosedJaxpr(jaxpr, consts), zero_out
+
+
+def _staged_zeros(tan, aval):
+    from ..lax.structural import broadcast_in_dim_p
+    zero = tan.pure(np.zeros((), aval.dtype)[()] if not aval.weak_type else
+                    aval.dtype.type(0).item())
+    if not aval.shape:
+        return zero
+    return broadcast_in_dim_p.bind(zero, shape=tuple(aval.shape), broadcast_dimensions=(),
+                                   sharding=None)
+
+
+# ---------------------------------------------------------------------------------------
+# Transpose
+
+def backward_pass(jaxpr, consts, linear_avals, cts_out) -> list:
+    """Cotangents of the invars of the linear ``jaxpr`` given those of its outputs.
+
+    Parameters
+    ----------
+    jaxpr : Jaxpr
+        Linear in its invars; its constvars hold ``consts`` (known values).
+    cts_out : list
+        One cotangent (array or ``Zero``) per outvar.
+
+    Returns
+    -------
+    list
+        One cotangent per invar (``Zero`` where nothing flows).
+    """
+    from ..ir import Literal
+    from ..lax.elementwise import add_any_p
+    known = dict(zip(jaxpr.constvars, consts, strict=True))
+    linear = set(jaxpr.invars)
+    for e in jaxpr.eqns:  # an equation reading a linear value is linear
+        if any(not isinstance(a, Literal) and a in linear for a in e.invars):
+            linear.update(e.outvars)
+    ct_env: dict = {}
+
+    def add_ct(v, ct):
+        if isinstance(ct, Zero) or ct is None or isinstance(v, Literal) or v not in linear:
+            return
+        prev = ct_env.get(v)
+        ct_env[v] = ct if prev is None else add_any_p.bind(prev, ct)
+
+    producer = {v: e for e in jaxpr.eqns for v in e.outvars}
+
+    def read(a):
+        if isinstance(a, Literal):
+            return a.val
+        if a in linear:
+            return UndefinedPrimal(a.aval)
+        if a not in known:
+            # a non-linear value a transpose rule needs: computed when first read, as JAX
+            # evaluates only those
+            e = producer[a]
+            outs = e.primitive.bind(*[read(b) for b in e.invars], **e.params)
+            for v, o in zip(e.outvars, outs if e.primitive.multiple_results else [outs],
+                            strict=True):
+                known[v] = o
+        return known[a]
+    for v, ct in zip(jaxpr.outvars, cts_out, strict=True):
+        add_ct(v, ct)
+    for e in reversed(jaxpr.eqns):
+        if not any(v in linear for v in e.outvars):
+            continue
+        cts = [ct_env.pop(v, None) for v in e.outvars]
+        if all(c is None for c in cts):
+            continue
+        cts = [Zero(v.aval) if c is None else c for v, c in zip(e.outvars, cts, strict=True)]
+        rule = transpose_rules.get(e.primitive)
+        if rule is None:
+            raise NotImplementedError(
+                f"Transpose rule (for reverse-mode differentiation) for "
+                f"'{e.primitive.name}' not implemented")
+        cts_in = rule(cts, *[read(a) for a in e.invars], **e.params)
+        for a, ct in zip(e.invars, cts_in, strict=True):
+            add_ct(a, ct)
+    return [ct_env.pop(v, Zero(v.aval)) for v in jaxpr.invars]
+
+
+def _dtype_name(dt) -> str:
+    """A dtype as JAX's messages name it (float0 by its NumPy repr)."""
+    return str(dt) if dt == float0 else dtypes.dtype_name(dt)

@@ -1,0 +1,173 @@
+"""Differentiation rules of the reductions (``lax/reduction.py``), as JAX 0.10.2 writes
+them:
+
+* ``reduce_sum`` and ``cumsum`` are linear (transposes: broadcast back; cumsum the other
+  way);
+* ``reduce_max``/``reduce_min`` spread the tangent evenly over the locations equal to
+  the result;
+* ``reduce_prod`` differentiates a balanced tree of multiplications (slices, a pad for
+  odd lengths);
+* ``cumprod``/``cummax``/``cummin`` differentiate a parallel prefix scan
+  (``associative_scan``);
+* the logical reductions and ``argmax``/``argmin`` have zero tangents.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import core
+from ..interpreters import ad
+from ..interpreters.ad import Zero
+from . import reduction as red
+
+__all__ = ["associative_scan"]
+
+
+def _reduce_sum_transpose(ct, operand, *, axes, out_sharding):
+    from .structural import _unchanged, broadcast_in_dim_p
+    shape = tuple(operand.aval.shape)
+    # NumPy integers, as JAX's rule passes them (and prints them).
+    dims = tuple(np.delete(np.arange(len(shape)), axes))
+    if tuple(core.get_aval(ct).shape) == shape and dims == tuple(range(len(shape))):
+        same = _unchanged(ct, numpy_too=True)
+        if same is not None:
+            return [same]
+    return [broadcast_in_dim_p.bind(ct, shape=shape, broadcast_dimensions=dims,
+                                    sharding=None)]
+
+
+ad.deflinear2(red.reduce_sum_p, _reduce_sum_transpose)
+
+
+def _eq_meet(a, b):
+    from .. import dtypes
+    from .elementwise import convert_element_type, eq
+    a_dt, b_dt = core.get_aval(a).dtype, core.get_aval(b).dtype
+    if a_dt != b_dt:
+        if dtypes.promote_types(a_dt, b_dt) == a_dt:
+            a = convert_element_type(a, b_dt)
+        else:
+            b = convert_element_type(b, a_dt)
+    return eq(a, b)
+
+
+def _reduce_chooser_jvp(g, ans, operand, *, axes):
+    from .elementwise import convert_element_type, div, mul
+    from .structural import reshape
+    shape = [1 if i in axes else d for i, d in enumerate(core.get_aval(operand).shape)]
+    where = convert_element_type(_eq_meet(operand, reshape(ans, shape)),
+                                 core.get_aval(g).dtype)
+    counts = red.reduce_sum(where, axes)
+    return div(red.reduce_sum(mul(g, where), axes), counts)
+
+
+ad.defjvp2(red.reduce_max_p, _reduce_chooser_jvp)
+ad.defjvp2(red.reduce_min_p, _reduce_chooser_jvp)
+
+
+def _reduce_prod_jvp(primals, tangents, *, axes):
+    from .elementwise import mul
+    from .slicing import pad, slice_in_dim
+    from .structural import full, reshape, squeeze
+    x, = primals
+    shape = np.array(core.get_aval(x).shape, dtype=int)
+    one = np.array(1, core.get_aval(x).dtype)
+    n = int(np.prod(shape[list(axes)]))
+    non_axes = np.delete(np.arange(len(shape)), axes)
+    permutation = tuple(axes) + tuple(int(d) for d in non_axes)
+    new_shape = (n,) + tuple(int(d) for d in shape[non_axes])
+
+    def tree(x):
+        # Multiply halves until one row is left (JAX vmaps a scalar ``mul`` here,
+        # which traces to the same elementwise ``mul``).
+        while core.get_aval(x).shape[0] > 1:
+            m = core.get_aval(x).shape[0]
+            n1 = (m + 1) // 2
+            x1 = slice_in_dim(x, 0, n1)
+            x2 = slice_in_dim(x, n1, None)
+            if m - n1 != n1:
+                paddings = [(0, 0, 0)] * core.get_aval(x).ndim
+                paddings[0] = (0, 1, 0)
+                x2 = pad(x2, one, paddings)
+            x = mul(x1, x2)
+        if core.get_aval(x).shape[0] == 0:
+            return [full(new_shape[1:], one)]
+        return [squeeze(x, (0,))]
+
+    xs = reshape(x, new_shape, permutation)
+    ts = [t if isinstance(t, Zero) else reshape(t, new_shape, permutation)
+          for t in tangents]
+    outs, t_outs = ad.jvp_flat(tree, [xs], ts)
+    return outs[0], t_outs[0]
+
+
+ad.jvp_rules[red.reduce_prod_p] = _reduce_prod_jvp
+
+for _p in (red.reduce_and_p, red.reduce_or_p, red.reduce_xor_p, red.argmax_p,
+           red.argmin_p):
+    ad.defjvp_zero(_p)
+
+
+# ---------------------------------------------------------------------------------------
+# Cumulative reductions
+
+ad.deflinear2(red.cumsum_p, lambda ct, operand, *, axis, reverse:
+              [red.cumsum(ct, axis=axis, reverse=not reverse)])
+
+
+def associative_scan(fn, elems, reverse: bool = False, axis: int = 0):
+    """JAX's parallel prefix scan of one array ``elems`` with the associative binary
+    ``fn`` along ``axis`` (the form its cumulative-reduction JVPs differentiate)."""
+    from .slicing import concatenate, pad, slice_in_dim
+    from .structural import rev
+
+    def strided(x, start, stop=None, step=1):
+        return slice_in_dim(x, start, stop, step, axis)
+
+    def interleave(a, b):
+        # JAX's ``_interleave``: pad both with holes and add (the holes hold zeros).
+        a_len = core.get_aval(a).shape[axis]
+        b_len = core.get_aval(b).shape[axis]
+        nd = core.get_aval(a).ndim
+        op_pad = [(0, 0, 0)] * nd
+        other_pad = [(0, 0, 0)] * nd
+        op_pad[axis] = (0, 1 if a_len == b_len else 0, 1)
+        other_pad[axis] = (1, 0 if a_len == b_len else 1, 1)
+        zero = np.array(0, core.get_aval(a).dtype)
+        from .elementwise import bitwise_or, add
+        combine = bitwise_or if core.get_aval(a).dtype == np.bool_ else add
+        return combine(pad(a, zero, op_pad), pad(b, zero, other_pad))
+
+    def scan(x):
+        n = core.get_aval(x).shape[axis]
+        if n < 2:
+            return x
+        reduced = fn(strided(x, 0, -1, 2), strided(x, 1, None, 2))
+        odd = scan(reduced)
+        if n % 2 == 0:
+            even = fn(strided(odd, 0, -1), strided(x, 2, None, 2))
+        else:
+            even = fn(odd, strided(x, 2, None, 2))
+        even = concatenate([strided(x, 0, 1), even], axis)
+        return interleave(even, odd)
+
+    if reverse:
+        elems = rev(elems, (axis,))
+    out = scan(elems)
+    return rev(out, (axis,)) if reverse else out
+
+
+def _cumulative_jvp(combine_name):
+    def rule(primals, tangents, *, axis, reverse):
+        from . import elementwise
+        fn = getattr(elementwise, combine_name)
+        outs, t_outs = ad.jvp_flat(
+            lambda x: [associative_scan(fn, x, reverse=reverse, axis=axis)],
+            list(primals), list(tangents))
+        return outs[0], t_outs[0]
+    return rule
+
+
+ad.jvp_rules[red.cumprod_p] = _cumulative_jvp("mul")
+ad.jvp_rules[red.cummax_p] = _cumulative_jvp("max")
+ad.jvp_rules[red.cummin_p] = _cumulative_jvp("min")
