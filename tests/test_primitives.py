@@ -12,6 +12,7 @@ import importlib
 import pytest
 
 from transpile import core
+from transpile.interpreters import ad
 
 # Importing these defines their primitives. A module not written yet is skipped.
 PRIMITIVE_MODULES = ["transpile.lax", "transpile.lax.elementwise", "transpile.lax.structural",
@@ -19,7 +20,8 @@ PRIMITIVE_MODULES = ["transpile.lax", "transpile.lax.elementwise", "transpile.la
                      "transpile.lax.reduction", "transpile.lax.dot", "transpile.lax.sort",
                      "transpile.lax.control_flow", "transpile.lax.indexing",
                      "transpile.lax.linalg",
-                     "transpile.lax.prng", "transpile.jit"]
+                     "transpile.lax.prng", "transpile.jit", "transpile.random",
+                     "transpile.custom_derivatives"]
 
 for _name in PRIMITIVE_MODULES:
     try:
@@ -40,6 +42,14 @@ RULE_TABLES = [
     }),
     ("impl", _has_attr("impl"), {
         # none yet
+    }),
+    ("jvp", lambda p: p in ad.jvp_rules, {
+        # JAX's rule solves triangular systems; transpile has no triangular_solve yet
+        "cholesky",
+        # JAX 0.10.2 defines no derivative either: differentiating raises its error
+        "nextafter",
+        # only exists inside tangent jaxprs, which are transposed, never differentiated
+        "custom_lin",
     }),
 ]
 
