@@ -1,7 +1,9 @@
-"""Programs of ``top_k`` and ``cholesky`` recorded under JAX 0.10.2 by
+"""Programs of ``top_k``, ``cholesky`` and ``triangular_solve`` (and derivatives through
+them: ``LINALG_AD``) recorded under JAX 0.10.2 by
 ``tools/record_linalg_data.py`` into ``tests/data/top_k.json`` and
 ``tests/data/linalg.json`` and replayed by ``test_lax_top_k.py`` and
-``test_lax_linalg.py``.
+``test_lax_linalg.py`` (``LINALG_AD`` into ``tests/data/linalg_ad.json``, replayed by
+``test_lax_linalg_ad.py``; its programs also see ``jax``, which is ``transpile`` there).
 
 Each case is ``name: (program, arguments, x64)``: two Python expressions evaluated with
 ``lax``, ``jnp`` and ``np`` in scope (JAX's or transpile's), the program a callable and
@@ -109,4 +111,70 @@ LINALG = {
     "err_jnp_nonsquare": ("lambda x: jnp.linalg.cholesky(x)", "(np.ones((2, 3), np.float32),)", False),
     "err_jnp_vector_nosym": ("lambda x: jnp.linalg.cholesky(x, symmetrize_input=False)", "(np.ones((3,), np.float32),)", False),
     "err_jnp_list": ("lambda: jnp.linalg.cholesky([[4., 2.], [2., 3.]])", "()", False),
+}
+
+# A well-conditioned 3x3 matrix whose triangles are both used, and right-hand sides.
+_A3 = "np.array([[2., .5, -.3], [.4, 3., .7], [-.2, .6, 1.5]], np.float32)"
+_B32 = "np.array([[1., -2.], [.5, 3.], [2., .25]], np.float32)"
+_B23 = "np.array([[1., -2., .5], [3., 2., .25]], np.float32)"
+_TS = "lax.linalg.triangular_solve"
+
+LINALG.update({
+    "ts_left_lower": (f"lambda a, b: {_TS}(a, b, left_side=True, lower=True)", f"({_A3}, {_B32})", False),
+    "ts_left_upper_t": (f"lambda a, b: {_TS}(a, b, left_side=True, transpose_a=True)", f"({_A3}, {_B32})", False),
+    "ts_right_upper": (f"lambda a, b: {_TS}(a, b)", f"({_A3}, {_B23})", False),
+    "ts_right_lower_t_unit": (f"lambda a, b: {_TS}(a, b, lower=True, transpose_a=True, unit_diagonal=True)",
+                              f"({_A3}, {_B23})", False),
+    "ts_left_unit_conj": (f"lambda a, b: {_TS}(a, b, left_side=True, unit_diagonal=True, conjugate_a=True)",
+                          f"({_A3}, {_B32})", False),
+    "ts_vector_left": (f"lambda a, b: {_TS}(a, b, left_side=True, lower=True)", f"({_A3}, np.array([1., 2., 3.], np.float32))", False),
+    "ts_vector_right": (f"lambda a, b: {_TS}(a, b)", f"({_A3}, np.array([1., 2., 3.], np.float32))", False),
+    "ts_batch": (f"lambda a, b: {_TS}(a, b, left_side=True, lower=True)", f"(np.stack([{_A3}, 2 * {_A3}]), np.stack([{_B32}, -{_B32}]))", False),
+    "ts_batch_vector": (f"lambda a, b: {_TS}(a, b, left_side=False, lower=True)", f"(np.stack([{_A3}, 2 * {_A3}]), np.stack([{_A3}[0], {_A3}[1]]))", False),
+    "ts_weak": (f"lambda a: {_TS}(a * np.eye(2, dtype=np.float32) + 1, 2.0 * lax.full((2, 2), 1.0))", "(4.0,)", False),
+    "ts_zero_pivot": (f"lambda a, b: {_TS}(a, b, left_side=True, lower=True)",
+                      "(np.array([[0., 0], [1, 1]], np.float32), np.ones((2, 2), np.float32))", False),
+    "ts_empty": (f"lambda a, b: {_TS}(a, b)", "(np.zeros((0, 0), np.float32), np.zeros((2, 0), np.float32))", False),
+    "ts_x64": (f"lambda a, b: {_TS}(a, b, left_side=True, lower=True, transpose_a=True)",
+               f"({_PD8}, {_PD8}[:, :3])", True),
+    "ts_batch_sizes": (f"lambda a, b: {_TS}(a, b)", "(np.ones((2, 3, 3), np.float32), np.ones((4, 3, 3), np.float32))", False),
+    "err_ts_nonsquare": (f"lambda a, b: {_TS}(a, b)", "(np.ones((2, 3), np.float32), np.ones((3, 3), np.float32))", False),
+    "err_ts_incompatible_left": (f"lambda a, b: {_TS}(a, b, left_side=True)", "(np.ones((3, 3), np.float32), np.ones((2, 2), np.float32))", False),
+    "err_ts_incompatible_right": (f"lambda a, b: {_TS}(a, b)", "(np.ones((3, 3), np.float32), np.ones((3, 2), np.float32))", False),
+    "err_ts_dtypes": (f"lambda a, b: {_TS}(a, b)", "(np.ones((3, 3), np.float32), np.ones((3, 3), np.float64))", True),
+    "err_ts_int": (f"lambda a, b: {_TS}(a, b)", "(np.ones((3, 3), np.int32), np.ones((3, 3), np.int32))", False),
+    "err_ts_bool_b": (f"lambda a, b: {_TS}(a, b)", "(np.ones((3, 3), np.float32), np.ones((3, 3), bool))", False),
+    "err_ts_rank": (f"lambda a, b: {_TS}(a, b)", "(np.ones((3,), np.float32), np.ones((3,), np.float32))", False),
+    "err_ts_scalar_b": (f"lambda a, b: {_TS}(a, b)", "(np.ones((3, 3), np.float32), np.float32(1))", False),
+    "err_ts_batch_rank": (f"lambda a, b: {_TS}(a, b)", "(np.ones((2, 3, 3), np.float32), np.ones((1, 2, 3, 3), np.float32))", False),
+    "err_ts_batch_rank_b": (f"lambda a, b: {_TS}(a, b)", "(np.ones((3, 3), np.float32), np.ones((2, 3, 3), np.float32))", False),
+})
+
+# Derivatives through cholesky and triangular_solve (float64 where values are compared).
+_SPD3 = "np.array([[4., 2., .4], [2., 3., .5], [.4, .5, 2.]])"
+LINALG_AD = {
+    "grad_cholesky_sum": ("lambda a: jax.grad(lambda a: jnp.sum(jnp.linalg.cholesky(a)))(a)",
+                          f"({_SPD3}.astype(np.float32),)", False),
+    "grad_cholesky_x64": ("lambda a: jax.grad(lambda a: jnp.sum(jnp.sin(jnp.linalg.cholesky(a))))(a)",
+                          f"({_SPD3},)", True),
+    "grad_cholesky_batch": ("lambda a: jax.grad(lambda a: jnp.sum(lax.linalg.cholesky(a) ** 2))(a)",
+                            f"(np.stack([{_SPD3}, 2 * {_SPD3}]),)", True),
+    "jvp_cholesky": ("lambda a, t: jax.jvp(lambda a: lax.linalg.cholesky(a), (a,), (t,))",
+                     f"({_SPD3}, np.array([[1., .5, 0], [.5, 0, 2], [0, 2, -1]]))", True),
+    "jvp_ts_left": ("lambda a, b, da, db: jax.jvp(lambda a, b: lax.linalg.triangular_solve(a, b, left_side=True, lower=True), (a, b), (da, db))",
+                    f"({_SPD3}, {_SPD3}[:, :2], {_SPD3} * .1, {_SPD3}[:, 1:])", True),
+    "jvp_ts_left_wide": ("lambda a, b, da: jax.jvp(lambda a: lax.linalg.triangular_solve(a, b, left_side=True, transpose_a=True), (a,), (da,))",
+                         f"({_SPD3}, np.ones((3, 4)), {_SPD3} * .1)", True),
+    "jvp_ts_right_unit": ("lambda a, b, da: jax.jvp(lambda a: lax.linalg.triangular_solve(a, b, transpose_a=True, unit_diagonal=True), (a,), (da,))",
+                          f"({_SPD3}, np.ones((2, 3)), {_SPD3} * .1)", True),
+    "jvp_ts_right_tall": ("lambda a, b, da: jax.jvp(lambda a: lax.linalg.triangular_solve(a, b, lower=True, unit_diagonal=True), (a,), (da,))",
+                          f"({_SPD3}, np.ones((4, 3)), {_SPD3} * .1)", True),
+    "jvp_ts_batch": ("lambda a, b, da: jax.jvp(lambda a: lax.linalg.triangular_solve(a, b, left_side=True), (a,), (da,))",
+                     f"(np.stack([{_SPD3}] * 2), np.ones((2, 3, 2)), np.stack([{_SPD3}] * 2) * .1)", True),
+    "grad_ts_b": ("lambda a, b: jax.grad(lambda b: jnp.sum(jnp.sin(lax.linalg.triangular_solve(a, b, left_side=True, lower=True))))(b)",
+                  f"({_SPD3}, {_SPD3}[:, :2])", True),
+    "grad_ts_both": ("lambda a, b: jax.grad(lambda a, b: jnp.sum(lax.linalg.triangular_solve(a, b) ** 2), argnums=(0, 1))(a, b)",
+                     f"({_SPD3}, np.ones((2, 3)))", True),
+    "grad_mvn": ("lambda m, c: jax.grad(lambda m, c: jnp.sum(jax.random.multivariate_normal(jax.random.key(0), m, c, (4,))), argnums=(0, 1))(m, c)",
+                 f"(np.zeros(3), {_SPD3})", True),
 }

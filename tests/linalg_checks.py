@@ -8,11 +8,12 @@ import re
 import numpy as np
 import pytest
 
+import transpile
 import transpile.numpy as jnp
 from transpile import lax
 from transpile.config import enable_x64
 
-NS = {"lax": lax, "jnp": jnp, "np": np}
+NS = {"lax": lax, "jnp": jnp, "np": np, "jax": transpile}
 EXC = {"ValueError": ValueError, "TypeError": TypeError,
        "NotImplementedError": NotImplementedError}
 

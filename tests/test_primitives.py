@@ -44,8 +44,6 @@ RULE_TABLES = [
         # none yet
     }),
     ("jvp", lambda p: p in ad.jvp_rules, {
-        # JAX's rule solves triangular systems; transpile has no triangular_solve yet
-        "cholesky",
         # JAX 0.10.2 defines no derivative either: differentiating raises its error
         "nextafter",
         # only exists inside tangent jaxprs, which are transposed, never differentiated

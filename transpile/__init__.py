@@ -18,6 +18,7 @@ from .jit import ShapeDtypeStruct, eval_shape, jit, make_jaxpr
 from .autodiff import (grad, hessian, jacfwd, jacrev, jvp, linearize,  # noqa: F401
                        value_and_grad, vjp)
 from .custom_derivatives import checkpoint, custom_jvp, custom_vjp, remat  # noqa: F401
+from .export import export_c  # noqa: F401
 from . import lax  # noqa: E402
 from . import numpy  # noqa: E402
 from . import random  # noqa: E402
@@ -36,7 +37,8 @@ __all__ = ["jit", "make_jaxpr", "block_until_ready", "ShapeDtypeStruct", "Array"
            "device_count", "local_devices", "local_device_count", "default_backend",
            "disable_jit", "enable_x64", "eval_shape", "ShapedArray", "CpuDevice", "typeof",
            "print_environment_info", "grad", "value_and_grad", "jvp", "vjp", "linearize",
-           "jacfwd", "jacrev", "hessian", "custom_jvp", "custom_vjp", "checkpoint", "remat"]
+           "jacfwd", "jacrev", "hessian", "custom_jvp", "custom_vjp", "checkpoint", "remat",
+           "export_c"]
 
 # The compile pipeline's first stages, imported now rather than on the first jit call
 # (the code generator and jinja2 stay lazy: a warm disk cache never needs them).

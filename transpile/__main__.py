@@ -7,6 +7,8 @@ the compiled libraries in the cache (``TRANSPILE_CACHE_DIR``); ``cache clear`` r
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import sys
 import time
 
@@ -113,6 +115,65 @@ def cache_command(action: str, out=None) -> None:
         print(f"removed {removed} {noun} from {cache.cache_dir()}", file=out)
 
 
+_ABSTRACT = re.compile(r"^(bool|[fiu](?:8|16|32|64)|key<fry>)\[([0-9, ]*)\]$")
+
+
+def parse_abstract_arg(text: str):
+    """``f32[100,3]`` (jaxpr type syntax) as a ``ShapeDtypeStruct``.
+
+    Raises
+    ------
+    ValueError
+        If ``text`` is not such a type.
+    """
+    from transpile import ShapeDtypeStruct, dtypes
+    m = _ABSTRACT.match(text.replace(" ", ""))
+    if not m:
+        raise ValueError(f"--arg {text!r}: expected a type such as f32[100,3], i32[] or "
+                         "bool[4]")
+    import numpy as np
+    kind, dims = m.groups()
+    shape = tuple(int(d) for d in dims.split(",") if d) if dims else ()
+    if kind == "key<fry>":
+        dt = dtypes.KEY_FRY
+    elif kind == "bool":
+        dt = np.dtype(np.bool_)
+    else:
+        dt = np.dtype({"f": "float", "i": "int", "u": "uint"}[kind[0]] + kind[1:])
+    return ShapeDtypeStruct(shape, dt)
+
+
+def export_command(target: str, arg_types: list, statics: list, out_dir: str,
+                   name: str | None) -> None:
+    """``python -m transpile export module:function --arg f32[3] ... -o DIR``."""
+    import ast
+    import importlib
+
+    import transpile
+    if ":" not in target:
+        raise SystemExit(f"export: expected module:function, got {target!r}")
+    mod_name, fn_name = target.split(":", 1)
+    sys.path.insert(0, os.getcwd())
+    fn = importlib.import_module(mod_name)
+    for part in fn_name.split("."):
+        fn = getattr(fn, part)
+    kwargs = {}
+    for item in statics:
+        key, _, text = item.partition("=")
+        try:
+            kwargs[key] = ast.literal_eval(text)
+        except (ValueError, SyntaxError):
+            kwargs[key] = text
+    args = [parse_abstract_arg(t) for t in arg_types]
+    from transpile.jit import JitWrapped
+    jitted = fn if isinstance(fn, JitWrapped) else \
+        transpile.jit(fn, static_argnames=tuple(kwargs))
+    exported = transpile.export_c(jitted, *args, name=name or fn_name.split(".")[-1],
+                                  out_dir=out_dir, **kwargs)
+    for f in exported.files:
+        print(f)
+
+
 def main(argv=None) -> int:
     """Entry point of ``python -m transpile``."""
     parser = argparse.ArgumentParser(prog="python -m transpile")
@@ -120,11 +181,21 @@ def main(argv=None) -> int:
     sub.add_parser("demo", help="print a short walk-through of tracing and jit")
     cache_parser = sub.add_parser("cache", help="list or clear the compiled-library cache")
     cache_parser.add_argument("action", choices=("info", "clear"))
+    exp = sub.add_parser("export", help="write a function as standalone C (NAME.c, NAME.h)")
+    exp.add_argument("target", help="module:function")
+    exp.add_argument("--arg", action="append", default=[], metavar="TYPE",
+                     help="an argument's type, as jaxprs print them: f32[100,3], i32[]")
+    exp.add_argument("--static", action="append", default=[], metavar="NAME=VALUE",
+                     help="a static keyword argument (a Python literal)")
+    exp.add_argument("-o", "--out-dir", default=".", help="where to write the files")
+    exp.add_argument("--name", default=None, help="the C name (default: the function's)")
     args = parser.parse_args(argv)
     if args.cmd == "demo":
         demo()
     elif args.cmd == "cache":
         cache_command(args.action)
+    elif args.cmd == "export":
+        export_command(args.target, args.arg, args.static, args.out_dir, args.name)
     return 0
 
 

@@ -216,6 +216,17 @@ class Lowered:
         """Build the shared library (or load it from the disk cache)."""
         return Compiled(self, compile_lowering(self._lowering))
 
+    def export_c(self, out_dir, name: str = "f"):
+        """Write this lowering as standalone C (``NAME.c``, ``NAME.h``, runtime headers,
+        a Makefile, a CMakeLists.txt and an example) into ``out_dir``.
+
+        Returns
+        -------
+        export.ExportedC
+        """
+        from .export import export_lowering
+        return export_lowering(self._lowering, out_dir, name)
+
     def cost_analysis(self) -> dict:
         """Estimated ``flops`` and ``bytes accessed`` (see ``codegen.cost``)."""
         from .codegen.cost import cost_analysis

@@ -332,7 +332,7 @@ def _threefry_fields(e, ins, outs) -> dict:
 
 def opaque_kernel(kname, e, buffers, names) -> "KernelPlan":
     """Kernels for dot_general, cumulative ops, sort, concatenate, stack, split,
-    byte-copying bitcasts, argmax/argmin, threefry2x32, top_k and cholesky
+    byte-copying bitcasts, argmax/argmin, threefry2x32, top_k, cholesky, triangular_solve
     (``linalg_kernels.py``), and the dynamic-indexing primitives
     (``indexing_kernels.py``)."""
     p = e.primitive
@@ -403,7 +403,7 @@ def opaque_kernel(kname, e, buffers, names) -> "KernelPlan":
         fields = _threefry_fields(e, ins, outs)
         fields["params"] = _params(reads, outs)
         return _kernel_plan(template="kernel_threefry.j2", fields=fields, **common)
-    from . import linalg_kernels  # top_k, cholesky
+    from . import linalg_kernels  # top_k, cholesky, triangular_solve
     if p in linalg_kernels.RULES:
         template, fields = linalg_kernels.linalg_kernel(e, ins, outs)
         fields["params"] = _params(reads, outs)

@@ -1,11 +1,13 @@
-"""Kernels of ``top_k`` and ``cholesky``: each a kernel of its own (never fused), with
+"""Kernels of ``top_k``, ``cholesky`` and ``triangular_solve``: each a kernel of its own (never fused), with
 its helpers in ``runtime/tp_linalg.h``.
 
 ``top_k`` walks the slices along its axis: each slice's values become unsigned keys in
 the scratch space (ordered as ``top_k`` ranks values: ``tp_topk_key_*``), then the
 positions of the ``k`` largest are picked (``tp_top_k_order``) and both outputs written.
 ``cholesky`` runs ``tp_cholesky_f32``/``_f64`` on each matrix of the batch, in parallel
-over the batch when there is enough work.
+over the batch when there is enough work. ``triangular_solve`` runs
+``tp_triangular_solve_f32``/``_f64`` (forward or back substitution) on each pair of
+matrices of the batch, the same way.
 """
 from __future__ import annotations
 
@@ -61,8 +63,26 @@ def _cholesky(e, ins, outs) -> tuple:
     return "kernel_cholesky.j2", fields
 
 
+def _triangular_solve(e, ins, outs) -> tuple:
+    a, b, o = ins[0], ins[1], outs[0]
+    dt = b.aval.dtype
+    linalg._check_supported(dt, "triangular_solve")
+    linalg.check_batch(a.aval.shape, b.aval.shape)
+    m, n = (int(d) for d in b.aval.shape[-2:])
+    size = int(a.aval.shape[-1])
+    batch = int(np.prod(b.aval.shape[:-2], dtype=np.int64)) if m * n else 0
+    p = e.params
+    fields = dict(batch=batch, m=m, n=n, a=a.name, src=b.name, dst=o.name,
+                  a_stride=size * size, fn=f"tp_triangular_solve_f{dt.itemsize * 8}",
+                  flags=", ".join(str(int(bool(p[k]))) for k in
+                                  ("left_side", "lower", "transpose_a", "unit_diagonal")),
+                  parallel=batch > 1 and batch * size * m * n // 2 >= PARALLEL_MIN_FLOPS)
+    return "kernel_triangular_solve.j2", fields
+
+
 #: primitive -> builder(eqn, input buffers, output buffers) -> (template, fields)
-RULES = {sort_mod.top_k_p: _top_k, linalg.cholesky_p: _cholesky}
+RULES = {sort_mod.top_k_p: _top_k, linalg.cholesky_p: _cholesky,
+         linalg.triangular_solve_p: _triangular_solve}
 
 
 def linalg_kernel(e, ins, outs) -> tuple:

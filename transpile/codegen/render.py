@@ -95,8 +95,15 @@ def _steps_view(steps: list, kernels: dict) -> list:
     return out
 
 
-def render_module(programs: list) -> tuple[str, str]:
+def render_module(programs: list, export: dict | None = None) -> tuple[str, str]:
     """C source and cffi cdef for ``programs``, a list of ``(Program, jaxpr_text)``.
+
+    Parameters
+    ----------
+    export : dict, optional
+        For a standalone export (``transpile/export.py``): the fields of
+        ``templates/c/export/*.j2``; the entry points then become static and the
+        exported wrapper calls them.
 
     Returns
     -------
@@ -106,11 +113,13 @@ def render_module(programs: list) -> tuple[str, str]:
     views = [_program_view(p, text) for p, text in programs]
     templates = {k["template"] for v in views for k in v["kernels"]}
     source = environment().get_template("module.c.j2").render(
+        export=export,
         version=__version__, programs=views, uses_matmul="kernel_dot.j2" in templates,
         uses_sort="kernel_sort.j2" in templates,
         # Loop kernels of samplers call the key functions of tp_threefry.h too.
         uses_threefry="kernel_threefry.j2" in templates or any(
             "random_" in text for _, text in programs),
-        uses_linalg=bool(templates & {"kernel_top_k.j2", "kernel_cholesky.j2"}))
+        uses_linalg=bool(templates & {"kernel_top_k.j2", "kernel_cholesky.j2",
+                                      "kernel_triangular_solve.j2"}))
     cdef = "\n".join(Signature(p).cdef() for p, _ in programs)
     return source, cdef

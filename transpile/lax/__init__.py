@@ -25,3 +25,4 @@ from . import dot_ad, indexing_ad, reduction_ad, sort_ad, structural_ad  # noqa:
 
 # ``lax.linalg`` is a namespace of its own, as in JAX (``lax.linalg.cholesky``).
 from . import linalg  # noqa: E402,F401
+from . import linalg_ad  # noqa: E402,F401
