@@ -132,6 +132,7 @@ LINALG.update({
     "ts_batch": (f"lambda a, b: {_TS}(a, b, left_side=True, lower=True)", f"(np.stack([{_A3}, 2 * {_A3}]), np.stack([{_B32}, -{_B32}]))", False),
     "ts_batch_vector": (f"lambda a, b: {_TS}(a, b, left_side=False, lower=True)", f"(np.stack([{_A3}, 2 * {_A3}]), np.stack([{_A3}[0], {_A3}[1]]))", False),
     "ts_weak": (f"lambda a: {_TS}(a * np.eye(2, dtype=np.float32) + 1, 2.0 * lax.full((2, 2), 1.0))", "(4.0,)", False),
+    "ts_weak_both": (f"lambda a: {_TS}(a + lax.full((2, 2), 1.0), lax.full((2, 2), 2.0))", "(4.0,)", False),
     "ts_zero_pivot": (f"lambda a, b: {_TS}(a, b, left_side=True, lower=True)",
                       "(np.array([[0., 0], [1, 1]], np.float32), np.ones((2, 2), np.float32))", False),
     "ts_empty": (f"lambda a, b: {_TS}(a, b)", "(np.zeros((0, 0), np.float32), np.zeros((2, 0), np.float32))", False),

@@ -462,7 +462,7 @@ def test_every_primitive_has_a_c_rule():
     exempt = {"jit", "custom_jvp_call", "custom_vjp_call", "remat2", "custom_lin"}
     from transpile.codegen import control
     from transpile.codegen import indexing_kernels  # gather, scatters, dynamic_update_slice
-    from transpile.codegen import linalg_kernels  # top_k, cholesky
+    from transpile.codegen import linalg_kernels  # top_k, cholesky, triangular_solve
     covered = ({p.name for p in emit_c.rules} | {p.name for p in plan.FUSIBLE}
                | {p.name for p in plan.REDUCTIONS} | own_kernel | exempt
                | control.CONTROL_FLOW | {p.name for p in indexing_kernels.RULES}

@@ -186,6 +186,16 @@ def test_export_builds_strictly_and_matches_jit(tmp_path, name, openmp):
     _run_export(tmp_path, name, openmp)
 
 
+@pytest.mark.skipif(shutil.which("clang") is None, reason="needs clang")
+@pytest.mark.parametrize("name", sorted(EXPORTS))
+def test_export_builds_strictly_with_clang(tmp_path, name):
+    exported, _, _ = _build(tmp_path, name)
+    for flags in ([], ["-fopenmp"]):
+        proc = subprocess.run(["clang", *STRICT, *flags, "-c", f"{name}.c"],
+                              cwd=exported.out_dir, capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+
+
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs valgrind")
 def test_export_under_valgrind(tmp_path):
     _run_export(tmp_path, "gather", openmp=False, valgrind=True)

@@ -196,9 +196,7 @@ def test_grad_jaxpr_matches_jax(name):
 
 
 # Primitives of these families without a JVP rule, and why.
-_NO_JVP = {
-    "cholesky": "JAX's rule needs triangular_solve, which transpile does not have yet",
-}
+_NO_JVP: dict = {}
 _LINEAR = ["broadcast_in_dim", "reshape", "squeeze", "transpose", "rev", "slice", "pad",
            "concatenate", "copy", "stack", "split", "tile", "reduce_sum", "cumsum",
            "dot_general", "gather", "scatter", "scatter-add", "scatter-sub", "scatter-mul",
