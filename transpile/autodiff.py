@@ -249,6 +249,21 @@ def _argnums_tuple(argnums, nargs: int):
     return tuple(n % nargs for n in nums)
 
 
+def _select(fun, args, kwargs, argnums, name, holomorphic, allow_int):
+    """The differentiated arguments (checked) and ``fun`` as a function of them alone."""
+    nums = _argnums_tuple(argnums, len(args))
+    dyn = [args[i] for i in nums]
+    for leaf in tree_util.tree_leaves(dyn):
+        _check_input_dtype(name, _as_value(leaf), holomorphic, allow_int)
+
+    def partial_fun(*dyn_args):
+        full = list(args)
+        for i, a in zip(nums, dyn_args, strict=True):
+            full[i] = a
+        return fun(*full, **kwargs)
+    return dyn, partial_fun
+
+
 def value_and_grad(fun: Callable, argnums=0, has_aux: bool = False,
                    holomorphic: bool = False, allow_int: bool = False, reduce_axes=()):
     """A function returning ``fun``'s value and its gradient with respect to the
@@ -277,16 +292,7 @@ def value_and_grad(fun: Callable, argnums=0, has_aux: bool = False,
 def _value_and_grad(fun, argnums, has_aux, holomorphic, allow_int, name):
     @functools.wraps(fun)
     def wrapped(*args, **kwargs):
-        nums = _argnums_tuple(argnums, len(args))
-        dyn = [args[i] for i in nums]
-        for leaf in tree_util.tree_leaves(dyn):
-            _check_input_dtype(name, _as_value(leaf), holomorphic, allow_int)
-
-        def partial_fun(*dyn_args):
-            full = list(args)
-            for i, a in zip(nums, dyn_args, strict=True):
-                full[i] = a
-            return fun(*full, **kwargs)
+        dyn, partial_fun = _select(fun, args, kwargs, argnums, name, holomorphic, allow_int)
         out = vjp(partial_fun, *dyn, has_aux=has_aux)
         if has_aux:
             ans, pullback, aux = out
@@ -353,16 +359,7 @@ def jacfwd(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = 
     from . import numpy as jnp
 
     def wrapped(*args):
-        nums = _argnums_tuple(argnums, len(args))
-        dyn = [args[i] for i in nums]
-        for leaf in tree_util.tree_leaves(dyn):
-            _check_input_dtype("jacfwd", _as_value(leaf), holomorphic, False)
-
-        def partial_fun(*dyn_args):
-            full = list(args)
-            for i, a in zip(nums, dyn_args, strict=True):
-                full[i] = a
-            return fun(*full)
+        dyn, partial_fun = _select(fun, args, {}, argnums, "jacfwd", holomorphic, False)
         leaves, tree = tree_util.tree_flatten(tuple(dyn))
         leaves = [_as_value(x) for x in leaves]
         per_input = []
@@ -406,16 +403,8 @@ def jacrev(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = 
     from . import numpy as jnp
 
     def wrapped(*args):
-        nums = _argnums_tuple(argnums, len(args))
-        dyn = [args[i] for i in nums]
-        for leaf in tree_util.tree_leaves(dyn):
-            _check_input_dtype("jacrev", _as_value(leaf), holomorphic, allow_int)
-
-        def partial_fun(*dyn_args):
-            full = list(args)
-            for i, a in zip(nums, dyn_args, strict=True):
-                full[i] = a
-            return fun(*full)
+        dyn, partial_fun = _select(fun, args, {}, argnums, "jacrev", holomorphic,
+                                   allow_int)
         res = vjp(partial_fun, *dyn, has_aux=has_aux)
         out, pullback = res[0], res[1]
         out_leaves, out_tree = tree_util.tree_flatten(out)

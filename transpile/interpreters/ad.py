@@ -234,9 +234,13 @@ def _short(x) -> str:
     return str(v.item()) if v.ndim == 0 else str(v)
 
 
-class JVPTrace(Trace):
+class _JVPRuleTrace(Trace):
+    """A trace whose tracers pair a primal with a tangent and whose primitives apply
+    their JVP rules; ``tracer`` is the class of its tracers."""
+    tracer: type
+
     def pure(self, val):
-        return JVPTracer(self, val, Zero(tangent_aval(core.get_aval(val))))
+        return self.tracer(self, val, Zero(tangent_aval(core.get_aval(val))))
 
     lift = pure
 
@@ -249,8 +253,12 @@ class JVPTrace(Trace):
                 f"Differentiation rule for '{primitive.name}' not implemented")
         out, t_out = rule(primals, tangents, **params)
         if primitive.multiple_results:
-            return [JVPTracer(self, p, t) for p, t in zip(out, t_out, strict=True)]
-        return JVPTracer(self, out, t_out)
+            return [self.tracer(self, p, t) for p, t in zip(out, t_out, strict=True)]
+        return self.tracer(self, out, t_out)
+
+
+class JVPTrace(_JVPRuleTrace):
+    tracer = JVPTracer
 
 
 def _symbolic(t):
@@ -308,27 +316,10 @@ class LinearizeTracer(Tracer):
 GradTracer = LinearizeTracer  # what it prints as
 
 
-class LinearizeTrace(Trace):
+class LinearizeTrace(_JVPRuleTrace):
     """JVP rules with primals computed by the enclosing trace and tangents recorded by
-    the tangent-staging trace (``main.payload``)."""
-
-    def pure(self, val):
-        return LinearizeTracer(self, val,
-                               Zero(tangent_aval(core.get_aval(val))))
-
-    lift = pure
-
-    def process_primitive(self, primitive, tracers, params):
-        primals = [t.primal for t in tracers]
-        tangents = [t.tangent for t in tracers]
-        rule = jvp_rules.get(primitive)
-        if rule is None:
-            raise NotImplementedError(
-                f"Differentiation rule for '{primitive.name}' not implemented")
-        out, t_out = rule(primals, tangents, **params)
-        if primitive.multiple_results:
-            return [LinearizeTracer(self, p, t) for p, t in zip(out, t_out, strict=True)]
-        return LinearizeTracer(self, out, t_out)
+    the tangent-staging trace (one level up)."""
+    tracer = LinearizeTracer
 
 
 def linearize_flat(fun: Callable, primals: list):
