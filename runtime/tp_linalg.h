@@ -13,6 +13,13 @@
  * a non-positive pivot (not a NaN one) marks the matrix as not positive definite: the
  * whole matrix is then filled with NaN.
  *
+ * triangular_solve: x = op(a)^-1 b or b op(a)^-1 for one row-major matrix b (m x n) and
+ * one triangular a, by plain forward or back substitution (the layout is worked out as
+ * lax/linalg.py's solve_layout does): every element is its right-hand side minus the
+ * products with the elements already solved, one product and one subtraction at a time
+ * in ascending order of those elements, then divided by the diagonal (unless unit).
+ * The NumPy rule runs the same steps.
+ *
  * Nothing here allocates: the caller passes scratch space. */
 #ifndef TP_LINALG_H
 #define TP_LINALG_H
@@ -112,5 +119,39 @@ TP_INLINE void tp_top_k_order(const uint64_t *key, int64_t n, int64_t k, int64_t
 
 TP_DEFINE_CHOLESKY(f32, float, sqrtf)
 TP_DEFINE_CHOLESKY(f64, double, sqrt)
+
+#define TP_DEFINE_TRIANGULAR_SOLVE(SFX, T)                                            \
+    /* x (m x n) solving op(a) x = b (left) or x op(a) = b; x may be b. Each of the    \
+     * nsys right-hand sides (columns when left, rows otherwise) has `size` elements   \
+     * `es` apart, consecutive ones `ss` apart; U(i, k) = a[i * ai + k * ak]. */       \
+    TP_INLINE void tp_triangular_solve_##SFX(const T *a, const T *b, T *x, int64_t m,  \
+                                             int64_t n, int left, int lower,         \
+                                             int transpose_a, int unit_diagonal)     \
+    {                                                                                  \
+        int64_t size = left ? m : n, nsys = left ? n : m;                              \
+        int64_t es = left ? n : 1, ss = left ? 1 : n;                                  \
+        int flip = (transpose_a != 0) != (left == 0);                                  \
+        int forward = (lower != 0) != flip;                                            \
+        int64_t ai = flip ? 1 : size, ak = flip ? size : 1;                            \
+        int64_t t, k, s;                                                               \
+        if (x != b) memcpy(x, b, (size_t)(m * n) * sizeof(T));                         \
+        for (t = 0; t < size; t++) {                                                   \
+            int64_t i = forward ? t : size - 1 - t;                                    \
+            int64_t k0 = forward ? 0 : i + 1, k1 = forward ? i : size;                 \
+            T *xi = x + i * es;                                                        \
+            for (k = k0; k < k1; k++) {                                                \
+                const T u = a[i * ai + k * ak];                                        \
+                const T *xk = x + k * es;                                              \
+                for (s = 0; s < nsys; s++) xi[s * ss] = xi[s * ss] - u * xk[s * ss];   \
+            }                                                                          \
+            if (!unit_diagonal) {                                                      \
+                const T d = a[i * ai + i * ak];                                        \
+                for (s = 0; s < nsys; s++) xi[s * ss] = xi[s * ss] / d;                \
+            }                                                                          \
+        }                                                                              \
+    }
+
+TP_DEFINE_TRIANGULAR_SOLVE(f32, float)
+TP_DEFINE_TRIANGULAR_SOLVE(f64, double)
 
 #endif /* TP_LINALG_H */

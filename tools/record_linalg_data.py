@@ -1,5 +1,5 @@
-"""Record JAX 0.10.2 on ``tests/linalg_cases.py`` into ``tests/data/top_k.json`` and
-``tests/data/linalg.json``.
+"""Record JAX 0.10.2 on ``tests/linalg_cases.py`` into ``tests/data/top_k.json``,
+``tests/data/linalg.json`` and ``tests/data/linalg_ad.json``.
 
 Run with the JAX scratch environment (never by the test suite)::
 
@@ -48,7 +48,7 @@ def record(cases: dict) -> dict:
     out = {}
     for name, (prog, args, x64) in cases.items():
         jax.config.update("jax_enable_x64", x64)
-        ns = {"lax": lax, "jnp": jnp, "np": np}
+        ns = {"lax": lax, "jnp": jnp, "np": np, "jax": jax}
         fn, a = eval(prog, ns), eval(args, ns)
         rec = {}
         try:
@@ -70,7 +70,8 @@ def main():
     warnings.simplefilter("ignore")
     assert jax.__version__ == "0.10.2", jax.__version__
     for cases, fname in ((linalg_cases.TOP_K, "top_k.json"),
-                         (linalg_cases.LINALG, "linalg.json")):
+                         (linalg_cases.LINALG, "linalg.json"),
+                         (linalg_cases.LINALG_AD, "linalg_ad.json")):
         data = record(cases)
         (ROOT / "tests" / "data" / fname).write_text(json.dumps(data, indent=1) + "\n")
         print(f"wrote {len(data)} cases to tests/data/{fname}")
