@@ -38,7 +38,6 @@ JAXPR_NAMES = [n for n in NAMES if "jaxpr" in RECORDED[n]]
 _REMEDY = "If the branch should depend on the argument's Python value"
 
 _NN = "transpile has no jax.nn (sigmoid, relu, logsumexp, softmax) yet"
-_VMAP = "transpile has no vmap yet (issue 8): JAX's jacfwd and hessian batch with it"
 _COMPLEX = "transpile has no complex or bfloat16 dtypes"
 
 #: name -> why transpile differs (strict xfails: a case that starts passing must go).
@@ -46,8 +45,6 @@ KNOWN_DIFFERENCES: dict = {
     "grad/logistic": _NN, "grad/relu": _NN, "grad/logsumexp": _NN, "grad/softmax[0]": _NN,
     "val/grad(logistic) 0.0": _NN, "val/grad(relu) 0.0": _NN, "val/grad logsumexp": _NN,
     "custom/relu grad": _NN,
-    "val/grad(tanh) 0.0..2.0": _VMAP, "custom/jvp log1pexp vmap grad": _VMAP,
-    "tracer/hessian": _VMAP, "tracer/jacfwd": _VMAP,
     "val/grad bf16": _COMPLEX, "val/grad complex holomorphic": _COMPLEX,
     "val/grad real of complex": _COMPLEX, "error/grad complex output": _COMPLEX,
     "val/grad complex input real output": _COMPLEX,

@@ -12,7 +12,7 @@ import importlib
 import pytest
 
 from transpile import core
-from transpile.interpreters import ad
+from transpile.interpreters import ad, batching
 
 # Importing these defines their primitives. A module not written yet is skipped.
 PRIMITIVE_MODULES = ["transpile.lax", "transpile.lax.elementwise", "transpile.lax.structural",
@@ -47,6 +47,12 @@ RULE_TABLES = [
         # JAX 0.10.2 defines no derivative either: differentiating raises its error
         "nextafter",
         # only exists inside tangent jaxprs, which are transposed, never differentiated
+        "custom_lin",
+    }),
+    ("batching", lambda p: p in batching.primitive_batchers, {
+        # takes no operands, so it is never batched
+        "iota",
+        # only in tangent jaxprs of reverse mode (vmap of grad batches before linearizing)
         "custom_lin",
     }),
 ]

@@ -19,6 +19,7 @@ from .autodiff import (grad, hessian, jacfwd, jacrev, jvp, linearize,  # noqa: F
                        value_and_grad, vjp)
 from .custom_derivatives import checkpoint, custom_jvp, custom_vjp, remat  # noqa: F401
 from .export import export_c  # noqa: F401
+from .vmapping import vmap  # noqa: F401
 from . import lax  # noqa: E402
 from . import numpy  # noqa: E402
 from . import random  # noqa: E402
@@ -38,7 +39,7 @@ __all__ = ["jit", "make_jaxpr", "block_until_ready", "ShapeDtypeStruct", "Array"
            "disable_jit", "enable_x64", "eval_shape", "ShapedArray", "CpuDevice", "typeof",
            "print_environment_info", "grad", "value_and_grad", "jvp", "vjp", "linearize",
            "jacfwd", "jacrev", "hessian", "custom_jvp", "custom_vjp", "checkpoint", "remat",
-           "export_c"]
+           "export_c", "vmap"]
 
 # The compile pipeline's first stages, imported now rather than on the first jit call
 # (the code generator and jinja2 stay lazy: a warm disk cache never needs them).

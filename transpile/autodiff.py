@@ -359,29 +359,49 @@ def jacfwd(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = 
     from . import numpy as jnp
 
     def wrapped(*args):
+        from .vmapping import vmap
         dyn, partial_fun = _select(fun, args, {}, argnums, "jacfwd", holomorphic, False)
         leaves, tree = tree_util.tree_flatten(tuple(dyn))
         leaves = [_as_value(x) for x in leaves]
-        per_input = []
-        aux = None
-        for k, leaf in enumerate(leaves):
-            aval = core.get_aval(leaf)
-            cols = []
-            for e in _basis(aval):
-                tangents = [np.zeros(core.get_aval(x).shape, core.get_aval(x).strip_weak_type()
-                                     .dtype) if j != k else e for j, x in enumerate(leaves)]
-                res = jvp(lambda *ls: partial_fun(*tree_util.tree_unflatten(tree, list(ls))),
-                          leaves, tangents, has_aux=has_aux)
-                t = res[1]
-                if has_aux:
-                    aux = res[2]
-                cols.append(t)
-            per_input.append(tree_util.tree_map(
-                lambda *cs, a=aval: jnp.moveaxis(jnp.stack(cs, -1), -1, -1).reshape(
-                    np.shape(cs[0]) + a.shape), *cols))
+        avals = [core.get_aval(x) for x in leaves]
+        sizes = [int(np.prod(a.shape, dtype=np.int64)) for a in avals]
+        total = sum(sizes)
+        # One standard basis over all inputs, its vectors along a leading axis that
+        # vmap pushes forward at once (as JAX's jacfwd does).
+        basis, start = [], 0
+        for a, n in zip(avals, sizes, strict=True):
+            eye = np.eye(total, dtype=a.dtype)[:, start:start + n].reshape((total,) + a.shape)
+            basis.append(_weak_like(eye, a))
+            start += n
+
+        def pushfwd(*tangents):
+            res = jvp(lambda *ls: partial_fun(*tree_util.tree_unflatten(tree, list(ls))),
+                      leaves, list(tangents), has_aux=has_aux)
+            return (res[1], res[2]) if has_aux else res[1]
+        out = vmap(pushfwd, out_axes=(-1, None) if has_aux else -1)(*basis)
+        t_out, aux = (out if has_aux else (out, None))
+
+        def unravel(t):
+            shape = np.shape(t)[:-1]
+            pieces, start = [], 0
+            for a, n in zip(avals, sizes, strict=True):
+                pieces.append(jnp.reshape(t[..., start:start + n], shape + a.shape))
+                start += n
+            return pieces
+        per_output = tree_util.tree_map(unravel, t_out)
+        per_input = [tree_util.tree_map(lambda ps, k=k: ps[k], per_output,
+                                        is_leaf=lambda x: isinstance(x, list))
+                     for k in range(len(leaves))]
+        per_input = tree_util.tree_unflatten(tree, per_input)
         jac = per_input[0] if isinstance(argnums, int) else tuple(per_input)
         return (jac, aux) if has_aux else jac
     return wrapped
+
+
+def _weak_like(value, aval):
+    """``value`` as an Array as weakly typed as ``aval``."""
+    from .lax.elementwise import _convert_element_type
+    return _convert_element_type(value, aval.dtype, aval.weak_type)
 
 
 def _float0_as_zeros(ct, primal):

@@ -254,6 +254,10 @@ class custom_vjp:  # noqa: N801  (JAX's name)
                 out_avals=tuple(ad.tangent_aval(a.strip_weak_type()) for a in out_avals),
                 bwd=_Hidden((bwd, res_tree, out_tree, in_tree, tuple(in_avals), nd, fixed)))
             return tree_util.tree_leaves(out), t_out
+        # What the batching rule (call_batching.py) needs to run the rule under vmap.
+        rule.parts = dict(fwd=fwd, bwd=bwd, full_args=full_args, in_tree=in_tree,
+                          n_extra=n_extra, nd=nd, fixed=fixed, out_avals=out_avals,
+                          in_avals=in_avals, out_tree=out_tree)
         outs = custom_vjp_call_p.bind(*leaves, call_jaxpr=closed, fwd=_FnName(fwd),
                                       bwd=_FnName(bwd), name=_name(self.fun),
                                       symbolic_zeros=getattr(self, "symbolic_zeros", False),
@@ -353,3 +357,6 @@ def checkpoint(fun: Callable, *, prevent_cse: bool = True, policy=None,
 
 remat = checkpoint
 del ShapedArray
+
+
+from . import call_batching  # noqa: E402,F401  (vmap rules of jit and these primitives)

@@ -219,7 +219,8 @@ def plan_program(closed: ClosedJaxpr, name: str = "f") -> Program:
     -------
     Program
     """
-    closed = _absorb_transposes(closed)
+    from ..lax.control_flow_batching import lower_vector_predicate_whiles
+    closed = _absorb_transposes(lower_vector_predicate_whiles(closed))
     j = closed.jaxpr
     planner = Planner(name, _names(closed))
     inputs = [planner.bind(v, "input", i) for i, v in enumerate(j.invars)]

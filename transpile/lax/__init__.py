@@ -23,6 +23,11 @@ from . import elementwise_ad  # noqa: E402,F401
 from . import control_flow_ad  # noqa: E402,F401
 from . import dot_ad, indexing_ad, reduction_ad, sort_ad, structural_ad  # noqa: E402,F401
 
+# Batching rules of each family.
+from . import elementwise_batching  # noqa: E402,F401
+from . import structural_batching, reduction_batching  # noqa: E402,F401
+from . import indexing_batching, control_flow_batching  # noqa: E402,F401
+
 # ``lax.linalg`` is a namespace of its own, as in JAX (``lax.linalg.cholesky``).
 from . import linalg  # noqa: E402,F401
 from . import linalg_ad  # noqa: E402,F401

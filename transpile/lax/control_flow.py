@@ -80,6 +80,12 @@ def _while_abstract(*args, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
 
 @while_p.def_impl
 def _while_impl(*args, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
+    if cond_jaxpr.out_avals[0].shape:  # one predicate per example, from vmap
+        from .control_flow_batching import scalar_predicate_while
+        cj, bj, nb = scalar_predicate_while(cond_jaxpr, body_jaxpr, cond_nconsts,
+                                            body_nconsts)
+        args = args[:cond_nconsts] + args
+        cond_jaxpr, body_jaxpr, body_nconsts = cj, bj, nb
     cconsts = args[:cond_nconsts]
     bconsts = args[cond_nconsts:cond_nconsts + body_nconsts]
     carry = list(args[cond_nconsts + body_nconsts:])
