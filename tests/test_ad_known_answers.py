@@ -37,14 +37,10 @@ JAXPR_NAMES = [n for n in NAMES if "jaxpr" in RECORDED[n]]
 
 _REMEDY = "If the branch should depend on the argument's Python value"
 
-_NN = "transpile has no jax.nn (sigmoid, relu, logsumexp, softmax) yet"
 _COMPLEX = "transpile has no complex or bfloat16 dtypes"
 
 #: name -> why transpile differs (strict xfails: a case that starts passing must go).
 KNOWN_DIFFERENCES: dict = {
-    "grad/logistic": _NN, "grad/relu": _NN, "grad/logsumexp": _NN, "grad/softmax[0]": _NN,
-    "val/grad(logistic) 0.0": _NN, "val/grad(relu) 0.0": _NN, "val/grad logsumexp": _NN,
-    "custom/relu grad": _NN,
     "val/grad bf16": _COMPLEX, "val/grad complex holomorphic": _COMPLEX,
     "val/grad real of complex": _COMPLEX, "error/grad complex output": _COMPLEX,
     "val/grad complex input real output": _COMPLEX,
@@ -56,8 +52,6 @@ KNOWN_DIFFERENCES: dict = {
         "rather than jax._src.interpreters.ad",
 }
 KNOWN_JAXPR_DIFFERENCES: dict = {
-    "grad/logistic": _NN, "grad/relu": _NN, "grad/logsumexp": _NN, "grad/softmax[0]": _NN,
-    "custom/relu grad": _NN,
     "grad/cond": "a branch's unused residual slots hold 0.0 literals where JAX stages "
                  "empty2 equations",
     "grad/cond two operands": "as grad/cond: 0.0 literals for JAX's empty2 residuals",

@@ -47,7 +47,6 @@ exec(SAMPLES, _ENV)
 NEEDS = {
     "signbit_": ("bitcast_convert_type", "signbit reads the sign bit with bitcast_convert_type"),
     "copysign_": ("bitcast_convert_type", "copysign calls signbit (bitcast_convert_type)"),
-    "logaddexp_": ("custom_jvp_call", "JAX wraps logaddexp in custom_jvp_call"),
     "stack": ("stack", "jnp.stack binds the stack primitive"),
     "split": ("split", "jnp.split binds the split primitive"),
     "array_split": ("split", "jnp.array_split binds the split primitive"),

@@ -21,7 +21,7 @@ PRIMITIVE_MODULES = ["transpile.lax", "transpile.lax.elementwise", "transpile.la
                      "transpile.lax.control_flow", "transpile.lax.indexing",
                      "transpile.lax.linalg",
                      "transpile.lax.prng", "transpile.jit", "transpile.random",
-                     "transpile.custom_derivatives"]
+                     "transpile.custom_derivatives", "transpile.callbacks"]
 
 for _name in PRIMITIVE_MODULES:
     try:

@@ -20,10 +20,13 @@ from .autodiff import (grad, hessian, jacfwd, jacrev, jvp, linearize,  # noqa: F
 from .custom_derivatives import checkpoint, custom_jvp, custom_vjp, remat  # noqa: F401
 from .export import export_c  # noqa: F401
 from .vmapping import vmap  # noqa: F401
+from .callbacks import pure_callback  # noqa: F401
+from . import debug, experimental  # noqa: E402,F401
 from . import lax  # noqa: E402
 from . import numpy  # noqa: E402
 from . import random  # noqa: E402
 from . import dtypes  # noqa: E402
+from . import nn  # noqa: E402
 
 def _typeof(x):
     """The abstract value of ``x`` (``jax.typeof``)."""
@@ -39,7 +42,7 @@ __all__ = ["jit", "make_jaxpr", "block_until_ready", "ShapeDtypeStruct", "Array"
            "disable_jit", "enable_x64", "eval_shape", "ShapedArray", "CpuDevice", "typeof",
            "print_environment_info", "grad", "value_and_grad", "jvp", "vjp", "linearize",
            "jacfwd", "jacrev", "hessian", "custom_jvp", "custom_vjp", "checkpoint", "remat",
-           "export_c", "vmap"]
+           "export_c", "vmap", "nn"]
 
 # The compile pipeline's first stages, imported now rather than on the first jit call
 # (the code generator and jinja2 stay lazy: a warm disk cache never needs them).

@@ -142,6 +142,11 @@ def export_lowering(lowering, out_dir, name: str) -> ExportedC:
     closed = lowering.optimized
     impl = f"{name}_impl"
     program = plan_program(closed, impl)
+    if program.host_callbacks:
+        names = ", ".join(f"{p.name} ({_callback_name(params)})"
+                          for p, params, _, _ in program.host_callbacks)
+        raise ValueError(f"export_c cannot export {name}: it calls back into Python, which "
+                         f"standalone C has no access to: {names}")
     arrays, params, (in_names, out_names) = _header_arrays(program, lowering.closed)
     for a in arrays:
         a["macro"] = a["macro"].replace("{NAME}", name.upper())
@@ -220,6 +225,13 @@ def export_lowering(lowering, out_dir, name: str) -> ExportedC:
         name=name, inputs=ins, outputs=outs,
         args=[a["cname"] for a in ins] + [a["cname"] for a in outs] + ["workspace"]))
     return ExportedC(name, out, src_path, hdr_path, files)
+
+
+def _callback_name(params: dict) -> str:
+    if "fmt" in params:
+        return f"debug.print {params['fmt']!r}"
+    fn = getattr(params.get("callback"), "callback_func", params.get("callback"))
+    return getattr(fn, "__name__", repr(fn))
 
 
 def _runtime_headers(source: str, folder: Path) -> list:

@@ -81,7 +81,7 @@ def compile_lowering(lowering: Lowering):
                 signature=lowering.signature, meta={"call_spec": spec.to_json()})
     _log_compile(lowering.name, lowering.signature, lib, t0)
     return Executable(lib, spec, [np.asarray(c) for c in lowering.optimized.consts],
-                      lowering.closed.out_avals)
+                      lowering.closed.out_avals, lowering.program.host_callbacks)
 
 
 def _log_compile(name, signature, lib, t0) -> None:
@@ -147,7 +147,9 @@ def executable_for(closed: ClosedJaxpr, name: str):
     key = index_get(fp)
     if key is not None:
         lib = load_entry(key)
-        if lib is not None and "call_spec" in lib.meta:
+        # (a program that calls back into Python needs its callbacks: it is planned)
+        if lib is not None and "call_spec" in lib.meta and \
+                not lib.meta["call_spec"].get("host"):
             _log_compile(cname, _signature_text(closed.in_avals), lib, t0)
             return Executable(lib, CallSpec.from_json(lib.meta["call_spec"]),
                               [np.asarray(c) for c in optimized.consts], closed.out_avals)
@@ -289,4 +291,4 @@ def compile_many(named: list) -> list:
     lib = build(source, cdef, name="+".join(n for n, _ in named)[:60],
                 signature=f"{len(named)} programs")
     return [Executable(lib, CallSpec.from_program(p), [np.asarray(c) for c in opt.consts],
-                       closed.out_avals) for closed, opt, p in items]
+                       closed.out_avals, p.host_callbacks) for closed, opt, p in items]

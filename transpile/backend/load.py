@@ -38,8 +38,9 @@ class CallSpec:
         ``["literal", [value, dtype]]``.
     """
 
-    def __init__(self, name, inputs, consts, outputs, out_sources):
+    def __init__(self, name, inputs, consts, outputs, out_sources, host=False):
         self.name = name
+        self.host = bool(host)  # the entry takes a host-callback function last
         self.inputs = [from_name(d) for d in inputs]
         self.consts = [from_name(d) for d in consts]
         self.outputs = [(tuple(s), from_name(d)) for s, d in outputs]
@@ -56,18 +57,18 @@ class CallSpec:
         return cls(program.name, [dtype_name(b.aval.dtype) for b in program.inputs],
                    [dtype_name(b.aval.dtype) for b in program.consts],
                    [[list(b.aval.shape), dtype_name(b.aval.dtype)] for b in program.outputs],
-                   sources)
+                   sources, bool(program.host_callbacks))
 
     def to_json(self) -> dict:
         return {"name": self.name, "inputs": [dtype_name(d) for d in self.inputs],
                 "consts": [dtype_name(d) for d in self.consts],
                 "outputs": [[list(s), dtype_name(d)] for s, d in self.outputs],
-                "out_sources": [list(s) for s in self.out_sources]}
+                "out_sources": [list(s) for s in self.out_sources], "host": self.host}
 
     @classmethod
     def from_json(cls, data: dict) -> "CallSpec":
         return cls(data["name"], data["inputs"], data["consts"], data["outputs"],
-                   data["out_sources"])
+                   data["out_sources"], data.get("host", False))
 
 
 class PooledArray(Array):
@@ -111,7 +112,7 @@ class Executable:
         The jaxpr's output avals (weak types included).
     """
 
-    def __init__(self, library, spec: CallSpec, consts, out_avals):
+    def __init__(self, library, spec: CallSpec, consts, out_avals, host_callbacks=None):
         self.library = library
         self.spec = spec
         lib, ffi = library.lib, library.ffi
@@ -131,7 +132,15 @@ class Executable:
         self._simple_outputs = all(s[0] == "buffer" for s in spec.out_sources) and \
             [s[1] for s in spec.out_sources] == list(range(len(spec.outputs)))
         self._null = ffi.NULL
-        if self._simple_outputs and not self.workspace_bytes and \
+        self._host_cb = None
+        self._host_error = None
+        if spec.host:
+            if host_callbacks is None:
+                raise RuntimeError(f"{spec.name} calls back into Python: its callbacks "
+                                   "must be given")
+            self._host_cb = self._make_host(host_callbacks)
+            self.call = self._general_call
+        elif self._simple_outputs and not self.workspace_bytes and \
                 not any(pooled for _, _, pooled in self._out_specs):
             self.call = self._specialised_call()
         else:
@@ -166,6 +175,33 @@ class Executable:
             env[f"shape{i}"], env[f"odt{i}"], env[f"weak{i}"] = shape, dtype, weak
         exec("\n".join(lines), env)  # noqa: S102 - code built above from counts only
         return env["call"]
+
+    def _make_host(self, table):
+        """The cffi function the compiled code calls for callback ``cid``: it reads the
+        operands' buffers, runs the Python function and writes its results; an
+        exception is kept (the C returns 1) and raised again by the call."""
+        from ..callbacks import host_function
+        ffi = self._ffi
+        fns = [(host_function(p, params), ins, outs) for p, params, ins, outs in table]
+
+        def handler(cid, ins_ptr, outs_ptr):
+            try:
+                fn, in_avals, out_avals = fns[cid]
+                vals = []
+                for k, a in enumerate(in_avals):
+                    n = int(a.size) * a.dtype.itemsize
+                    raw = bytes(ffi.buffer(ins_ptr[k], n)) if n else b""
+                    vals.append(np.frombuffer(raw, a.dtype).reshape(a.shape).copy())
+                results = fn(*vals)
+                for k, (r, a) in enumerate(zip(results, out_avals, strict=True)):
+                    data = np.ascontiguousarray(r, a.dtype).tobytes()
+                    if data:
+                        ffi.memmove(outs_ptr[k], data, len(data))
+                return 0
+            except BaseException as e:  # noqa: BLE001 - raised again by the call
+                self._host_error = e
+                return 1
+        return ffi.callback("int(int64_t, void **, void **)", handler)
 
     def _fail(self):
         raise RuntimeError(f"compiled function {self.spec.name} failed")
@@ -204,10 +240,15 @@ class Executable:
             ptrs.append(fb(pool.aligned(ws_block, self.workspace_bytes)))
         else:
             ptrs.append(self._ffi.NULL)
+        if self._host_cb is not None:
+            ptrs.append(self._host_cb)
         status = self._fn(*ptrs)
         if ws_block is not None:
             pool.give(ws_block)
         if status != 0:
+            error, self._host_error = self._host_error, None
+            if error is not None:
+                raise error
             raise RuntimeError(f"compiled function {self.spec.name} failed "
                                f"(status {status})")
         if self._simple_outputs:

@@ -54,6 +54,8 @@ def fusible(e) -> bool:
     return e.primitive in FUSIBLE
 
 
+_HOST_CALLBACKS = importlib.import_module("transpile.callbacks").HOST_CALLBACKS
+
 REDUCTIONS = {red.reduce_sum_p: "sum", red.reduce_prod_p: "prod", red.reduce_max_p: "max",
               red.reduce_min_p: "min", red.reduce_and_p: "and", red.reduce_or_p: "or",
               red.reduce_xor_p: "xor"}
@@ -111,6 +113,9 @@ class Program:
     extra_workspace: list  # C expressions of workspace bytes kernels need themselves
     out_sources: list      # per jaxpr output: ("buffer", i) / ("input", i) / ("const", i) / ("literal", value)
     steps: list = field(default_factory=list)  # what the entry runs: see control.py
+    #: host callbacks by id: (primitive, params, in avals, out avals); the entry then
+    #: takes a last parameter, the function that runs them (see backend/load.py)
+    host_callbacks: list = field(default_factory=list)
 
 
 def _names(closed: ClosedJaxpr) -> dict:
@@ -238,7 +243,8 @@ def plan_program(closed: ClosedJaxpr, name: str = "f") -> Program:
             out_sources.append(("buffer", planner.buffers[o].position))
     steps = planner.block(closed)
     return Program(name, inputs, consts, outputs, planner.temps, planner.kernels,
-                   planner.ws_size, planner.extra_ws, out_sources, steps)
+                   planner.ws_size, planner.extra_ws, out_sources, steps,
+                   planner.host_callbacks)
 
 
 class Planner:
@@ -259,6 +265,7 @@ class Planner:
         self.ws_size = 0
         self._free: list = []  # (offset, nbytes) of dead temporaries
         self._taken = set(pointer_name(n) for n in names.values())
+        self.host_callbacks: list = []
 
     def bind(self, var, kind: str, position: int = 0) -> Buffer:
         """Give ``var`` a buffer of the entry point (input, const or output)."""
@@ -340,6 +347,8 @@ class Planner:
                         live.append([o, b, nbytes])
             if root.primitive.name in control.CONTROL_FLOW:
                 steps.append(control.plan_control(self, root))
+            elif root.primitive in _HOST_CALLBACKS:
+                steps.append(self.host_step(root))
             elif g["kind"] == "opaque":
                 steps.append(self.add_kernel(kernels.opaque_kernel(
                     self.kernel_name(), root, self.buffers, self.names)))
@@ -354,6 +363,26 @@ class Planner:
                     still.append(entry)
             live = still
         return steps
+
+    def host_step(self, e) -> dict:
+        """A call back into Python: the buffers of the operands (literals as locals) and
+        of the results, passed by address to the host function with the callback's id."""
+        from .body import eqn_comment
+        cid = len(self.host_callbacks)
+        self.host_callbacks.append((e.primitive, dict(e.params),
+                                    [a.aval for a in e.invars], [o.aval for o in e.outvars]))
+        decls, ins = [], []
+        for i, a in enumerate(e.invars):
+            if isinstance(a, Var):
+                ins.append(self.buffers[a].name)
+            else:
+                local = f"tp_lit{cid}_{i}"
+                decls.append(f"{emit_c.stype(a.aval.dtype)} {local}[1] = "
+                             f"{{{kernels._store(a.aval.dtype, emit_c.literal(a.val, a.aval.dtype))}}};")
+                ins.append(local)
+        outs = [self.buffers[o].name for o in e.outvars]
+        return {"kind": "host", "id": cid, "decls": decls, "ins": ins, "outs": outs,
+                "comment": eqn_comment(e, self.names)}
 
     def _update_in_place(self, e, gi, last_use, pinned, donated, live) -> None:
         op, out = e.invars[0], e.outvars[0]

@@ -41,6 +41,8 @@ class Signature:
         params += [f"const {b.ctype} *restrict {b.name}" for b in program.consts]
         params += [f"{b.ctype} *restrict {b.name}" for b in program.outputs]
         params.append("void *restrict workspace")
+        if program.host_callbacks:  # compiled code that calls back into Python
+            params.append("int (*tp_host)(int64_t, void **, void **)")
         self.params = params
 
     def prototype(self) -> str:
@@ -50,7 +52,10 @@ class Signature:
     def cdef(self) -> str:
         """The cffi declaration: every buffer is a ``void *`` (cffi passes NumPy buffers
         as untyped pointers; the C definition gives them their element types)."""
-        return (f"int {self.name}({', '.join(['void *'] * len(self.params))});\n"
+        kinds = ["void *"] * len(self.params)
+        if self.params and self.params[-1].startswith("int (*tp_host)"):
+            kinds[-1] = "int (*)(int64_t, void **, void **)"
+        return (f"int {self.name}({', '.join(kinds)});\n"
                 f"int64_t {self.name}_workspace_size(void);")
 
 

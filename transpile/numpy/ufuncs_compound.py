@@ -417,18 +417,51 @@ def hypot(x1, x2, /):
     return _hypot_jit(x1, x2)
 
 
-def logaddexp(x1, x2, /):
-    """``log(exp(x1) + exp(x2))`` computed stably.
-
-    JAX wraps this in a ``custom_jvp_call``; transpile inlines the same equations.
-    """
-    x1, x2 = promote_args_inexact("logaddexp", x1, x2)
+def _logaddexp(x1, x2):
     amax = lax.max(x1, x2)
     delta = lax.sub(x1, x2)
     is_nan = lax.ne(delta, delta)
     nan_case = lax.add(x1, x2)
     finite_case = lax.add(amax, lax.log1p(lax.exp(lax.neg(lax.abs(delta)))))
     return lax.select(is_nan, nan_case, finite_case)
+
+
+_logaddexp.__name__ = "logaddexp"
+
+
+def _replace_posinf(x):
+    return lax.select(lax.eq(x, const_like(x, np.inf)), lax.full_like(x, 0), x)
+
+
+def _logaddexp_jvp(primals, tangents):
+    """d out = t1 * exp(x1 - out) + t2 * exp(x2 - out), with +inf read as 0 so that
+    ``logaddexp(inf, inf)`` has finite derivatives (JAX's rule)."""
+    x1, x2 = primals
+    t1, t2 = tangents
+    out = _logaddexp_custom(x1, x2)
+    dx1 = lax.mul(t1, lax.exp(lax.sub(_replace_posinf(x1), _replace_posinf(out))))
+    dx2 = lax.mul(t2, lax.exp(lax.sub(_replace_posinf(x2), _replace_posinf(out))))
+    return out, lax.add(dx1, dx2)
+
+
+def _make_logaddexp():
+    from ..custom_derivatives import custom_jvp  # numpy is imported before it
+    f = custom_jvp(_logaddexp)
+    f.defjvp(_logaddexp_jvp)
+    return f
+
+
+_logaddexp_custom = None
+
+
+def logaddexp(x1, x2, /):
+    """``log(exp(x1) + exp(x2))`` computed stably: a ``custom_jvp`` (as in JAX) whose
+    derivative is ``exp(x - out)`` per argument (0.5 each where they are equal)."""
+    global _logaddexp_custom
+    x1, x2 = promote_args_inexact("logaddexp", x1, x2)
+    if _logaddexp_custom is None:
+        _logaddexp_custom = _make_logaddexp()
+    return _logaddexp_custom(x1, x2)
 
 
 # ---------------------------------------------------------------------------------------

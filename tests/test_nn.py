@@ -1,0 +1,181 @@
+"""``transpile.nn`` against float64 NumPy references and JAX 0.10.2's recorded answers.
+
+The programs live in ``nn_cases.py``; ``tests/data/nn.json`` (``tools/record_nn_data.py``)
+holds JAX's output values, dtypes, weak types, ``make_jaxpr`` texts of each function and
+of ``grad(sum(f))``, and the gradient values. Each case is checked eager and under
+``jit``; differentiable ones also against central finite differences in float64.
+"""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+
+try:
+    import jaxpr_cases
+    import nn_cases
+except ImportError:  # collected as a package
+    from tests import jaxpr_cases, nn_cases
+
+import transpile
+import transpile as jax
+import transpile.numpy as jnp
+
+RECORDED = jaxpr_cases.load_data("nn.json")["cases"]
+NAMES = list(RECORDED)
+GRAD_NAMES = [n for n in NAMES if "grad_jaxpr" in RECORDED[n]]
+
+_ERFC = ("transpile has no erfc primitive: gelu(approximate=False) uses 1 + erf(x/sqrt 2) "
+         "where JAX uses erfc(-x/sqrt 2)")
+_JIT_RESIDUALS = ("differentiating a jit keeps residuals JAX's partial evaluation drops "
+                  "(the tangent of a max under stop_gradient, a zero for where's jvp)")
+
+#: name -> why transpile's make_jaxpr(f) text differs (strict xfails).
+KNOWN_JAXPR_DIFFERENCES: dict = {
+    "gelu exact": _ERFC, "gelu exact x64": _ERFC,
+}
+#: name -> why transpile's make_jaxpr(grad(sum(f))) text differs (strict xfails).
+KNOWN_GRAD_JAXPR_DIFFERENCES: dict = {
+    **KNOWN_JAXPR_DIFFERENCES,
+    **{n: _JIT_RESIDUALS for n in (
+        "elu", "elu x64", "elu alpha", "elu alpha x64", "leaky_relu", "leaky_relu x64",
+        "leaky_relu slope", "leaky_relu slope x64", "selu", "selu x64",
+        "log_softmax", "log_softmax axis0", "log_softmax x64")},
+    "softmax where": "JAX reuses one traced jaxpr for the two _where calls of one "
+                     "signature and hoists it (let _where = ...); transpile traces each",
+}
+
+
+class _Mode:
+    def __init__(self, x64):
+        self.x64 = x64
+
+    def __enter__(self):
+        self.old = transpile.config.read("jax_enable_x64")
+        transpile.config.update("jax_enable_x64", self.x64)
+
+    def __exit__(self, *exc):
+        transpile.config.update("jax_enable_x64", self.old)
+
+
+@functools.cache
+def _cases(x64):
+    with _Mode(x64):
+        return nn_cases.programs(jax, jnp, np)
+
+
+def _case(name):
+    return _cases(RECORDED[name]["x64"])[name]
+
+
+def _decode(values):
+    return np.array([float(v) for v in values], np.float64)
+
+
+def _marks(names, table):
+    return [pytest.param(n, marks=pytest.mark.xfail(reason=table[n], strict=True))
+            if n in table else n for n in names]
+
+
+def _tol(dtype):
+    return dict(rtol=2e-6, atol=1e-6) if np.dtype(dtype) == np.float32 else \
+        dict(rtol=1e-13, atol=1e-13)
+
+
+@pytest.mark.parametrize("use_jit", [False, True], ids=["eager", "jit"])
+@pytest.mark.parametrize("name", NAMES)
+def test_values_match_jax(name, use_jit):
+    rec = RECORDED[name]
+    case = _case(name)
+    with _Mode(rec["x64"]):
+        fn = jax.jit(case.fn) if use_jit else case.fn
+        y = fn(case.arg)
+        assert str(y.dtype) == rec["dtype"]
+        assert list(y.shape) == rec["shape"]
+        assert bool(y.weak_type) == rec["weak_type"]
+        got = np.asarray(y, np.float64).ravel()
+        np.testing.assert_allclose(got, _decode(rec["value"]), **_tol(rec["dtype"]))
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if _case(n).ref is not None])
+def test_values_match_numpy_float64(name):
+    rec = RECORDED[name]
+    case = _case(name)
+    with _Mode(rec["x64"]):
+        got = np.asarray(case.fn(case.arg), np.float64)
+    want = case.ref(np.asarray(case.arg, np.float64))
+    tol = dict(rtol=1e-5, atol=1e-6) if rec["dtype"] == "float32" else \
+        dict(rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(got, np.broadcast_to(want, got.shape), **tol)
+
+
+@pytest.mark.parametrize("name", _marks(NAMES, KNOWN_JAXPR_DIFFERENCES))
+def test_jaxpr_text(name):
+    rec = RECORDED[name]
+    case = _case(name)
+    with _Mode(rec["x64"]):
+        assert str(jax.make_jaxpr(case.fn)(case.arg)) == rec["jaxpr"]
+
+
+def _grad(fn):
+    return jax.grad(lambda x: jnp.sum(fn(x)))
+
+
+@pytest.mark.parametrize("name", _marks(GRAD_NAMES, KNOWN_GRAD_JAXPR_DIFFERENCES))
+def test_grad_jaxpr_text(name):
+    rec = RECORDED[name]
+    case = _case(name)
+    with _Mode(rec["x64"]):
+        assert str(jax.make_jaxpr(_grad(case.fn))(case.arg)) == rec["grad_jaxpr"]
+
+
+@pytest.mark.parametrize("use_jit", [False, True], ids=["eager", "jit"])
+@pytest.mark.parametrize("name", GRAD_NAMES)
+def test_grad_values_match_jax(name, use_jit):
+    rec = RECORDED[name]
+    case = _case(name)
+    with _Mode(rec["x64"]):
+        g = _grad(case.fn)
+        got = np.asarray((jax.jit(g) if use_jit else g)(case.arg), np.float64).ravel()
+    np.testing.assert_allclose(got, _decode(rec["grad_value"]), **_tol(rec["dtype"]))
+
+
+@pytest.mark.parametrize("name", [n for n in GRAD_NAMES if n.endswith("x64")])
+def test_grad_matches_central_differences(name):
+    """d/dx sum(f(x)) by central differences in float64, away from kinks at 0 (and 6)."""
+    case = _case(name)
+    x = np.asarray(case.arg, np.float64)
+    with _Mode(True):
+        g = np.asarray(_grad(case.fn)(x))
+        f = lambda v: float(np.sum(np.asarray(case.fn(v))))  # noqa: E731
+        h = 1e-6
+        fd = np.empty_like(x)
+        for i in np.ndindex(x.shape):
+            e = np.zeros_like(x)
+            e[i] = h
+            fd[i] = (f(x + e) - f(x - e)) / (2 * h)
+    smooth = (x != 0) & (x != 6)
+    np.testing.assert_allclose(g[smooth], fd[smooth], rtol=1e-6, atol=1e-7)
+
+
+def test_relu_derivative_at_zero_is_zero():
+    assert float(jax.grad(jax.nn.relu)(0.0)) == 0.0
+    assert float(jax.grad(jax.nn.relu6)(0.0)) == 0.0
+    assert float(jax.grad(jax.nn.relu6)(6.0)) == 0.0
+
+
+def test_logsumexp_return_sign_and_negative_b():
+    x = jnp.array([0.0, 1.0], jnp.float32)
+    out, sign = jax.nn.logsumexp(x, b=jnp.array([1.0, -1.0]), return_sign=True)
+    np.testing.assert_allclose(float(out), np.log(np.e - 1), rtol=1e-6)
+    assert float(sign) == -1.0
+    assert np.isnan(float(jax.nn.logsumexp(x, b=jnp.array([1.0, -1.0]))))
+
+
+def test_nn_is_exported():
+    assert "nn" in transpile.__all__
+    for name in ("relu", "relu6", "sigmoid", "log_sigmoid", "softplus", "silu", "swish",
+                 "gelu", "elu", "leaky_relu", "celu", "selu", "softmax", "log_softmax",
+                 "logsumexp", "one_hot", "standardize"):
+        assert callable(getattr(transpile.nn, name)), name

@@ -1,0 +1,6 @@
+"""``transpile.debug``: ``print`` and ``callback`` (``jax.debug``), which see runtime
+values under ``jit`` and ``vmap`` (see ``callbacks.py``)."""
+from .callbacks import debug_callback as callback  # noqa: F401
+from .callbacks import debug_print as print  # noqa: F401,A001
+
+__all__ = ["print", "callback"]
