@@ -397,3 +397,20 @@ def test_sampler_stages_vectorise(tmp_path):
     for line in stages:  # gcc names a loop by its `for` line or the next one
         assert any(f"normal.c:{line}:" in ln or f"normal.c:{line + 1}:" in ln
                    for ln in done), (line, proc.stderr)
+
+
+def test_large_eager_draws_run_compiled(caplog):
+    # as JAX runs them: compiled for a large draw (same bits), NumPy for a small one
+    k = random.PRNGKey(31)
+    old = jax.config.read("jax_log_compiles")
+    jax.config.update("jax_log_compiles", True)
+    try:
+        with caplog.at_level("WARNING", logger="transpile"):
+            small = random.uniform(k, (10,))
+            assert not [r for r in caplog.records if "Compiling" in r.getMessage()]
+            big = random.normal(k, (1 << 17,))
+            assert [r for r in caplog.records if "Compiling" in r.getMessage()]
+    finally:
+        jax.config.update("jax_log_compiles", old)
+    _same_bits(big, jax.jit(lambda k: random.normal(k, (1 << 17,)))(k))
+    _same_bits(small, jax.jit(lambda k: random.uniform(k, (10,)))(k))

@@ -403,8 +403,9 @@ class JitWrapped:
         if config.jax_disable_jit:
             return self._fun(*args, **kwargs)
         entry, leaves = self._get_entry(args, kwargs)
-        if self._native and core.cur_dynamic_level() < 0 and not entry.has_tracer_consts \
-                and not any(isinstance(x, Tracer) for x in leaves):
+        if core.cur_dynamic_level() < 0 and not entry.has_tracer_consts \
+                and not any(isinstance(x, Tracer) for x in leaves) and \
+                (self._native or self._compiles_eagerly(entry)):
             # Outside any transformation: run the compiled C.
             exe = self._executable(entry)
             unflatten = _unflattener(entry.out_tree)
@@ -444,6 +445,24 @@ class JitWrapped:
         """The output as a pytree of ``ShapeDtypeStruct``s, without running anything."""
         entry, _ = self._get_entry(args, kwargs)
         return _out_info(entry)
+
+    def _compiles_eagerly(self, entry) -> bool:
+        """Whether a library helper called eagerly runs compiled, as JAX runs it: when
+        its outputs are large enough (``eager_compile_min`` elements) to repay the
+        compiler, and a compiler is there."""
+        limit = getattr(self, "_eager_compile_min", None)
+        if limit is None or config.jax_disable_jit:
+            return False
+        size = sum(int(np.prod(a.shape, dtype=np.int64)) for a in entry.closed_jaxpr.out_avals)
+        if size < limit:
+            return False
+        from .backend.build import CompilerNotFoundError
+        try:
+            self._executable(entry)
+        except CompilerNotFoundError:
+            self._eager_compile_min = None  # no compiler: NumPy from now on
+            return False
+        return True
 
     def clear_cache(self) -> None:
         """Forget every traced signature of the underlying function."""
@@ -598,17 +617,21 @@ def jit(fun: Callable | None = None, /, *, static_argnums=None, static_argnames=
     return wrap if fun is None else wrap(fun)
 
 
-def internal_jit(fun: Callable | None = None, /, **kwargs):
+def internal_jit(fun: Callable | None = None, /, *, eager_compile_min: int | None = None,
+                 **kwargs):
     """``jit`` for transpile's own library helpers (``jnp.where``, ``jnp.clip``, ...).
 
     Under a trace they stage a ``jit`` equation exactly as ``jit`` does, so jaxprs read
     as JAX's; called eagerly they run on the NumPy evaluator, like every other eager
-    operation, instead of compiling C for each new signature.
+    operation, instead of compiling C for each new signature; with
+    ``eager_compile_min``, eager calls whose outputs have at least that many elements
+    run compiled (the results are the same bits).
     """
     if fun is None:
-        return lambda f: internal_jit(f, **kwargs)
+        return lambda f: internal_jit(f, eager_compile_min=eager_compile_min, **kwargs)
     wrapped = jit(fun, **kwargs)
     wrapped._native = False
+    wrapped._eager_compile_min = eager_compile_min
     return wrapped
 
 

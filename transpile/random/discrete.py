@@ -15,8 +15,7 @@ import numpy as np
 
 from .. import core, dtypes
 from .. import lax
-from ..jit import internal_jit
-from .continuous import _random_bits, _UINT, check_shape, gumbel, uniform
+from .continuous import _random_bits, _UINT, check_shape, gumbel, sampler_jit, uniform
 from .keys import check_prng_key, random_split_p
 
 __all__ = ["randint", "bernoulli", "categorical", "choice", "permutation"]
@@ -112,7 +111,7 @@ def _randint_impl(key, minval, maxval, shape, dtype):
 
 
 _randint_impl.__name__ = "_randint"
-_randint = internal_jit(_randint_impl, static_argnums=(3, 4))
+_randint = sampler_jit(_randint_impl, static_argnums=(3, 4))
 
 
 # ---------------------------------------------------------------------------------------
@@ -162,7 +161,7 @@ def _bernoulli_impl(key, p, shape, mode):
 
 
 _bernoulli_impl.__name__ = "_bernoulli"
-_bernoulli = internal_jit(_bernoulli_impl, static_argnames=("shape", "mode"))
+_bernoulli = sampler_jit(_bernoulli_impl, static_argnames=("shape", "mode"))
 
 
 # ---------------------------------------------------------------------------------------
@@ -214,7 +213,7 @@ def _shuffle_impl(key, x, axis):
 
 
 _shuffle_impl.__name__ = "_shuffle"
-_shuffle = internal_jit(_shuffle_impl, static_argnums=(2,))
+_shuffle = sampler_jit(_shuffle_impl, static_argnums=(2,))
 
 
 def choice(key, a, shape=(), replace=True, p=None, axis=0, mode=None):
