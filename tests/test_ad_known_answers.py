@@ -103,19 +103,6 @@ def _marks(name, table):
         if name in table else name
 
 
-class _Mode:
-    def __init__(self, x64):
-        self.x64 = x64
-
-    def __enter__(self):
-        self.old = transpile.config.read("jax_enable_x64")
-        transpile.config.update("jax_enable_x64", self.x64)
-
-    def __exit__(self, *exc):
-        transpile.config.update("jax_enable_x64", self.old)
-        return False
-
-
 def _compare(out, want: list, tol, where: str) -> None:
     if isinstance(out, str):
         assert len(want) == 1 and want[0].get("str") == out, (where, out, want)
@@ -153,7 +140,7 @@ def _compare(out, want: list, tol, where: str) -> None:
 def _run(name):
     case = _programs()[name]
     rec = RECORDED[name]
-    with _Mode(case.x64):
+    with transpile.enable_x64(case.x64):
         args = case.args()
         if "error" in rec:
             with pytest.raises(Exception) as info:
@@ -177,7 +164,7 @@ def test_outputs_and_errors(name):
 @pytest.mark.parametrize("name", [_marks(n, KNOWN_JAXPR_DIFFERENCES) for n in JAXPR_NAMES])
 def test_jaxpr_text(name):
     case = _programs()[name]
-    with _Mode(case.x64):
+    with transpile.enable_x64(case.x64):
         text = str(jax.make_jaxpr(case.fn)(*case.args()))
     assert text == RECORDED[name]["jaxpr"]
 

@@ -47,21 +47,9 @@ KNOWN_GRAD_JAXPR_DIFFERENCES: dict = {
 }
 
 
-class _Mode:
-    def __init__(self, x64):
-        self.x64 = x64
-
-    def __enter__(self):
-        self.old = transpile.config.read("jax_enable_x64")
-        transpile.config.update("jax_enable_x64", self.x64)
-
-    def __exit__(self, *exc):
-        transpile.config.update("jax_enable_x64", self.old)
-
-
 @functools.cache
 def _cases(x64):
-    with _Mode(x64):
+    with transpile.enable_x64(x64):
         return nn_cases.programs(jax, jnp, np)
 
 
@@ -88,7 +76,7 @@ def _tol(dtype):
 def test_values_match_jax(name, use_jit):
     rec = RECORDED[name]
     case = _case(name)
-    with _Mode(rec["x64"]):
+    with transpile.enable_x64(rec["x64"]):
         fn = jax.jit(case.fn) if use_jit else case.fn
         y = fn(case.arg)
         assert str(y.dtype) == rec["dtype"]
@@ -102,7 +90,7 @@ def test_values_match_jax(name, use_jit):
 def test_values_match_numpy_float64(name):
     rec = RECORDED[name]
     case = _case(name)
-    with _Mode(rec["x64"]):
+    with transpile.enable_x64(rec["x64"]):
         got = np.asarray(case.fn(case.arg), np.float64)
     want = case.ref(np.asarray(case.arg, np.float64))
     tol = dict(rtol=1e-5, atol=1e-6) if rec["dtype"] == "float32" else \
@@ -114,7 +102,7 @@ def test_values_match_numpy_float64(name):
 def test_jaxpr_text(name):
     rec = RECORDED[name]
     case = _case(name)
-    with _Mode(rec["x64"]):
+    with transpile.enable_x64(rec["x64"]):
         assert str(jax.make_jaxpr(case.fn)(case.arg)) == rec["jaxpr"]
 
 
@@ -126,7 +114,7 @@ def _grad(fn):
 def test_grad_jaxpr_text(name):
     rec = RECORDED[name]
     case = _case(name)
-    with _Mode(rec["x64"]):
+    with transpile.enable_x64(rec["x64"]):
         assert str(jax.make_jaxpr(_grad(case.fn))(case.arg)) == rec["grad_jaxpr"]
 
 
@@ -135,7 +123,7 @@ def test_grad_jaxpr_text(name):
 def test_grad_values_match_jax(name, use_jit):
     rec = RECORDED[name]
     case = _case(name)
-    with _Mode(rec["x64"]):
+    with transpile.enable_x64(rec["x64"]):
         g = _grad(case.fn)
         got = np.asarray((jax.jit(g) if use_jit else g)(case.arg), np.float64).ravel()
     np.testing.assert_allclose(got, _decode(rec["grad_value"]), **_tol(rec["dtype"]))
@@ -146,7 +134,7 @@ def test_grad_matches_central_differences(name):
     """d/dx sum(f(x)) by central differences in float64, away from kinks at 0 (and 6)."""
     case = _case(name)
     x = np.asarray(case.arg, np.float64)
-    with _Mode(True):
+    with transpile.enable_x64(True):
         g = np.asarray(_grad(case.fn)(x))
         f = lambda v: float(np.sum(np.asarray(case.fn(v))))  # noqa: E731
         h = 1e-6
