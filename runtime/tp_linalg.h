@@ -56,7 +56,7 @@ TP_INLINE uint64_t tp_topk_key_f64(double x)
     return tp_topk_key_i64(b < 0 ? (b ^ INT64_MAX) : b);
 }
 
-static int tp_topk_greater(const void *ctx, int64_t i, int64_t j)
+TP_FUNCTION int tp_topk_greater(const void *ctx, int64_t i, int64_t j)
 {
     const uint64_t *key = (const uint64_t *)ctx;
     return key[i] > key[j];

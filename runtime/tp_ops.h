@@ -58,7 +58,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#if defined(__SSE__) || defined(__x86_64__) || defined(_M_X64)
+/* The x86 control register of FTZ/DAZ; never in CUDA, whose device code has no such
+   state (float32 flushing is nvcc's -ftz=true). */
+#if (defined(__SSE__) || defined(__x86_64__) || defined(_M_X64)) && !defined(__CUDACC__)
 #include <xmmintrin.h>
 #define TPI_HAVE_MXCSR 1
 #endif

@@ -185,7 +185,7 @@ TP_INLINE TPI_AI double tp_xla_log1p_f64(double x)
 /* Giles' three polynomials (w < 6.25, w < 16, else), highest degree first, the
    shorter two with leading zeros: fma(0, t, 0) = 0 and fma(0, t, c) = c for finite t,
    so one 22-step chain gives each branch's bits without branching on it. */
-static const double tpi_xla_erfinv_f64[3][23] = {
+TP_TABLE double tpi_xla_erfinv_f64[3][23] = {
     {
       -0x1.135d2e746e627p-68, -0x1.8ddf93324d327p-63, 0x1.7b83eef0b7c9fp-60,
       0x1.9ba72cd589b91p-57, -0x1.33689090a6b96p-53, 0x1.82e11898132e0p-56,

@@ -5,10 +5,16 @@
 
 #if defined(__CUDACC__)
 #define TP_RESTRICT __restrict__
-#define TP_INLINE __device__ __forceinline__
+#define TP_INLINE static __device__ __forceinline__
+/* A helper whose address is taken (a comparison handed to a sort). */
+#define TP_FUNCTION static __device__
+/* A table of constants read by helpers. */
+#define TP_TABLE static __device__ const
 #else
 #define TP_RESTRICT restrict
 #define TP_INLINE static inline
+#define TP_FUNCTION static
+#define TP_TABLE static const
 #endif
 
 #endif /* TRANSPILE_MACROS_H */

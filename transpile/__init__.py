@@ -8,11 +8,11 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 from . import errors, tree_util
-from .api import (CpuDevice, block_until_ready, default_backend, device_count, device_get,
-                  device_put, devices, local_device_count, local_devices,
+from .api import (CpuDevice, CudaDevice, block_until_ready, default_backend, device_count,
+                  device_get, device_put, devices, local_device_count, local_devices,
                   print_environment_info)
 from .array import Array
-from .config import config, disable_jit, enable_x64
+from .config import config, default_device, disable_jit, enable_x64
 from .core import ShapedArray
 from .jit import ShapeDtypeStruct, eval_shape, jit, make_jaxpr
 from .autodiff import (grad, hessian, jacfwd, jacrev, jvp, linearize,  # noqa: F401
@@ -39,7 +39,8 @@ typeof = _typeof
 __all__ = ["jit", "make_jaxpr", "block_until_ready", "ShapeDtypeStruct", "Array", "config",
            "errors", "tree_util", "numpy", "lax", "random", "dtypes", "devices", "device_put", "device_get",
            "device_count", "local_devices", "local_device_count", "default_backend",
-           "disable_jit", "enable_x64", "eval_shape", "ShapedArray", "CpuDevice", "typeof",
+           "disable_jit", "enable_x64", "eval_shape", "ShapedArray", "CpuDevice", "CudaDevice",
+           "default_device", "typeof",
            "print_environment_info", "grad", "value_and_grad", "jvp", "vjp", "linearize",
            "jacfwd", "jacrev", "hessian", "custom_jvp", "custom_vjp", "checkpoint", "remat",
            "export_c", "vmap", "nn"]

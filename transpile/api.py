@@ -8,58 +8,12 @@ import numpy as np
 
 from . import core, tree_util
 from .array import Array
+from .devices import (CpuDevice, CudaDevice, default_backend, default_device,  # noqa: F401
+                      device_count, devices, local_device_count, local_devices)
 
 __all__ = ["block_until_ready", "device_put", "device_get", "devices", "local_devices",
-           "device_count", "local_device_count", "default_backend", "CpuDevice",
+           "device_count", "local_device_count", "default_backend", "CpuDevice", "CudaDevice",
            "print_environment_info"]
-
-
-class CpuDevice:
-    """The host CPU, the only device of this build."""
-
-    platform = "cpu"
-    device_kind = "cpu"
-
-    def __init__(self, id: int = 0):  # noqa: A002
-        self.id = id
-
-    def __repr__(self) -> str:
-        return f"CpuDevice(id={self.id})"
-
-    def __str__(self) -> str:
-        return f"cpu:{self.id}"
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, CpuDevice) and other.id == self.id
-
-    def __hash__(self) -> int:
-        return hash(("cpu", self.id))
-
-
-_CPU = CpuDevice(0)
-
-
-def devices(backend: str | None = None) -> list:
-    """The devices of ``backend`` (default: the default backend)."""
-    if backend not in (None, "cpu"):
-        raise RuntimeError(f"Unknown backend {backend}: only 'cpu' is available")
-    return [_CPU]
-
-
-local_devices = devices
-
-
-def device_count(backend: str | None = None) -> int:
-    """Number of devices."""
-    return len(devices(backend))
-
-
-local_device_count = device_count
-
-
-def default_backend() -> str:
-    """The platform name of the default backend."""
-    return "cpu"
 
 
 def _to_array(x):
@@ -71,14 +25,74 @@ def _to_array(x):
     return Array._new(np.array(core.to_numpy(x, aval)), aval.weak_type)
 
 
+def _target(device):
+    """The GPU ``device_put`` puts arrays on, or None for host memory."""
+    if device is None:
+        device = default_device()
+    if isinstance(device, CpuDevice):
+        return None
+    if isinstance(device, CudaDevice):
+        return device
+    raise TypeError(f"device_put: device must be a CpuDevice or a CudaDevice (from "
+                    f"transpile.devices()), got {device!r}")
+
+
+def _to_host(x):
+    from .backend.device_array import CudaArray
+    if isinstance(x, CudaArray):
+        return Array._new(x._value, x._weak_type)  # the cached host copy is read-only
+    return _to_array(x)
+
+
+def _to_gpu(x, device):
+    from .backend.device_array import CudaArray
+    if x is None or isinstance(x, core.Tracer):
+        return x
+    if isinstance(x, CudaArray):
+        if x._device == device:
+            return x
+        return CudaArray.from_host(x._value, x._weak_type, device)
+    a = _to_array(x)
+    return CudaArray.from_host(a._value, a._weak_type, device)
+
+
 def device_put(x, device=None, *, src=None, donate=False, may_alias=None):
-    """Turn every leaf of the pytree ``x`` into an ``Array`` (NumPy f64 becomes f32
-    unless x64 is on; Python scalars stay weakly typed)."""
-    return tree_util.tree_map(_to_array, x)
+    """Turn every leaf of the pytree ``x`` into an array on ``device``
+    (``jax.device_put``).
+
+    NumPy f64 becomes f32 unless x64 is on; Python scalars stay weakly typed.
+
+    Parameters
+    ----------
+    x : pytree
+        Arrays, NumPy arrays and scalars.
+    device : CpuDevice or CudaDevice, optional
+        Where to put them; default ``default_device()`` (the CPU unless a default
+        device or ``jax_platform_name`` says otherwise). On a ``CudaDevice`` every
+        leaf becomes a ``CudaArray``; on the CPU a ``CudaArray`` comes back to the host.
+    src, donate, may_alias
+        Accepted for compatibility.
+
+    Returns
+    -------
+    pytree
+        The same structure.
+
+    Raises
+    ------
+    TypeError
+        When ``device`` is not a device.
+    RuntimeError
+        When it is a GPU and the CUDA backend cannot run here.
+    """
+    target = _target(device)
+    if target is None:
+        return tree_util.tree_map(_to_host, x)
+    return tree_util.tree_map(lambda leaf: _to_gpu(leaf, target), x)
 
 
 def device_get(x):
-    """Turn every ``Array`` leaf of ``x`` into a NumPy array."""
+    """Turn every ``Array`` leaf of ``x`` (on the host or a GPU) into a NumPy array."""
     return tree_util.tree_map(lambda a: np.asarray(a) if isinstance(a, Array) else a, x)
 
 
@@ -99,9 +113,17 @@ def print_environment_info(return_string: bool = False):
     from . import __version__
     lines = [f"transpile: {__version__}", f"numpy: {np.__version__}",
              f"python: {sys.version.replace(chr(10), ' ')}",
-             f"device info: cpu-{device_count()}, {device_count()} local devices",
+             f"device info: cpu-{device_count('cpu')}, {device_count('cpu')} local devices",
+             f"cuda: {_cuda_info()}",
              f"platform: {platform.platform()}"]
     text = "\n".join(lines)
     if return_string:
         return text
     print(text)
+
+
+def _cuda_info() -> str:
+    from .backend import cuda_runtime
+    if not cuda_runtime.available():
+        return f"unavailable ({cuda_runtime.unavailable_reason()})"
+    return ", ".join(f"{d}: {d.device_kind}" for d in devices("cuda"))

@@ -171,8 +171,15 @@ class Array:
         return False
 
     def devices(self) -> set:
-        from .api import devices
-        return {devices()[0]}
+        """The devices holding the array: ``{CpuDevice(id=0)}`` (host memory)."""
+        from .devices import CpuDevice
+        return {CpuDevice(0)}
+
+    @property
+    def device(self):
+        """The device holding the array: ``CpuDevice(id=0)``."""
+        from .devices import CpuDevice
+        return CpuDevice(0)
 
     def copy(self) -> "Array":
         return Array._new(np.array(self._value), self._weak_type)

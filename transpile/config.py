@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 
-__all__ = ["config", "Config", "disable_jit", "enable_x64"]
+__all__ = ["config", "Config", "disable_jit", "enable_x64", "default_device"]
 
 
 def _env_flag(*names: str) -> bool:
@@ -30,7 +30,10 @@ class Config:
     """
 
     # Options whose value changes the jaxpr a trace produces: part of jit keys.
-    _TRACE_KEYS = ("jax_enable_x64", "jax_disable_jit")
+    # ... and the options that choose where jit runs (the CPU or a GPU), so that a call
+    # under another default device never reuses the other backend's executable.
+    _TRACE_KEYS = ("jax_enable_x64", "jax_disable_jit", "jax_default_device",
+                   "jax_platform_name")
 
     def __init__(self) -> None:
         object.__setattr__(self, "_values", {
@@ -42,6 +45,8 @@ class Config:
             "jax_check_tracer_leaks": _env_flag("TRANSPILE_CHECK_TRACER_LEAKS",
                                                 "JAX_CHECK_TRACER_LEAKS"),
             "jax_platform_name": os.environ.get("TRANSPILE_PLATFORM", ""),
+            # A CpuDevice, a CudaDevice, a platform name or None (see devices.py).
+            "jax_default_device": None,
             "jax_default_prng_impl": "threefry2x32",
             "jax_threefry_partitionable": True,
             "jax_numpy_rank_promotion": "allow",
@@ -123,3 +128,18 @@ def disable_jit(disable: bool = True):
 def enable_x64(new_val: bool = True):
     """Context manager that switches 64-bit mode on (or off) inside the block."""
     return _override("jax_enable_x64", new_val)
+
+
+def default_device(device):
+    """Context manager that makes ``device`` the default device inside the block
+    (``jax.default_device``): where ``device_put`` without a device puts arrays, and
+    where jitted calls whose arguments live on the host run.
+
+    Parameters
+    ----------
+    device : CpuDevice, CudaDevice, str or None
+        A device, a platform name (``"cpu"``, ``"cuda"``), or None for the usual rule
+        (``jax_platform_name``, else the CPU). The same as
+        ``config.update("jax_default_device", device)`` for the block.
+    """
+    return _override("jax_default_device", device)

@@ -9,6 +9,7 @@ concrete values it runs the jaxpr.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 import logging
@@ -189,6 +190,8 @@ class _Entry:
     in_avals: tuple
     has_tracer_consts: bool
     executable: Any = None
+    #: CUDA executables by device id
+    device_executables: dict = dataclasses.field(default_factory=dict)
 
 
 def _check_outputs(fun, leaves) -> None:
@@ -281,7 +284,8 @@ class JitWrapped:
             fun, static_argnums, static_argnames)
         self._inline = inline
         self._backend = backend
-        self._options_key = (self._static_argnums, self._static_argnames, backend)
+        self._device = device
+        self._options_key = (self._static_argnums, self._static_argnames, backend, device)
         self._name = getattr(fun, "__name__", type(fun).__name__)
         self._fast: dict = {}
         self._native = True  # False for library helpers: eager calls stay in NumPy
@@ -380,12 +384,26 @@ class JitWrapped:
                                 time.perf_counter() - t0)
         return entry, leaves
 
-    def _executable(self, entry: _Entry):
+    def _executable(self, entry: _Entry, device=None):
+        if device is not None and device.platform != "cpu":
+            exe = entry.device_executables.get(device.id)
+            if exe is None:
+                from .stages import executable_for
+                exe = entry.device_executables[device.id] = executable_for(
+                    entry.closed_jaxpr, self._name, device)
+            return exe
         exe = entry.executable
         if exe is None:
             from .stages import executable_for
             exe = entry.executable = executable_for(entry.closed_jaxpr, self._name)
         return exe
+
+    def _run_device(self, leaves):
+        """The device a call with these arguments runs on (None: the CPU): jit's
+        ``device``/``backend``, else that of an argument already on a GPU, else the
+        default device (``default_device``, ``jax_platform_name``)."""
+        from .placement import placement
+        return placement(self._backend, self._device, leaves)
 
     # --- calling ----------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
@@ -406,8 +424,8 @@ class JitWrapped:
         if core.cur_dynamic_level() < 0 and not entry.has_tracer_consts \
                 and not any(isinstance(x, Tracer) for x in leaves) and \
                 (self._native or self._compiles_eagerly(entry)):
-            # Outside any transformation: run the compiled C.
-            exe = self._executable(entry)
+            # Outside any transformation: run the compiled C (or CUDA).
+            exe = self._executable(entry, self._run_device(leaves))
             unflatten = _unflattener(entry.out_tree)
             if key is not None and not self._static_argnums and \
                     len(leaves) == len(args):
@@ -435,10 +453,12 @@ class JitWrapped:
         stages.Lowered
             ``.as_text()`` is the generated C; ``.compile()`` builds it.
         """
+        from .placement import lowering_target
         from .stages import Lowered, lower_jaxpr
         key, leaves, in_tree, avals, statics = self._signature(args, kwargs)
         entry, _ = self._get_entry(args, kwargs)
-        return Lowered(lower_jaxpr(entry.closed_jaxpr, self._name), in_tree,
+        target = lowering_target(self._backend, self._device, leaves)
+        return Lowered(lower_jaxpr(entry.closed_jaxpr, self._name, target=target), in_tree,
                        entry.out_tree, statics, self._fun)
 
     def eval_shape(self, *args, **kwargs):
@@ -598,11 +618,17 @@ def jit(fun: Callable | None = None, /, *, static_argnums=None, static_argnames=
     static_argnums, static_argnames : int, str or sequences of them
         Arguments passed to ``fun`` as Python values; each new value retraces. They
         must be hashable.
-    donate_argnums, donate_argnames, keep_unused, device, in_shardings, out_shardings,
+    donate_argnums, donate_argnames, keep_unused, in_shardings, out_shardings,
     compiler_options
         Accepted for compatibility.
+    device : Device, optional
+        Run there (``CpuDevice`` or ``CudaDevice``).
     backend : str, optional
-        ``"cpu"`` (the default).
+        ``"cpu"`` or ``"cuda"`` (``"gpu"`` too). By default a call runs where its array
+        arguments live, else on the default device (``default_device``,
+        ``jax_platform_name``/``TRANSPILE_PLATFORM``), else on the CPU.
+        ``jit(f, backend="cuda").lower(*args).as_text()`` is the CUDA source on any
+        machine; compiling or running it needs a GPU.
     inline : bool
         Accepted for compatibility.
 

@@ -35,7 +35,7 @@ def _debug(stage: str) -> bool:
 
 @dataclass
 class Lowering:
-    """The rendered C of one (function, signature)."""
+    """The rendered C (or CUDA) of one (function, signature)."""
     name: str
     closed: ClosedJaxpr      # as traced
     optimized: ClosedJaxpr   # after the passes
@@ -43,15 +43,17 @@ class Lowering:
     source: str
     cdef: str
     signature: str
+    target: str = "c"        # "c" or "cuda"
 
 
 def _signature_text(avals) -> str:
     return ", ".join(a.str_short() for a in avals)
 
 
-def lower_jaxpr(closed: ClosedJaxpr, name: str, optimized: ClosedJaxpr | None = None
-                ) -> Lowering:
-    """Optimise, plan and render ``closed`` as the C entry point ``c_identifier(name)``."""
+def lower_jaxpr(closed: ClosedJaxpr, name: str, optimized: ClosedJaxpr | None = None,
+                target: str = "c") -> Lowering:
+    """Optimise, plan and render ``closed`` as the C entry point ``c_identifier(name)``
+    (``target="cuda"``: CUDA C++ for nvcc; no GPU needed)."""
     from .codegen.plan import plan_program
     from .codegen.render import render_module
     from .passes import optimize
@@ -64,17 +66,20 @@ def lower_jaxpr(closed: ClosedJaxpr, name: str, optimized: ClosedJaxpr | None = 
     if _debug("plan"):
         for k in program.kernels:
             print(f"--- plan {k.name} ({k.template}) ---\n{k.comment}", file=sys.stderr)
-    source, cdef = render_module([(program, str(optimized))])
+    source, cdef = render_module([(program, str(optimized))], target=target)
     if _debug("source"):
         print(f"--- source {cname} ---\n{source}", file=sys.stderr)
     return Lowering(cname, closed, optimized, program, source, cdef,
-                    _signature_text(closed.in_avals))
+                    _signature_text(closed.in_avals), target)
 
 
-def compile_lowering(lowering: Lowering):
-    """Build (or load from the disk cache) and wrap as an ``Executable``."""
+def compile_lowering(lowering: Lowering, device=None):
+    """Build (or load from the disk cache) and wrap as an ``Executable`` (a
+    ``CudaExecutable`` on ``device``, default GPU 0, for a CUDA lowering)."""
     from .backend import build
     from .backend.load import CallSpec, Executable
+    if lowering.target == "cuda":
+        return _compile_cuda(lowering, device)
     t0 = time.perf_counter()
     spec = CallSpec.from_program(lowering.program)
     lib = build(lowering.source, lowering.cdef, name=lowering.name,
@@ -82,6 +87,22 @@ def compile_lowering(lowering: Lowering):
     _log_compile(lowering.name, lowering.signature, lib, t0)
     return Executable(lib, spec, [np.asarray(c) for c in lowering.optimized.consts],
                       lowering.closed.out_avals, lowering.program.host_callbacks)
+
+
+def _compile_cuda(lowering: Lowering, device=None):
+    from .backend import build
+    from .backend.load import CallSpec
+    from .placement import require_cuda_device
+    device = require_cuda_device(device)  # a clear error without a GPU, before nvcc
+    from .backend.load_cuda import CudaExecutable
+    t0 = time.perf_counter()
+    spec = CallSpec.from_program(lowering.program)
+    lib = build(lowering.source, lowering.cdef, name=lowering.name,
+                signature=lowering.signature, meta={"call_spec": spec.to_json()},
+                target="cuda")
+    _log_compile(lowering.name, lowering.signature, lib, t0)
+    return CudaExecutable(lib, spec, [np.asarray(c) for c in lowering.optimized.consts],
+                          lowering.closed.out_avals, device)
 
 
 def _log_compile(name, signature, lib, t0) -> None:
@@ -131,11 +152,14 @@ def _fingerprint(optimized: ClosedJaxpr, cname: str) -> str:
     return h.hexdigest()
 
 
-def executable_for(closed: ClosedJaxpr, name: str):
+def executable_for(closed: ClosedJaxpr, name: str, device=None):
     """The ``Executable`` of ``closed``: from the disk cache through the lowering index
     when a previous process built it (no planning, no rendering, no compiler), else
-    lowered, compiled and indexed.
+    lowered, compiled and indexed. With a ``CudaDevice``, a ``CudaExecutable`` for it
+    (planned and rendered each time; nvcc's output comes from the disk cache).
     """
+    if device is not None and device.platform != "cpu":
+        return compile_lowering(lower_jaxpr(closed, name, target="cuda"), device)
     from .backend import load_entry
     from .backend.cache import index_get, index_put
     from .backend.load import CallSpec, Executable
@@ -203,7 +227,7 @@ class Lowered:
         self._statics = statics
 
     def as_text(self, dialect: str | None = None) -> str:
-        """The generated C source."""
+        """The generated C source (CUDA C++ for ``jit(f, backend="cuda")``)."""
         return self._lowering.source
 
     @property
@@ -270,12 +294,17 @@ class Compiled:
         return tree_util.tree_unflatten(low.out_tree, outs)
 
 
-def compile_many(named: list) -> list:
+def compile_many(named: list, device=None) -> list:
     """Compile several ``(name, ClosedJaxpr)`` into one library (one compiler call).
+
+    Parameters
+    ----------
+    device : CudaDevice, optional
+        Build CUDA for it (nvcc) instead of C.
 
     Returns
     -------
-    list of Executable
+    list of Executable (CudaExecutable with a device)
         One per entry of ``named``, in order.
     """
     from .backend import build
@@ -283,12 +312,21 @@ def compile_many(named: list) -> list:
     from .codegen.plan import plan_program
     from .codegen.render import render_module
     from .passes import optimize
+    target = "c"
+    if device is not None and device.platform != "cpu":
+        from .backend.load_cuda import CudaExecutable
+        from .placement import require_cuda_device
+        device, target = require_cuda_device(device), "cuda"
     items = []
     for name, closed in named:
         opt = optimize(closed)
         items.append((closed, opt, plan_program(opt, c_identifier(name))))
-    source, cdef = render_module([(p, str(opt)) for _, opt, p in items])
+    source, cdef = render_module([(p, str(opt)) for _, opt, p in items], target=target)
     lib = build(source, cdef, name="+".join(n for n, _ in named)[:60],
-                signature=f"{len(named)} programs")
+                signature=f"{len(named)} programs", target=target)
+    if target == "cuda":
+        return [CudaExecutable(lib, CallSpec.from_program(p),
+                               [np.asarray(c) for c in opt.consts], closed.out_avals, device)
+                for closed, opt, p in items]
     return [Executable(lib, CallSpec.from_program(p), [np.asarray(c) for c in opt.consts],
                        closed.out_avals, p.host_callbacks) for closed, opt, p in items]

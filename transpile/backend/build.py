@@ -30,7 +30,8 @@ from . import cache
 from .cache import cache_dir, cache_key, entry_dir, key_lock, lib_filename, lookup
 
 __all__ = ["CompilerNotFoundError", "CompileError", "CompilerInfo", "compiler_info",
-           "compile_command", "Library", "build", "DEFAULT_FLAGS"]
+           "cuda_compiler_info", "compile_command", "Library", "build", "DEFAULT_FLAGS",
+           "CUDA_FLAGS"]
 
 #: Flags every library is built with, before probing drops what the compiler refuses.
 #: No -ffast-math: NaN, infinities and signed zeros must behave as in NumPy. The two
@@ -132,6 +133,21 @@ class Library:
     seconds: float
     command: str
     meta: dict = field(default_factory=dict)
+
+
+#: nvcc flags of every CUDA library. No contraction of a * b + c into one rounding
+#: (--fmad=false): the optimiser already fused exactly the products XLA fuses (explicit
+#: fma calls), so the GPU rounds as the C backend does; float32 subnormals flush to zero
+#: as on the CPU backend. The library uses the shared CUDA runtime, the one Python
+#: loads (backend/cuda_runtime.py), so both see the same allocations and streams.
+CUDA_FLAGS = ("-std=c++17", "-O3", "--fmad=false", "-ftz=true", "-Xcompiler", "-fPIC",
+              "--shared", "-cudart", "shared",
+              # unused variables (a loop index a kernel does not read, the workspace of
+              # an entry without temporaries) and `u < 0u` (the lt of unsigned
+              # operands, faithfully), as the C build leaves them unreported
+              "-diag-suppress=177,550,186")
+#: The architecture compiled for when no GPU says which (an H100's).
+DEFAULT_CUDA_ARCH = "sm_90"
 
 
 _INFO_LOCK = threading.Lock()
@@ -257,9 +273,81 @@ def compiler_info() -> CompilerInfo:
         return info
 
 
+def _nvcc() -> str:
+    """The nvcc program: ``NVCC``, else on ``PATH``, else under ``CUDA_HOME``/``CUDA_PATH``
+    or ``/usr/local/cuda``."""
+    named = os.environ.get("NVCC", "").strip()
+    if named:
+        found = shutil.which(named)
+        if found is None:
+            raise CompilerNotFoundError(f"NVCC={named!r} is not an executable program")
+        return found
+    found = shutil.which("nvcc")
+    if found is not None:
+        return found
+    for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
+        if root and os.access(os.path.join(root, "bin", "nvcc"), os.X_OK):
+            return os.path.join(root, "bin", "nvcc")
+    raise CompilerNotFoundError(
+        "no CUDA compiler found: nvcc is not on PATH (nor under CUDA_HOME, CUDA_PATH or "
+        "/usr/local/cuda); install the CUDA toolkit or set NVCC to the nvcc program")
+
+
+def cuda_arch() -> str:
+    """The GPU architecture CUDA libraries are built for: ``TRANSPILE_CUDA_ARCH``, else
+    that of GPU 0 when one is present, else ``sm_90``."""
+    named = os.environ.get("TRANSPILE_CUDA_ARCH", "").strip()
+    if named:
+        return named
+    from . import cuda_runtime
+    if cuda_runtime.available():
+        major, minor = cuda_runtime.compute_capability(0)
+        return f"sm_{major}{minor}"
+    return DEFAULT_CUDA_ARCH
+
+
+def cuda_compiler_info(arch: str | None = None) -> CompilerInfo:
+    """nvcc and the flags CUDA libraries are built with (:data:`CUDA_FLAGS`,
+    ``-arch=<arch>``, an rpath to the CUDA runtime Python loads, ``-I<runtime dir>``,
+    then ``TRANSPILE_NVCCFLAGS``).
+
+    Parameters
+    ----------
+    arch : str, optional
+        Such as ``"sm_90"``; default :func:`cuda_arch`.
+
+    Raises
+    ------
+    CompilerNotFoundError
+        When nvcc cannot be found or run.
+    """
+    arch = arch or cuda_arch()
+    env = ("cuda", arch, os.environ.get("NVCC", ""),
+           os.environ.get("TRANSPILE_NVCCFLAGS", ""), os.environ.get("PATH", ""))
+    with _INFO_LOCK:
+        info = _INFOS.get(env)
+        if info is not None:
+            return info
+        from ..resources import runtime_dir
+        from . import cuda_runtime
+        prog = _nvcc()
+        out = _run([prog, "--version"])
+        lines = [ln.strip() for ln in (out.stdout or out.stderr).splitlines() if ln.strip()]
+        version = " / ".join(lines[-2:]) if lines else "unknown"
+        flags = [*CUDA_FLAGS, f"-arch={arch}"]
+        cudart = cuda_runtime.cudart_path()
+        if cudart:
+            flags += ["-Xlinker", f"-rpath,{os.path.dirname(os.path.realpath(cudart))}"]
+        flags += [f"-I{runtime_dir()}", *shlex.split(env[3])]
+        info = _INFOS[env] = CompilerInfo(prog, version, tuple(flags))
+        return info
+
+
 def compile_command(info: CompilerInfo, source: os.PathLike | str,
                     output: os.PathLike | str) -> list[str]:
     """The argument list that compiles ``source`` into the shared library ``output``."""
+    if str(source).endswith(".cu"):
+        return [info.path, *info.flags, str(source), "-o", str(output)]
     # -lm after the source: libraries must follow the objects that need them.
     return [info.path, *info.flags, str(source), "-o", str(output), "-lm"]
 
@@ -332,24 +420,25 @@ def _from_disk(key: str, cdef: str | None) -> Library | None:
 
 
 def _compile(source: str, cdef: str, key: str, info: CompilerInfo, name: str,
-             signature: str, meta: dict | None) -> Library:
+             signature: str, meta: dict | None, suffix: str = ".c") -> Library:
     """Compile into a staging directory, publish it as the entry for ``key``, load it."""
     staged = cache.staging_dir()
     final = entry_dir(key)
-    command = shlex.join(compile_command(info, final / "source.c", final / lib_filename()))
+    command = shlex.join(compile_command(info, final / f"source{suffix}",
+                                         final / lib_filename()))
     try:
-        src = staged / "source.c"
+        src = staged / f"source{suffix}"
         src.write_text(source, encoding="utf-8")
         t0 = time.perf_counter()
         proc = _run(compile_command(info, src, staged / lib_filename()))
         seconds = time.perf_counter() - t0
         if proc.returncode != 0:
-            kept = _keep_failed(key, source)
+            kept = _keep_failed(key, source, suffix)
             again = shlex.join(compile_command(info, kept, lib_filename()))
             # Point the diagnostics at the kept file: the staging one is about to go.
             stderr = (proc.stderr or proc.stdout).replace(str(src), str(kept)).strip()
             raise CompileError(
-                f"C compilation of {name!r} ({signature}) failed with exit status "
+                f"{'CUDA' if suffix == '.cu' else 'C'} compilation of {name!r} ({signature}) failed with exit status "
                 f"{proc.returncode}.\nsource kept at: {kept}\ncommand: {again}\n"
                 f"compiler output:\n{stderr}",
                 stderr=stderr, source_path=kept, command=again)
@@ -369,22 +458,22 @@ def _compile(source: str, cdef: str, key: str, info: CompilerInfo, name: str,
         # Freshly built and still unloadable (a missing runtime library): rebuilding
         # would fail the same way, so report it instead of looping.
         cache.remove_entry(key)
-        kept = _keep_failed(key, source)
+        kept = _keep_failed(key, source, suffix)
         raise CompileError(f"the library built for {name!r} ({signature}) cannot be "
                            f"loaded: {e}\nsource kept at: {kept}\ncommand: {command}",
                            stderr=str(e), source_path=kept, command=command) from None
     return Library(ffi, lib, str(path), key, False, seconds, command, dict(meta or {}))
 
 
-def _keep_failed(key: str, source: str) -> Path:
-    kept = cache_dir() / "failed" / f"{key}.c"
+def _keep_failed(key: str, source: str, suffix: str = ".c") -> Path:
+    kept = cache_dir() / "failed" / f"{key}{suffix}"
     kept.parent.mkdir(parents=True, exist_ok=True)
     kept.write_text(source, encoding="utf-8")
     return kept
 
 
 def build(source: str, cdef: str, *, name: str, signature: str,
-          meta: dict | None = None) -> Library:
+          meta: dict | None = None, target: str = "c") -> Library:
     """Compile ``source`` (or find it in the cache) and load it.
 
     Parameters
@@ -399,6 +488,8 @@ def build(source: str, cdef: str, *, name: str, signature: str,
         A readable signature such as ``"f32[3,4], i32[]"``, recorded likewise.
     meta : dict, optional
         More JSON-able metadata to record with the entry.
+    target : {"c", "cuda"}
+        ``"cuda"``: ``source`` is CUDA C++, built by nvcc (:func:`cuda_compiler_info`).
 
     Returns
     -------
@@ -414,7 +505,8 @@ def build(source: str, cdef: str, *, name: str, signature: str,
     CompileError
         When the compiler fails; the message holds its output and the kept source's path.
     """
-    info = compiler_info()
+    info = cuda_compiler_info() if target == "cuda" else compiler_info()
+    suffix = ".cu" if target == "cuda" else ".c"
     key = cache_key(source, info, extra=cdef)
     slot = (str(cache_dir()), key)
     found = _LOADED.get(slot)
@@ -429,6 +521,6 @@ def build(source: str, cdef: str, *, name: str, signature: str,
                 with key_lock(key):
                     # Another process may have published it while we waited.
                     found = _from_disk(key, cdef) or _compile(source, cdef, key, info, name,
-                                                              signature, meta)
+                                                              signature, meta, suffix)
             _LOADED[slot] = found
         return found

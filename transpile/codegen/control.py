@@ -6,13 +6,15 @@ steps. The steps are plain dicts that ``templates/c/entry.j2`` renders:
 
 ``call``     ``{kernel}``: call a planned kernel.
 ``copy``     ``{dst, src, count, ctype}``: copy ``count`` elements between buffers.
-``store``    ``{dst, value}``: write a scalar literal.
+``store``    ``{dst, value, ctype}``: write a scalar literal.
 ``view``     ``{ctype, name, base, offset, writable}``: a pointer into a stacked buffer.
 ``pointer``  ``{ctype, name, init}``: a pointer variable (a carry's current/next buffer).
 ``swap``     ``{ctype, a, b}``: exchange two pointer variables.
 ``copy_if``  ``{dst, src, count, ctype}``: copy unless both point to the same buffer.
-``switch``   ``{comment, index, cases}``: run the case the clamped index selects.
-``while``    ``{comment, cond, pred, body}``: ``for (;;) { cond; if (!pred) break; body }``.
+``switch``   ``{comment, index, index_buf, index_local, cases}``: run the case the clamped
+             index selects (``index_local``: a name for the index read to the host).
+``while``    ``{comment, cond, pred, pred_buf, body}``: ``for (;;) { cond; if (!pred) break;
+             body }``. (``*_buf``: the buffer holding the scalar, None for a literal.)
 ``for``      ``{comment, counter, index, length, reverse, body}``: a counted loop.
 
 Sub-jaxprs use buffers, not copies, wherever that is safe: their invars are the
@@ -104,7 +106,7 @@ def _assign(planner, src, dst) -> list:
     if isinstance(src, Literal):
         value = emit_c.literal(src.val, src.aval.dtype)
         if dst.aval.size == 1:
-            return [{"kind": "store", "dst": dst.name, "value": value}]
+            return [{"kind": "store", "dst": dst.name, "value": value, "ctype": dst.ctype}]
         return [{"kind": "fill", "dst": dst.name, "value": value, "count": dst.aval.size,
                  "ctype": dst.ctype}]
     b = planner.buffers[src]
@@ -118,6 +120,12 @@ def _scalar(planner, atom) -> str:
     if isinstance(atom, Literal):
         return emit_c.literal(atom.val, atom.aval.dtype)
     return f"{planner.buffers[atom].name}[0]"
+
+
+def _scalar_buffer(planner, atom) -> str | None:
+    """The buffer a scalar the host branches on lives in (None for a literal): the CUDA
+    entry reads it from device memory."""
+    return None if isinstance(atom, Literal) else planner.buffers[atom].name
 
 
 def _comment(planner, eqn) -> str:
@@ -147,7 +155,8 @@ def _cond(planner, eqn) -> dict:
             steps += _assign(planner, o, dst)
         cases.append(steps)
     return {"kind": "switch", "comment": _comment(planner, eqn),
-            "index": _scalar(planner, index), "cases": cases}
+            "index": _scalar(planner, index), "index_buf": _scalar_buffer(planner, index),
+            "index_local": planner.unique("tp_index"), "cases": cases}
 
 
 # ---------------------------------------------------------------------------------------
@@ -254,6 +263,7 @@ def _while(planner, eqn) -> dict:
     body_steps = planner.block(ClosedJaxpr(bj, []), keep=body_outs, donated=carry_in)
     steps.append({"kind": "while", "comment": _comment(planner, eqn), "cond": cond_steps,
                   "pred": _scalar(planner, cj.outvars[0]),
+                  "pred_buf": _scalar_buffer(planner, cj.outvars[0]),
                   "body": body_steps + carries.advance(bj.outvars)})
     return steps_block(steps + carries.finish())
 

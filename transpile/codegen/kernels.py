@@ -234,6 +234,7 @@ def reduce_kernel(kname, root, producer, buffers, names, comment, par_min) -> "K
         params=_params(bb.reads, [ob]), mode=mode, acc_type=acc_t, init=init,
         n_out=n_out, red_size=red_size,
         step=combine.format(a=acc, v=value), merge=combine.format(a="acc", v="part[c_i]"),
+        merge_with=combine.format(a="acc", v="tp_other"),
         body=lines, simd_op=simd_op if len(inner) == 1 else None,
         store=f"{ob.name}[{ {'full': '0', 'rows': 'oix', 'cols': 'c_b + c_j'}[mode]}] = "
               f"{_store(out.aval.dtype, f'({emit_c.ctype(out.aval.dtype)}){acc}')};",

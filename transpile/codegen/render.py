@@ -1,9 +1,11 @@
-"""Rendering: ``Program``\\ s become one C translation unit through the jinja2 templates.
+"""Rendering: ``Program``\\ s become one C (or CUDA) translation unit through the jinja2
+templates.
 
 Input: planned programs (``plan.plan_program``) with their jaxpr text. Output: C source
-and the cffi ``cdef`` declaring each entry point and its ``_workspace_size`` function.
-Several programs render into one file, so that tests (and a function's kernels) cost
-one compiler call.
+(``templates/c``) or CUDA C++ source (``templates/cuda``, falling back to ``templates/c``
+for the templates both share) and the cffi ``cdef`` declaring each entry point and its
+``_workspace_size`` function. Several programs render into one file, so that tests (and
+a function's kernels) cost one compiler call.
 """
 from __future__ import annotations
 
@@ -18,11 +20,18 @@ from .plan import Program
 __all__ = ["render_module", "environment", "Signature"]
 
 
+TARGETS = ("c", "cuda")
+
+
 @functools.lru_cache(maxsize=None)
-def environment() -> jinja2.Environment:
-    """The one strict jinja2 environment of the C templates."""
+def environment(target: str = "c") -> jinja2.Environment:
+    """The strict jinja2 environment of ``target``'s templates: CUDA's folder first, then
+    the C templates it shares (the entry point, and the kernels run serially)."""
+    folders = [templates_dir() / "c"]
+    if target == "cuda":
+        folders.insert(0, templates_dir() / "cuda")
     return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(templates_dir() / "c")),
+        loader=jinja2.FileSystemLoader([str(f) for f in folders]),
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True, autoescape=False)
 
@@ -35,14 +44,17 @@ class Signature:
     program : Program
     """
 
-    def __init__(self, program: Program):
+    def __init__(self, program: Program, target: str = "c"):
         self.name = program.name
+        self.target = target
         params = [f"const {b.ctype} *restrict {b.name}" for b in program.inputs]
         params += [f"const {b.ctype} *restrict {b.name}" for b in program.consts]
         params += [f"{b.ctype} *restrict {b.name}" for b in program.outputs]
         params.append("void *restrict workspace")
         if program.host_callbacks:  # compiled code that calls back into Python
             params.append("int (*tp_host)(int64_t, void **, void **)")
+        if target == "cuda":  # the stream every kernel is queued on
+            params.append("void *stream")
         self.params = params
 
     def prototype(self) -> str:
@@ -52,9 +64,8 @@ class Signature:
     def cdef(self) -> str:
         """The cffi declaration: every buffer is a ``void *`` (cffi passes NumPy buffers
         as untyped pointers; the C definition gives them their element types)."""
-        kinds = ["void *"] * len(self.params)
-        if self.params and self.params[-1].startswith("int (*tp_host)"):
-            kinds[-1] = "int (*)(int64_t, void **, void **)"
+        kinds = ["int (*)(int64_t, void **, void **)" if p.startswith("int (*tp_host)")
+                 else "void *" for p in self.params]
         return (f"int {self.name}({', '.join(kinds)});\n"
                 f"int64_t {self.name}_workspace_size(void);")
 
@@ -63,21 +74,34 @@ def _arg_name(decl: str) -> str:
     return decl.rsplit(" ", 1)[-1].lstrip("*")
 
 
-def _program_view(program: Program, jaxpr_text: str) -> dict:
+def _program_view(program: Program, jaxpr_text: str, target: str = "c") -> dict:
+    from . import emit_cuda
     kernels = []
     scratch = []
     for k in program.kernels:
         params = list(k.fields["params"])
-        args = [_arg_name(p) for p in params]
-        exprs = k.fields.get("workspace_exprs")
+        names = [_arg_name(p) for p in params]
+        args = list(names)
+        view = dict(name=k.name, template=k.template, comment=k.comment, fields=k.fields,
+                    param_names=names)
+        exprs = list(k.fields.get("workspace_exprs", []))
+        if target == "cuda":
+            view.update(emit_cuda.kernel_view(k, view))
+            exprs = view["scratch_exprs"]
         if exprs:
             params.append("char *restrict scratch")
             args.append(f"ws + {program.workspace_bytes}")
             scratch.extend(exprs)
-        kernels.append(dict(name=k.name, template=k.template, comment=k.comment,
-                            params=params, args=args, fields=k.fields))
+        # CUDA: kernel_params/param_names are a __global__ kernel's (no scratch); params
+        # and all_names the launcher's, which gets the scratch pointer when there is one.
+        view.update(params=params, args=args, kernel_params=list(k.fields["params"]),
+                    all_names=[_arg_name(p) for p in params])
+        if target == "cuda" and not view["native"]:
+            view["device_view"] = dict(view, name=f"{k.name}_dev")
+        kernels.append(view)
     by_name = {k["name"]: k for k in kernels}
-    return dict(name=program.name, params=Signature(program).params, temps=program.temps,
+    return dict(name=program.name, params=Signature(program, target).params,
+                temps=program.temps,
                 temp_bytes=program.workspace_bytes, scratch_exprs=scratch, kernels=kernels,
                 steps=_steps_view(program.steps, by_name),
                 jaxpr_lines=jaxpr_text.replace("*/", "* /").splitlines())
@@ -100,25 +124,42 @@ def _steps_view(steps: list, kernels: dict) -> list:
     return out
 
 
-def render_module(programs: list, export: dict | None = None) -> tuple[str, str]:
-    """C source and cffi cdef for ``programs``, a list of ``(Program, jaxpr_text)``.
+def render_module(programs: list, export: dict | None = None,
+                  target: str = "c") -> tuple[str, str]:
+    """C (or CUDA) source and cffi cdef for ``programs``, a list of
+    ``(Program, jaxpr_text)``.
 
     Parameters
     ----------
     export : dict, optional
-        For a standalone export (``transpile/export.py``): the fields of
+        For a standalone export (``transpile/export.py``; C only): the fields of
         ``templates/c/export/*.j2``; the entry points then become static and the
         exported wrapper calls them.
+    target : {"c", "cuda"}
+        ``"cuda"`` renders CUDA C++ for nvcc: each kernel a ``__global__`` function and
+        a host launcher, the entry point taking device pointers and a stream.
 
     Returns
     -------
     (str, str)
         The source and the cdef.
+
+    Raises
+    ------
+    NotImplementedError
+        For a CUDA program that calls back into Python (not supported yet).
     """
-    views = [_program_view(p, text) for p, text in programs]
+    if target not in TARGETS:
+        raise ValueError(f"unknown target {target!r}: expected one of {TARGETS}")
+    if target == "cuda":
+        from .emit_cuda import check_supported
+        for p, _ in programs:
+            check_supported(p)
+    views = [_program_view(p, text, target) for p, text in programs]
     templates = {k["template"] for v in views for k in v["kernels"]}
-    source = environment().get_template("module.c.j2").render(
-        export=export,
+    module = "module.cu.j2" if target == "cuda" else "module.c.j2"
+    source = environment(target).get_template(module).render(
+        export=export, cuda=target == "cuda",
         version=__version__, programs=views, uses_matmul="kernel_dot.j2" in templates,
         uses_sort="kernel_sort.j2" in templates,
         # Loop kernels of samplers call the key functions of tp_threefry.h too.
@@ -126,5 +167,5 @@ def render_module(programs: list, export: dict | None = None) -> tuple[str, str]
             "random_" in text for _, text in programs),
         uses_linalg=bool(templates & {"kernel_top_k.j2", "kernel_cholesky.j2",
                                       "kernel_triangular_solve.j2"}))
-    cdef = "\n".join(Signature(p).cdef() for p, _ in programs)
+    cdef = "\n".join(Signature(p, target).cdef() for p, _ in programs)
     return source, cdef

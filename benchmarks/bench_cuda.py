@@ -1,0 +1,174 @@
+"""Benchmarks of the CUDA backend (issue 9) on an NVIDIA GPU, every contender timed in one
+process.
+
+Run from the repository root on a machine with a GPU and nvcc:
+
+    python benchmarks/bench_cuda.py            # all sections
+    python benchmarks/bench_cuda.py selu sum
+
+Each section times the jitted function with its inputs already on the device, as the
+median of many calls each synchronised (``block_until_ready``), and prints it with the
+figure the issue asks for:
+
+- ``copy``: device-to-device copy bandwidth of the card (bytes read + written / time),
+  measured with ``cudaMemcpyAsync`` through the same runtime, the reference of the
+  bandwidth targets;
+- ``selu``: jit(selu) on 64M float32: bytes moved / time as a fraction of ``copy``
+  (target 70%);
+- ``sum``: jnp.sum on 64M float32: bytes read / time as a fraction of ``copy``
+  (target 60%);
+- ``matmul``: float32 4096^3 against cuBLAS through CuPy or PyTorch when importable
+  (target 30%), TF32 off on both sides.
+
+Without a GPU it says why and exits with status 0.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+os.environ.setdefault("TRANSPILE_CACHE_DIR", os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "build_cache"))
+
+import transpile as tp  # noqa: E402
+import transpile.numpy as tnp  # noqa: E402
+from transpile.backend import cuda_runtime  # noqa: E402
+
+N64M = 64 * 1024 * 1024
+
+
+def gpu_median(fn, repeat=21, warmup=3) -> float:
+    """Median seconds of ``fn()`` including the wait for the GPU."""
+    for _ in range(warmup):
+        _sync(fn())
+    times = []
+    for _ in range(repeat):
+        cuda_runtime.synchronize()
+        t0 = time.perf_counter()
+        _sync(fn())
+        times.append(time.perf_counter() - t0)
+    times.sort()
+    return times[len(times) // 2]
+
+
+def _sync(x):
+    for leaf in tp.tree_util.tree_leaves(x):
+        if hasattr(leaf, "block_until_ready"):
+            leaf.block_until_ready()
+    cuda_runtime.synchronize()
+
+
+def row(label, seconds, extra=""):
+    print(f"  {label:44s} {seconds * 1e3:10.4f} ms  {extra}")
+
+
+_COPY_BW: list = []
+
+
+def copy():
+    """Device-to-device copy bandwidth (the reference of the bandwidth targets)."""
+    nbytes = N64M * 4
+    src = cuda_runtime.malloc(nbytes)
+    dst = cuda_runtime.malloc(nbytes)
+    try:
+        t = gpu_median(lambda: cuda_runtime.copy_device_to_device(dst, src, nbytes))
+    finally:
+        cuda_runtime.free(src)
+        cuda_runtime.free(dst)
+    bw = 2 * nbytes / t
+    _COPY_BW.append(bw)
+    print(f"\ndevice-to-device copy of {nbytes >> 20} MiB "
+          f"({cuda_runtime.device_name(0)})")
+    row("cudaMemcpyAsync", t, f"{bw / 1e9:8.1f} GB/s (read + write)")
+    return bw
+
+
+def _copy_bw():
+    return _COPY_BW[0] if _COPY_BW else copy()
+
+
+def selu():
+    bw = _copy_bw()
+    x = tp.device_put(np.random.default_rng(0).standard_normal(N64M).astype(np.float32),
+                      tp.devices("cuda")[0])
+    f = tp.jit(lambda v: 1.0507 * tnp.where(v > 0, v, 1.67326 * (tnp.exp(v) - 1)))
+    t = gpu_median(lambda: f(x))
+    moved = 2 * N64M * 4
+    print(f"\nselu on {N64M >> 20}M float32")
+    row("transpile.jit (cuda)", t, f"{moved / t / 1e9:8.1f} GB/s = "
+                                   f"{moved / t / bw:.0%} of copy (target 70%)")
+
+
+def sum_():
+    bw = _copy_bw()
+    x = tp.device_put(np.random.default_rng(0).standard_normal(N64M).astype(np.float32),
+                      tp.devices("cuda")[0])
+    f = tp.jit(tnp.sum)
+    t = gpu_median(lambda: f(x))
+    read = N64M * 4
+    print(f"\nsum of {N64M >> 20}M float32")
+    row("transpile.jit (cuda)", t, f"{read / t / 1e9:8.1f} GB/s = "
+                                   f"{read / t / bw:.0%} of copy (target 60%)")
+
+
+def _cublas_matmul(a, b):
+    """cuBLAS float32 (no TF32) through CuPy or PyTorch, or None."""
+    try:
+        import cupy
+        os.environ["CUPY_TF32"] = "0"
+        ca, cb = cupy.asarray(a), cupy.asarray(b)
+        return "cuBLAS via CuPy", (lambda: ca @ cb), cupy.cuda.Device().synchronize
+    except ImportError:
+        pass
+    try:
+        import torch
+        torch.backends.cuda.matmul.allow_tf32 = False
+        ta, tb = torch.from_numpy(a).cuda(), torch.from_numpy(b).cuda()
+        return "cuBLAS via PyTorch", (lambda: ta @ tb), torch.cuda.synchronize
+    except ImportError:
+        return None
+
+
+def matmul():
+    n = 4096
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((n, n)).astype(np.float32)
+    b = rng.standard_normal((n, n)).astype(np.float32)
+    dev = tp.devices("cuda")[0]
+    da, db = tp.device_put(a, dev), tp.device_put(b, dev)
+    f = tp.jit(tnp.matmul)
+    t = gpu_median(lambda: f(da, db), repeat=11)
+    flops = 2 * n ** 3
+    print(f"\nfloat32 matmul {n}^3")
+    row("transpile.jit (cuda)", t, f"{flops / t / 1e12:8.2f} TFLOP/s")
+    other = _cublas_matmul(a, b)
+    if other is None:
+        print("  (neither CuPy nor PyTorch is importable: no cuBLAS figure)")
+        return
+    label, fn, sync = other
+    for _ in range(3):
+        fn()
+    sync()
+    times = []
+    for _ in range(11):
+        t0 = time.perf_counter()
+        fn()
+        sync()
+        times.append(time.perf_counter() - t0)
+    t_ref = sorted(times)[len(times) // 2]
+    row(label, t_ref, f"{flops / t_ref / 1e12:8.2f} TFLOP/s; ours is "
+                      f"{t_ref / t:.0%} of cuBLAS (target 30%)")
+
+
+SECTIONS = {"copy": copy, "selu": selu, "sum": sum_, "matmul": matmul}
+
+if __name__ == "__main__":
+    if not cuda_runtime.available():
+        print(f"no GPU: {cuda_runtime.unavailable_reason()}")
+        sys.exit(0)
+    for name in sys.argv[1:] or SECTIONS:
+        SECTIONS[name]()

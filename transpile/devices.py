@@ -1,0 +1,170 @@
+"""Devices: the host CPU and, when the CUDA runtime finds one, NVIDIA GPUs.
+
+``devices(backend)`` lists them with JAX's names and errors; ``default_device()`` says
+where new arrays and computations go. CPU stays the default even when a GPU is
+present: the CUDA backend is opt-in (``transpile.default_device(dev)``,
+``config.update("jax_platform_name", "cuda")`` or ``TRANSPILE_PLATFORM=cuda``), so a
+program behaves the same on every machine unless it asks for a GPU.
+"""
+from __future__ import annotations
+
+from .config import config
+
+__all__ = ["CpuDevice", "CudaDevice", "devices", "local_devices", "device_count",
+           "local_device_count", "default_device", "default_backend", "CUDA_PLATFORMS"]
+
+#: Backend names that mean the CUDA backend ("gpu" is JAX's alias for it).
+CUDA_PLATFORMS = ("cuda", "gpu")
+
+
+class CpuDevice:
+    """The host CPU: ``devices("cpu")[0]``."""
+
+    platform = "cpu"
+    device_kind = "cpu"
+    process_index = 0
+
+    def __init__(self, id: int = 0):  # noqa: A002 - JAX's name
+        self.id = id
+
+    def __repr__(self) -> str:
+        return f"CpuDevice(id={self.id})"
+
+    def __str__(self) -> str:
+        return f"cpu:{self.id}"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, CpuDevice) and other.id == self.id
+
+    def __hash__(self) -> int:
+        return hash(("cpu", self.id))
+
+
+class CudaDevice:
+    """An NVIDIA GPU, numbered as the CUDA runtime numbers them.
+
+    ``platform`` is ``"gpu"``, JAX's value for NVIDIA devices; ``device_kind`` is the
+    name the runtime reports (``"NVIDIA H100 80GB HBM3"``), asked for on first use.
+    """
+
+    platform = "gpu"
+    process_index = 0
+
+    def __init__(self, id: int = 0):  # noqa: A002
+        self.id = id
+
+    @property
+    def device_kind(self) -> str:
+        from .backend import cuda_runtime
+        return cuda_runtime.device_name(self.id)
+
+    def __repr__(self) -> str:
+        return f"CudaDevice(id={self.id})"
+
+    def __str__(self) -> str:
+        return f"cuda:{self.id}"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, CudaDevice) and other.id == self.id
+
+    def __hash__(self) -> int:
+        return hash(("cuda", self.id))
+
+
+_CPU = CpuDevice(0)
+
+
+def _cuda_devices() -> list:
+    from .backend import cuda_runtime
+    return [CudaDevice(i) for i in range(cuda_runtime.device_count())]
+
+
+def _unknown(backend: str, gpus: list) -> RuntimeError:
+    """JAX 0.10.2's error for a backend that is not present."""
+    present = ["cpu", "cuda"] if gpus else ["cpu"]
+    if backend == "gpu":
+        return RuntimeError(
+            "Unknown backend: 'gpu' requested, but no platforms that are instances of gpu "
+            f"are present. Platforms present are: {','.join(present)}")
+    return RuntimeError(f"Unknown backend {backend}. Available backends are {present}")
+
+
+def devices(backend: str | None = None) -> list:
+    """The devices of ``backend`` (``jax.devices``).
+
+    Parameters
+    ----------
+    backend : str, optional
+        ``"cpu"``, ``"cuda"`` or ``"gpu"``; default the default backend
+        (``jax_platform_name``, else the CPU).
+
+    Returns
+    -------
+    list of CpuDevice or CudaDevice
+
+    Raises
+    ------
+    RuntimeError
+        JAX's ``Unknown backend ...`` text for a name that is not present; for
+        ``"cuda"``/``"gpu"`` without a usable GPU, the cause (a
+        ``CudaUnavailableError`` saying why) is chained.
+    """
+    if backend is None:
+        backend = _platform_name() or "cpu"
+    if backend == "cpu":
+        return [_CPU]
+    gpus = _cuda_devices()
+    if backend in CUDA_PLATFORMS and gpus:
+        return gpus
+    err = _unknown(backend, gpus)
+    if backend in CUDA_PLATFORMS:
+        from .backend import cuda_runtime
+        raise err from cuda_runtime.CudaUnavailableError(cuda_runtime.unavailable_reason())
+    raise err
+
+
+local_devices = devices
+
+
+def device_count(backend: str | None = None) -> int:
+    """The number of devices of ``backend`` (default: the default backend)."""
+    return len(devices(backend))
+
+
+local_device_count = device_count
+
+
+def _platform_name() -> str:
+    return str(config.read("jax_platform_name") or "").strip().lower()
+
+
+def default_device():
+    """Where new arrays and computations go when nothing names a device.
+
+    Resolution: the ``jax_default_device`` option (``transpile.default_device(dev)``)
+    when set; else the first device of ``jax_platform_name`` (``TRANSPILE_PLATFORM``)
+    when set; else the CPU, even when a GPU is present.
+
+    Returns
+    -------
+    CpuDevice or CudaDevice
+
+    Raises
+    ------
+    RuntimeError
+        When ``jax_platform_name`` (or a platform name given as the default device)
+        names a backend that is not present (see ``devices``).
+    """
+    d = config.read("jax_default_device")
+    if d is not None:
+        return devices(d.strip().lower())[0] if isinstance(d, str) else d
+    name = _platform_name()
+    return devices(name)[0] if name else _CPU
+
+
+def default_backend() -> str:
+    """The platform of the default backend: ``"cpu"`` or ``"gpu"``.
+
+    Like JAX, this follows ``jax_platform_name`` and not ``jax_default_device``.
+    """
+    return devices()[0].platform
