@@ -17,58 +17,50 @@ __all__ = ["CpuDevice", "CudaDevice", "devices", "local_devices", "device_count"
 CUDA_PLATFORMS = ("cuda", "gpu")
 
 
-class CpuDevice:
-    """The host CPU: ``devices("cpu")[0]``."""
+class _Device:
+    """What every device has: an id, JAX's reprs, equality by kind and id."""
 
-    platform = "cpu"
-    device_kind = "cpu"
+    _kind = ""  # the prefix of str(): "cpu" or "cuda"
     process_index = 0
 
     def __init__(self, id: int = 0):  # noqa: A002 - JAX's name
         self.id = id
 
     def __repr__(self) -> str:
-        return f"CpuDevice(id={self.id})"
+        return f"{type(self).__name__}(id={self.id})"
 
     def __str__(self) -> str:
-        return f"cpu:{self.id}"
+        return f"{self._kind}:{self.id}"
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, CpuDevice) and other.id == self.id
+        return type(other) is type(self) and other.id == self.id
 
     def __hash__(self) -> int:
-        return hash(("cpu", self.id))
+        return hash((self._kind, self.id))
 
 
-class CudaDevice:
+class CpuDevice(_Device):
+    """The host CPU: ``devices("cpu")[0]``."""
+
+    _kind = "cpu"
+    platform = "cpu"
+    device_kind = "cpu"
+
+
+class CudaDevice(_Device):
     """An NVIDIA GPU, numbered as the CUDA runtime numbers them.
 
     ``platform`` is ``"gpu"``, JAX's value for NVIDIA devices; ``device_kind`` is the
     name the runtime reports (``"NVIDIA H100 80GB HBM3"``), asked for on first use.
     """
 
+    _kind = "cuda"
     platform = "gpu"
-    process_index = 0
-
-    def __init__(self, id: int = 0):  # noqa: A002
-        self.id = id
 
     @property
     def device_kind(self) -> str:
         from .backend import cuda_runtime
         return cuda_runtime.device_name(self.id)
-
-    def __repr__(self) -> str:
-        return f"CudaDevice(id={self.id})"
-
-    def __str__(self) -> str:
-        return f"cuda:{self.id}"
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, CudaDevice) and other.id == self.id
-
-    def __hash__(self) -> int:
-        return hash(("cuda", self.id))
 
 
 _CPU = CpuDevice(0)

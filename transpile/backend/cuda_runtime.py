@@ -394,22 +394,21 @@ def runtime_version() -> int:
     CudaUnavailableError
         When no libcudart can be loaded.
     """
-    st = _probe()
-    if st.lib is None:
-        raise CudaUnavailableError(st.reason)
-    v = st.ffi.new("int *")
-    check(st.lib.cudaRuntimeGetVersion(v), "cudaRuntimeGetVersion")
-    return int(v[0])
+    return _library_version("cudaRuntimeGetVersion")
 
 
 def driver_version() -> int:
     """The newest CUDA version the installed driver supports (0 when there is no
     driver), encoded as ``runtime_version`` is."""
+    return _library_version("cudaDriverGetVersion")
+
+
+def _library_version(call: str) -> int:
     st = _probe()
     if st.lib is None:
         raise CudaUnavailableError(st.reason)
     v = st.ffi.new("int *")
-    check(st.lib.cudaDriverGetVersion(v), "cudaDriverGetVersion")
+    check(getattr(st.lib, call)(v), call)
     return int(v[0])
 
 
