@@ -136,4 +136,5 @@ def test_out_of_device_memory_is_a_python_exception():
 def test_eager_operations_on_device_arrays():
     d = jax.device_put(np.arange(4, dtype=np.float32), _gpu())
     np.testing.assert_array_equal(np.asarray(d + 1), np.arange(4) + 1)
+    assert (d + 1).devices() == {_gpu()}
     assert repr(d).startswith("Array([0., 1., 2., 3.]")

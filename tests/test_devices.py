@@ -206,6 +206,24 @@ def test_device_put_moves_between_host_and_gpu():
 
 
 @GPU
+def test_eager_operations_keep_their_result_on_the_gpu():
+    from transpile.backend.device_array import CudaArray
+    host = np.arange(4, dtype=np.float32)
+    x = jax.device_put(host, _gpu())
+    results = {"add": (x + 1, host + 1), "sin": (jnp.sin(x), np.sin(host)),
+               "slice": (x[1:], host[1:]), "sum": (jnp.sum(x), np.sum(host)),
+               "astype": (x.astype(np.int32), host.astype(np.int32)),
+               "with a host operand": (np.float32(2) * x + jnp.ones(4), 2 * host + 1)}
+    for name, (got, want) in results.items():
+        assert isinstance(got, CudaArray) and got.device == _gpu(), name
+        assert got.dtype == want.dtype and got.shape == want.shape, name
+        np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6, err_msg=name)
+    w = jax.device_put(3.0, _gpu()) * 2
+    assert isinstance(w, CudaArray) and w.weak_type and float(w) == 6.0
+    assert type(jnp.sin(host)) is jax.Array  # host operands stay on the host
+
+
+@GPU
 def test_empty_and_scalar_arrays():
     e = jax.device_put(np.zeros((0, 3), np.float32), _gpu())
     assert e.shape == (0, 3) and np.asarray(e).shape == (0, 3)

@@ -8,7 +8,8 @@ CPU. Lowering needs no device: ``lowering_target`` only says which source to ren
 """
 from __future__ import annotations
 
-__all__ = ["placement", "lowering_target", "require_cuda_device", "CUDA_NAMES"]
+__all__ = ["placement", "lowering_target", "require_cuda_device", "argument_device",
+           "CUDA_NAMES"]
 
 #: Names of the CUDA backend accepted by ``backend=`` and ``jax_platform_name``.
 CUDA_NAMES = ("cuda", "gpu")
@@ -20,7 +21,8 @@ def _check_backend(backend) -> None:
         devices(backend)  # raises JAX's "Unknown backend" error
 
 
-def _argument_device(leaves):
+def argument_device(leaves):
+    """The GPU of the first ``CudaArray`` among ``leaves``, or None."""
     from .backend.device_array import CudaArray
     for x in leaves:
         if isinstance(x, CudaArray):
@@ -44,8 +46,8 @@ def placement(backend, device, leaves):
     if backend == "cpu":
         return None
     if backend in CUDA_NAMES:
-        return require_cuda_device(_argument_device(leaves))
-    got = _argument_device(leaves)
+        return require_cuda_device(argument_device(leaves))
+    got = argument_device(leaves)
     if got is not None:
         return got
     from .devices import default_device
@@ -61,7 +63,7 @@ def lowering_target(backend, device, leaves) -> str:
         return "c" if device.platform == "cpu" else "cuda"
     if backend is not None:
         return "cuda" if backend in CUDA_NAMES else "c"
-    if _argument_device(leaves) is not None:
+    if argument_device(leaves) is not None:
         return "cuda"
     from . import config
     d = config.jax_default_device

@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import core
 from ..ir import ClosedJaxpr, Jaxpr, Literal
+from ..placement import argument_device
 
 __all__ = ["apply_primitive", "eval_jaxpr", "eval_jaxpr_numpy", "run_impl"]
 
@@ -80,13 +81,25 @@ def apply_primitive(primitive, args, params):
     out_avals = out if primitive.multiple_results else [out]
     vals = [core.to_numpy(a, av) for a, av in zip(args, avals, strict=True)]
     wants_c = compiled_eagerly.get(primitive)
+    arrays = None
     if wants_c is not None and wants_c(params):
         arrays = _compiled_apply(primitive, params, avals, out_avals, vals)
-        if arrays is not None:
-            return arrays if primitive.multiple_results else arrays[0]
-    res = run_impl(primitive, vals, params, out_avals)
-    arrays = [Array._new(r, aval.weak_type) for r, aval in zip(res, out_avals, strict=True)]
+    if arrays is None:
+        res = run_impl(primitive, vals, params, out_avals)
+        arrays = [Array._new(r, aval.weak_type)
+                  for r, aval in zip(res, out_avals, strict=True)]
+    gpu = argument_device(args)
+    if gpu is not None:
+        arrays = _onto(gpu, arrays)
     return arrays if primitive.multiple_results else arrays[0]
+
+
+def _onto(device, arrays) -> list:
+    """``arrays`` uploaded to ``device``: an eager operation on a GPU array is computed
+    on the host (one primitive is not worth an nvcc build), but its result lives where
+    JAX puts it, beside its operand, so the next jitted call runs there too."""
+    from ..backend.device_array import CudaArray
+    return [CudaArray.from_host(a._value, a._weak_type, device) for a in arrays]
 
 
 def _as_jaxpr(j):
