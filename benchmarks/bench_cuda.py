@@ -36,7 +36,7 @@ os.environ.setdefault("TRANSPILE_CACHE_DIR", os.path.join(
 
 import transpile as tp  # noqa: E402
 import transpile.numpy as tnp  # noqa: E402
-from transpile.backend import cuda_runtime  # noqa: E402
+from transpile.memory import cuda_runtime  # noqa: E402
 
 N64M = 64 * 1024 * 1024
 

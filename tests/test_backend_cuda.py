@@ -13,7 +13,7 @@ import pytest
 import transpile as jax
 import transpile.numpy as jnp
 from transpile import lax
-from transpile.backend import cuda_runtime
+from transpile.memory import cuda_runtime
 from cuda_emulation import assert_same_result as _same
 
 pytestmark = pytest.mark.skipif(
@@ -62,7 +62,7 @@ def test_every_program_matches_the_c_backend(both_backends):
 
 
 def test_results_stay_on_the_device_between_calls():
-    from transpile.backend.device_array import CudaArray
+    from transpile.memory.device_array import CudaArray
     f = jax.jit(lambda x: jnp.sin(x) * 2, backend="cuda")
     g = jax.jit(lambda x: x.sum())
     x = np.linspace(-1, 1, 1000, dtype=np.float32)
@@ -87,7 +87,7 @@ def test_device_put_and_back_for_every_dtype():
 
 
 def test_default_device_selects_the_gpu():
-    from transpile.backend.device_array import CudaArray
+    from transpile.memory.device_array import CudaArray
     f = jax.jit(lambda x: x + 1)
     x = np.ones(3, np.float32)
     with jax.default_device(_gpu()):

@@ -9,7 +9,7 @@ import sys
 import numpy as np
 import pytest
 
-from transpile.backend import cuda_library, cuda_runtime
+from transpile.memory import cuda_library, cuda_runtime
 from transpile.errors import JaxRuntimeError
 
 GPU = pytest.mark.skipif(not cuda_runtime.available(),
@@ -102,7 +102,7 @@ def test_unavailable_error_and_cuda_error():
 
 def test_the_runtime_is_not_loaded_at_import():
     code = ("import transpile, transpile.numpy as jnp\n"
-            "from transpile.backend import cuda_runtime as c\n"
+            "from transpile.memory import cuda_runtime as c\n"
             "jnp.arange(3) + 1\n"
             "assert not c._state.searched, 'libcudart was searched at import'\n")
     subprocess.run([sys.executable, "-c", code], check=True)
@@ -208,7 +208,7 @@ def test_gpu_tests_pass_against_a_mock_runtime(tmp_path):
     # The GPU tests really ran (none skipped for want of a GPU).
     assert "no usable GPU" not in out.stdout, out.stdout[-3000:]
     check = ("import ctypes, gc, os\n"
-             "from transpile.backend import cuda_runtime as c\n"
+             "from transpile.memory import cuda_runtime as c\n"
              "import transpile as jax, transpile.numpy as jnp\n"
              "m = ctypes.CDLL(os.environ['TRANSPILE_CUDART'])\n"
              "m.mock_threshold.restype = ctypes.c_uint64\n"

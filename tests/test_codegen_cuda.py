@@ -276,7 +276,7 @@ def test_cuda_cache_key_includes_nvcc_version_and_arch():
 
 
 def test_compiling_for_cuda_without_a_gpu_is_a_clear_error():
-    from transpile.backend import cuda_runtime
+    from transpile.memory import cuda_runtime
     if cuda_runtime.available():
         pytest.skip("a GPU is present")
     lowered = jax.jit(lambda x: x + 1, backend="cuda").lower(X)

@@ -13,7 +13,7 @@ import transpile as jax
 import transpile.numpy as jnp
 import transpile.random as jrandom
 from transpile import config
-from transpile.backend import cuda_runtime
+from transpile.memory import cuda_runtime
 
 GPU = pytest.mark.skipif(not cuda_runtime.available(),
                          reason=f"no usable GPU: {cuda_runtime.unavailable_reason()}")
@@ -147,7 +147,7 @@ def test_gpu_devices():
 @GPU
 @pytest.mark.parametrize("dtype", ["float32", "int8", "bool", "float16", "uint32"])
 def test_device_put_round_trip(dtype):
-    from transpile.backend.device_array import CudaArray
+    from transpile.memory.device_array import CudaArray
     host = (np.arange(-6, 6).reshape(3, 4) % 5).astype(dtype)
     x = jax.device_put(host, _gpu())
     assert isinstance(x, CudaArray) and isinstance(x, jax.Array)
@@ -190,7 +190,7 @@ def test_gpu_array_behaves_like_an_array():
 
 @GPU
 def test_device_put_moves_between_host_and_gpu():
-    from transpile.backend.device_array import CudaArray
+    from transpile.memory.device_array import CudaArray
     x = jax.device_put(np.arange(3, dtype=np.int32), _gpu())
     assert jax.device_put(x, _gpu()) is x
     h = jax.device_put(x, jax.CpuDevice(0))
@@ -207,7 +207,7 @@ def test_device_put_moves_between_host_and_gpu():
 
 @GPU
 def test_eager_operations_keep_their_result_on_the_gpu():
-    from transpile.backend.device_array import CudaArray
+    from transpile.memory.device_array import CudaArray
     host = np.arange(4, dtype=np.float32)
     x = jax.device_put(host, _gpu())
     results = {"add": (x + 1, host + 1), "sin": (jnp.sin(x), np.sin(host)),
@@ -253,6 +253,6 @@ def test_delete():
 
 @GPU
 def test_out_of_memory_through_device_put():
-    from transpile.backend.device_array import DeviceBuffer
+    from transpile.memory.device_array import DeviceBuffer
     with pytest.raises(cuda_runtime.CudaError, match="^RESOURCE_EXHAUSTED: Out of memory"):
         DeviceBuffer.allocate(1 << 50, 0)

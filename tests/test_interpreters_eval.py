@@ -9,7 +9,8 @@ import pytest
 
 import transpile as jax
 from transpile import lax
-from transpile.interpreters import eval as ev
+from transpile import dispatch as ev
+from transpile.interpreters import eval as eval_mod
 from transpile.lax import control_flow as cf
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -48,7 +49,7 @@ def test_eager_cache_is_keyed_by_the_traced_functions():
 
 
 def test_short_scans_stay_on_numpy_and_long_ones_compile():
-    wants_c = ev.compiled_eagerly[cf.scan_p]
+    wants_c = eval_mod.compiled_eagerly[cf.scan_p]
     assert not wants_c({"length": cf.EAGER_SCAN_MIN_LENGTH - 1})
     assert wants_c({"length": cf.EAGER_SCAN_MIN_LENGTH})
     xs = np.arange(100, dtype=np.float32)
@@ -88,7 +89,7 @@ def test_eager_scan_matches_the_numpy_evaluator(n):
     xs = np.linspace(-2, 2, n, dtype=np.float32)
     closed = jax.make_jaxpr(lambda xs: lax.scan(lambda c, x: (c * 0.5 + x, c * x),
                                                 np.float32(1), xs))(xs)
-    want = ev.eval_jaxpr_numpy(closed.jaxpr, closed.consts, xs)
+    want = eval_mod.eval_jaxpr_numpy(closed.jaxpr, closed.consts, xs)
     got = lax.scan(lambda c, x: (c * 0.5 + x, c * x), np.float32(1), xs)
     for g, w in zip(got, want, strict=True):
         np.testing.assert_array_equal(np.asarray(g), w)

@@ -11,7 +11,7 @@ import pytest
 import transpile as jax
 import transpile.numpy as jnp
 from transpile.backend import CompilerNotFoundError
-from transpile.backend import pool
+from transpile.memory import pool
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

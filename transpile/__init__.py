@@ -5,9 +5,10 @@ results, dtypes, jaxpr text and errors.
 """
 from __future__ import annotations
 
-__version__ = "0.1.0"
+from .version import __version__  # noqa: F401
 
 from . import errors, tree_util
+from . import dispatch  # noqa: F401  (fills core.eager_apply: eager execution)
 from .api import (CpuDevice, CudaDevice, block_until_ready, default_backend, device_count,
                   device_get, device_put, devices, local_device_count, local_devices,
                   print_environment_info)

@@ -10,6 +10,9 @@ from . import core, tree_util
 from .array import Array
 from .devices import (CpuDevice, CudaDevice, default_backend, default_device,  # noqa: F401
                       device_count, devices, local_device_count, local_devices)
+from .memory import cuda_runtime
+from .memory.device_array import CudaArray
+from .version import __version__
 
 __all__ = ["block_until_ready", "device_put", "device_get", "devices", "local_devices",
            "device_count", "local_device_count", "default_backend", "CpuDevice", "CudaDevice",
@@ -38,14 +41,12 @@ def _target(device):
 
 
 def _to_host(x):
-    from .backend.device_array import CudaArray
     if isinstance(x, CudaArray):
         return Array._new(x._value, x._weak_type)  # the cached host copy is read-only
     return _to_array(x)
 
 
 def _to_gpu(x, device):
-    from .backend.device_array import CudaArray
     if x is None or isinstance(x, core.Tracer):
         return x
     if isinstance(x, CudaArray):
@@ -110,7 +111,6 @@ def print_environment_info(return_string: bool = False):
     import platform
     import sys
 
-    from . import __version__
     lines = [f"transpile: {__version__}", f"numpy: {np.__version__}",
              f"python: {sys.version.replace(chr(10), ' ')}",
              f"device info: cpu-{device_count('cpu')}, {device_count('cpu')} local devices",
@@ -123,7 +123,6 @@ def print_environment_info(return_string: bool = False):
 
 
 def _cuda_info() -> str:
-    from .backend import cuda_runtime
     if not cuda_runtime.available():
         return f"unavailable ({cuda_runtime.unavailable_reason()})"
     return ", ".join(f"{d}: {d.device_kind}" for d in devices("cuda"))

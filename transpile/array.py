@@ -9,6 +9,7 @@ import numpy as np
 
 from . import core, dtypes
 from .core import ShapedArray, _IMMUTABLE_MSG
+from .devices import CpuDevice
 
 __all__ = ["Array"]
 
@@ -172,13 +173,11 @@ class Array:
 
     def devices(self) -> set:
         """The devices holding the array: ``{CpuDevice(id=0)}`` (host memory)."""
-        from .devices import CpuDevice
         return {CpuDevice(0)}
 
     @property
     def device(self):
         """The device holding the array: ``CpuDevice(id=0)``."""
-        from .devices import CpuDevice
         return CpuDevice(0)
 
     def copy(self) -> "Array":

@@ -22,7 +22,7 @@ from .custom_derivatives import (_Hidden, _is_staged_tangent, custom_jvp_call_p,
 from .interpreters import ad
 from .interpreters.batching import (batch_flat, bdim_at_front, matchaxis, moveaxis,
                                     not_mapped, primitive_batchers)
-from .jit import jit_p
+from .lax.call import jit_p
 from .lax.control_flow_batching import batch_jaxpr, batch_jaxpr_axes
 
 # ---------------------------------------------------------------------------------------

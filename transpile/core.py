@@ -299,6 +299,26 @@ class Trace:
         raise _leak_error(val)
 
 
+def _no_lax(*args, **kwargs):
+    raise RuntimeError("transpile.lax is not imported (import transpile sets "
+                       "core.index_in_dim)")
+
+
+#: ``lax.index_in_dim``, which iterating over a tracer binds; ``lax.slicing`` sets it.
+index_in_dim: Callable = _no_lax
+
+
+def _no_dispatch(primitive, args, params):
+    raise RuntimeError(f"eager {primitive.name}: transpile.dispatch is not imported "
+                       "(import transpile fills core.eager_apply)")
+
+
+#: ``(primitive, args, params) -> result``: how the eval trace applies a primitive to
+#: concrete values. Eager dispatch needs arrays, devices and the compiler, all above this
+#: module, so ``transpile.dispatch`` sets it when imported (``import transpile`` does).
+eager_apply: Callable = _no_dispatch
+
+
 class EvalTrace(Trace):
     """No transformation: primitives run their NumPy rule at once."""
 
@@ -308,8 +328,7 @@ class EvalTrace(Trace):
     lift = pure
 
     def process_primitive(self, primitive, tracers, params):
-        from .interpreters.eval import apply_primitive
-        return apply_primitive(primitive, tracers, params)
+        return eager_apply(primitive, tracers, params)
 
 
 def _leak_error(tracer) -> UnexpectedTracerError:
@@ -414,7 +433,6 @@ class Tracer:
             raise TypeError("iteration over a 0-d array")
         # Unstacked with unit-stride slices, as JAX's tracers iterate (``x[i]`` would
         # print ``strides=None``).
-        from .lax.slicing import index_in_dim
         return (index_in_dim(self, i, 0, keepdims=False) for i in range(self.shape[0]))
 
     def __bool__(self):

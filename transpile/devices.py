@@ -9,6 +9,7 @@ program behaves the same on every machine unless it asks for a GPU.
 from __future__ import annotations
 
 from .config import config
+from .memory import cuda_runtime
 
 __all__ = ["CpuDevice", "CudaDevice", "devices", "local_devices", "device_count",
            "local_device_count", "default_device", "default_backend", "CUDA_PLATFORMS"]
@@ -59,7 +60,6 @@ class CudaDevice(_Device):
 
     @property
     def device_kind(self) -> str:
-        from .backend import cuda_runtime
         return cuda_runtime.device_name(self.id)
 
 
@@ -67,7 +67,6 @@ _CPU = CpuDevice(0)
 
 
 def _cuda_devices() -> list:
-    from .backend import cuda_runtime
     return [CudaDevice(i) for i in range(cuda_runtime.device_count())]
 
 
@@ -110,7 +109,6 @@ def devices(backend: str | None = None) -> list:
         return gpus
     err = _unknown(backend, gpus)
     if backend in CUDA_PLATFORMS:
-        from .backend import cuda_runtime
         raise err from cuda_runtime.CudaUnavailableError(cuda_runtime.unavailable_reason())
     raise err
 

@@ -25,7 +25,13 @@ from pathlib import Path
 
 import numpy as np
 
-from . import __version__, dtypes
+from . import dtypes, stages
+from .codegen.emit_c import literal, stype
+from .codegen.plan import plan_program
+from .codegen.render import environment, render_module
+from .jit import JitWrapped, jit
+from .resources import runtime_dir
+from .version import __version__
 
 __all__ = ["export_c", "ExportedC", "export_lowering"]
 
@@ -75,7 +81,6 @@ def export_c(fun, *abstract_args, name: str = "f", out_dir=".", **kwargs) -> Exp
     -------
     ExportedC
     """
-    from .jit import JitWrapped, jit
     f = fun if isinstance(fun, JitWrapped) else jit(fun)
     return f.lower(*abstract_args, **kwargs).export_c(out_dir, name=name)
 
@@ -87,7 +92,6 @@ def _type_text(aval) -> str:
 def _header_arrays(program, closed) -> tuple[list, list, list]:
     """(arrays for the header, exported parameter declarations, C names) for the jaxpr's
     inputs and outputs."""
-    from .codegen.emit_c import stype
     arrays, params = [], []
     in_names = []
     for i, aval in enumerate(closed.in_avals):
@@ -106,7 +110,6 @@ def _header_arrays(program, closed) -> tuple[list, list, list]:
 
 
 def _array_info(role, index, cname, aval) -> dict:
-    from .codegen.emit_c import stype
     size = int(np.prod(aval.shape, dtype=np.int64))
     return dict(role=role, index=index, cname=cname, type=_type_text(aval),
                 rank=len(aval.shape), shape=list(aval.shape), size=size,
@@ -117,7 +120,6 @@ def _array_info(role, index, cname, aval) -> dict:
 
 def _const_rows(value: np.ndarray, dtype) -> list:
     """C initializer rows for a constant's elements (exact literals, 8 per row)."""
-    from .codegen.emit_c import literal
     flat = np.asarray(value).reshape(-1)
     if dtypes.is_key(dtype):
         items = [f"UINT64_C({int(w['k0']) | (int(w['k1']) << 32)})" for w in flat]
@@ -134,10 +136,6 @@ def _const_rows(value: np.ndarray, dtype) -> list:
 
 def export_lowering(lowering, out_dir, name: str) -> ExportedC:
     """The files of a ``stages.Lowering`` exported as ``name`` into ``out_dir``."""
-    from .codegen.emit_c import literal, stype
-    from .codegen.plan import plan_program
-    from .codegen.render import environment, render_module
-    from .resources import runtime_dir
     _check_name(name)
     closed = lowering.optimized
     impl = f"{name}_impl"
@@ -245,3 +243,6 @@ def _runtime_headers(source: str, folder: Path) -> list:
         seen.append(h)
         todo.extend(re.findall(r'#include "([^"]+)"', (folder / h).read_text()))
     return seen
+
+
+stages.export_lowering = export_lowering

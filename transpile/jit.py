@@ -25,7 +25,17 @@ from .config import config
 from .core import ShapedArray, Tracer
 from .interpreters.eval import eval_jaxpr, eval_jaxpr_numpy
 from .interpreters.tracing import DebugInfo, split_tracer_consts, trace_to_jaxpr
-from .ir import ClosedJaxpr, pp_eqn_hooks, pp_param_rules
+from . import stages
+from .array import Array
+from .backend.build import CompilerNotFoundError
+from .backend.load import PooledArray
+from .dtypes import canonicalize_dtype
+from .ir import ClosedJaxpr
+from .lax import call as lax_call
+from .lax.call import jit_p
+from .passes import optimize
+from .placement import lowering_target, placement
+from .tree_util import argument_paths as _leaf_paths
 
 _logger = logging.getLogger("transpile")
 
@@ -35,13 +45,8 @@ __all__ = ["jit", "make_jaxpr", "jit_p", "ShapeDtypeStruct", "eval_shape"]
 # ---------------------------------------------------------------------------------------
 # The jit primitive
 
-jit_p = core.new_primitive("jit", multiple_results=True)
-
-
-@jit_p.def_abstract_eval
-def _jit_abstract(*avals, jaxpr: ClosedJaxpr, name: str):
-    return list(jaxpr.out_avals)
-
+# ``jit_p`` is defined in ``lax.call`` (below the passes); its NumPy rule runs the
+# optimised jaxpr, which needs the passes, so it is installed here.
 
 #: jaxpr -> its optimised form, which ``_jit_impl`` evaluates
 _OPTIMIZED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -54,24 +59,8 @@ def _jit_impl(*args, jaxpr: ClosedJaxpr, name: str):
     # too), while op-by-op eager arithmetic stays unfused, as JAX's.
     run = _OPTIMIZED.get(jaxpr)
     if run is None:
-        from .passes import optimize
         run = _OPTIMIZED[jaxpr] = optimize(jaxpr)
     return eval_jaxpr_numpy(run.jaxpr, run.consts, *args)
-
-
-def _jit_pp_params(params):
-    return [("name", params["name"]), ("jaxpr", params["jaxpr"])]
-
-
-def _jit_pp_hook(eqn, ctx):
-    inner = eqn.params["jaxpr"].jaxpr
-    if inner not in ctx.shared:
-        ctx.suggest(inner.invars, eqn.invars)
-        ctx.suggest(inner.outvars, eqn.outvars)
-
-
-pp_param_rules[jit_p] = _jit_pp_params
-pp_eqn_hooks[jit_p] = _jit_pp_hook
 
 
 # ---------------------------------------------------------------------------------------
@@ -90,7 +79,6 @@ class ShapeDtypeStruct:
     __slots__ = ("shape", "dtype", "weak_type", "sharding")
 
     def __init__(self, shape, dtype, *, sharding=None, weak_type: bool = False):
-        from .dtypes import canonicalize_dtype
         self.shape = tuple(int(d) for d in shape)
         self.dtype = canonicalize_dtype(dtype)
         self.weak_type = bool(weak_type)
@@ -142,28 +130,6 @@ def _leaf_aval(x, path_fn) -> ShapedArray:
 
 def _describe_at(describe, i, what):
     return describe(what, i)
-
-
-def _leaf_paths(fun, args, kwargs) -> list[str]:
-    """Argument paths (``x``, ``x[0]``, ``y['a']``) of the flat leaves of (args, kwargs)."""
-    pairs, _ = tree_util.tree_flatten_with_path((tuple(args), dict(kwargs)))
-    try:
-        sig = inspect.signature(fun)
-        bound = sig.bind(*args, **kwargs)
-        positional = [n for n in bound.arguments
-                      if sig.parameters[n].kind in (inspect.Parameter.POSITIONAL_ONLY,
-                                                    inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-    except (TypeError, ValueError):
-        positional = []
-    out = []
-    for path, _leaf in pairs:
-        (_, which), (kind, key), *rest = path
-        if which == 0:
-            name = positional[key] if key < len(positional) else f"args[{key}]"
-        else:
-            name = key
-        out.append(name + tree_util.keystr(rest))
-    return out
 
 
 # ---------------------------------------------------------------------------------------
@@ -388,21 +354,18 @@ class JitWrapped:
         if device is not None and device.platform != "cpu":
             exe = entry.device_executables.get(device.id)
             if exe is None:
-                from .stages import executable_for
-                exe = entry.device_executables[device.id] = executable_for(
+                exe = entry.device_executables[device.id] = stages.executable_for(
                     entry.closed_jaxpr, self._name, device)
             return exe
         exe = entry.executable
         if exe is None:
-            from .stages import executable_for
-            exe = entry.executable = executable_for(entry.closed_jaxpr, self._name)
+            exe = entry.executable = stages.executable_for(entry.closed_jaxpr, self._name)
         return exe
 
     def _run_device(self, leaves):
         """The device a call with these arguments runs on (None: the CPU): jit's
         ``device``/``backend``, else that of an argument already on a GPU, else the
         default device (``default_device``, ``jax_platform_name``)."""
-        from .placement import placement
         return placement(self._backend, self._device, leaves)
 
     # --- calling ----------------------------------------------------------------------
@@ -453,13 +416,11 @@ class JitWrapped:
         stages.Lowered
             ``.as_text()`` is the generated C; ``.compile()`` builds it.
         """
-        from .placement import lowering_target
-        from .stages import Lowered, lower_jaxpr
         key, leaves, in_tree, avals, statics = self._signature(args, kwargs)
         entry, _ = self._get_entry(args, kwargs)
         target = lowering_target(self._backend, self._device, leaves)
-        return Lowered(lower_jaxpr(entry.closed_jaxpr, self._name, target=target), in_tree,
-                       entry.out_tree, statics, self._fun)
+        return stages.Lowered(stages.lower_jaxpr(entry.closed_jaxpr, self._name, target=target),
+                              in_tree, entry.out_tree, statics, self._fun)
 
     def eval_shape(self, *args, **kwargs):
         """The output as a pytree of ``ShapeDtypeStruct``s, without running anything."""
@@ -476,7 +437,6 @@ class JitWrapped:
         size = sum(int(np.prod(a.shape, dtype=np.int64)) for a in entry.closed_jaxpr.out_avals)
         if size < limit:
             return False
-        from .backend.build import CompilerNotFoundError
         try:
             self._executable(entry)
         except CompilerNotFoundError:
@@ -519,8 +479,6 @@ def _fast_key(args):
 
 
 def _array_types():
-    from .array import Array
-    from .backend.load import PooledArray
     return (Array, PooledArray)
 
 
@@ -723,3 +681,6 @@ def eval_shape(fun: Callable, *args, **kwargs):
     return jit(fun).eval_shape(*args, **kwargs)
 
 _ARRAY_TYPES = _array_types()
+
+
+lax_call.internal_jit = internal_jit

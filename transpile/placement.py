@@ -8,6 +8,11 @@ CPU. Lowering needs no device: ``lowering_target`` only says which source to ren
 """
 from __future__ import annotations
 
+from .config import config
+from .devices import CudaDevice, default_device, devices
+from .memory import cuda_runtime
+from .memory.device_array import CudaArray
+
 __all__ = ["placement", "lowering_target", "require_cuda_device", "argument_device",
            "CUDA_NAMES"]
 
@@ -17,13 +22,11 @@ CUDA_NAMES = ("cuda", "gpu")
 
 def _check_backend(backend) -> None:
     if backend not in (None, "cpu", *CUDA_NAMES):
-        from .devices import devices
         devices(backend)  # raises JAX's "Unknown backend" error
 
 
 def argument_device(leaves):
     """The GPU of the first ``CudaArray`` among ``leaves``, or None."""
-    from .backend.device_array import CudaArray
     for x in leaves:
         if isinstance(x, CudaArray):
             return x._device
@@ -50,7 +53,6 @@ def placement(backend, device, leaves):
     got = argument_device(leaves)
     if got is not None:
         return got
-    from .devices import default_device
     d = default_device()
     return None if d.platform == "cpu" else d
 
@@ -65,7 +67,6 @@ def lowering_target(backend, device, leaves) -> str:
         return "cuda" if backend in CUDA_NAMES else "c"
     if argument_device(leaves) is not None:
         return "cuda"
-    from . import config
     d = config.jax_default_device
     if d is not None:
         platform = d if isinstance(d, str) else d.platform
@@ -83,7 +84,6 @@ def require_cuda_device(device=None):
         Naming why the CUDA backend cannot run here (no runtime library, no GPU, a
         driver too old), before anything is compiled.
     """
-    from .backend import cuda_runtime
     if not cuda_runtime.available():
         raise RuntimeError(
             "cannot compile or run for the CUDA backend on this machine: "
@@ -91,7 +91,6 @@ def require_cuda_device(device=None):
             "(jit(f, backend='cuda').lower(*args).as_text() is the CUDA source); "
             "running needs an NVIDIA GPU, its driver and the CUDA runtime.")
     if device is None:
-        from .devices import CudaDevice
         return CudaDevice(0)
     if device.id >= cuda_runtime.device_count():
         raise RuntimeError(f"no CUDA device {device.id}: this machine has "

@@ -14,13 +14,36 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import config, tree_util
+from . import core, tree_util
+from .backend import build, compiler_info, load_entry
+from .backend.cache import CACHE_VERSION, index_get, index_put
+from .backend.load import CallSpec, Executable
+from .backend.load_cuda import CudaExecutable
+from .codegen.cost import cost_analysis
+from .codegen.plan import plan_program
+from .codegen.render import render_module
+from .config import config
 from .ir import ClosedJaxpr
+from .passes import optimize
+from .placement import require_cuda_device
+from .resources import runtime_dir, templates_dir
+from .tree_util import argument_paths as _leaf_paths
+from .version import __version__
 
 __all__ = ["Lowering", "lower_jaxpr", "compile_lowering", "compile_many", "executable_for",
            "Lowered", "Compiled", "c_identifier"]
 
 logger = logging.getLogger("transpile")
+
+
+def _no_export(lowering, out_dir, name):
+    raise RuntimeError("transpile.export is not imported (import transpile sets "
+                       "stages.export_lowering)")
+
+
+#: ``export.export_lowering``: exporting renders through templates of its own and sits
+#: above this module (``export_c`` jits), so ``transpile.export`` sets this at import.
+export_lowering = _no_export
 
 
 def c_identifier(name: str) -> str:
@@ -54,9 +77,6 @@ def lower_jaxpr(closed: ClosedJaxpr, name: str, optimized: ClosedJaxpr | None = 
                 target: str = "c") -> Lowering:
     """Optimise, plan and render ``closed`` as the C entry point ``c_identifier(name)``
     (``target="cuda"``: CUDA C++ for nvcc; no GPU needed)."""
-    from .codegen.plan import plan_program
-    from .codegen.render import render_module
-    from .passes import optimize
     cname = c_identifier(name)
     if optimized is None:
         optimized = optimize(closed)
@@ -76,8 +96,6 @@ def lower_jaxpr(closed: ClosedJaxpr, name: str, optimized: ClosedJaxpr | None = 
 def compile_lowering(lowering: Lowering, device=None):
     """Build (or load from the disk cache) and wrap as an ``Executable`` (a
     ``CudaExecutable`` on ``device``, default GPU 0, for a CUDA lowering)."""
-    from .backend import build
-    from .backend.load import CallSpec, Executable
     if lowering.target == "cuda":
         return _compile_cuda(lowering, device)
     t0 = time.perf_counter()
@@ -90,11 +108,7 @@ def compile_lowering(lowering: Lowering, device=None):
 
 
 def _compile_cuda(lowering: Lowering, device=None):
-    from .backend import build
-    from .backend.load import CallSpec
-    from .placement import require_cuda_device
     device = require_cuda_device(device)  # a clear error without a GPU, before nvcc
-    from .backend.load_cuda import CudaExecutable
     t0 = time.perf_counter()
     spec = CallSpec.from_program(lowering.program)
     lib = build(lowering.source, lowering.cdef, name=lowering.name,
@@ -124,7 +138,6 @@ def _code_digest() -> bytes:
         import hashlib
         from pathlib import Path
 
-        from .resources import runtime_dir, templates_dir
         h = hashlib.sha256()
         files = sorted(Path(__file__).parent.joinpath("codegen").glob("*.py"))
         files += sorted(templates_dir().rglob("*.j2")) + sorted(runtime_dir().glob("*.h"))
@@ -140,9 +153,6 @@ def _fingerprint(optimized: ClosedJaxpr, cname: str) -> str:
     values, which the C receives as arguments."""
     import hashlib
 
-    from . import __version__
-    from .backend import compiler_info
-    from .backend.cache import CACHE_VERSION
     info = compiler_info()
     h = hashlib.sha256()
     for part in (str(CACHE_VERSION), __version__, info.path, info.version,
@@ -160,10 +170,6 @@ def executable_for(closed: ClosedJaxpr, name: str, device=None):
     """
     if device is not None and device.platform != "cpu":
         return compile_lowering(lower_jaxpr(closed, name, target="cuda"), device)
-    from .backend import load_entry
-    from .backend.cache import index_get, index_put
-    from .backend.load import CallSpec, Executable
-    from .passes import optimize
     t0 = time.perf_counter()
     cname = c_identifier(name)
     optimized = optimize(closed)
@@ -186,8 +192,6 @@ def executable_for(closed: ClosedJaxpr, name: str, device=None):
 # Ahead-of-time API
 
 def _check_args(fun, in_tree, in_avals, args, kwargs):
-    from . import core
-    from .jit import _leaf_paths
     leaves, tree = tree_util.tree_flatten((tuple(args), dict(kwargs)))
     if tree != in_tree:
         expected, _ = tree_util.tree_unflatten(in_tree, [None] * in_tree.num_leaves)
@@ -250,12 +254,10 @@ class Lowered:
         -------
         export.ExportedC
         """
-        from .export import export_lowering
         return export_lowering(self._lowering, out_dir, name)
 
     def cost_analysis(self) -> dict:
         """Estimated ``flops`` and ``bytes accessed`` (see ``codegen.cost``)."""
-        from .codegen.cost import cost_analysis
         return cost_analysis(self._lowering.optimized)
 
 
@@ -307,15 +309,8 @@ def compile_many(named: list, device=None) -> list:
     list of Executable (CudaExecutable with a device)
         One per entry of ``named``, in order.
     """
-    from .backend import build
-    from .backend.load import CallSpec, Executable
-    from .codegen.plan import plan_program
-    from .codegen.render import render_module
-    from .passes import optimize
     target = "c"
     if device is not None and device.platform != "cpu":
-        from .backend.load_cuda import CudaExecutable
-        from .placement import require_cuda_device
         device, target = require_cuda_device(device), "cuda"
     items = []
     for name, closed in named:

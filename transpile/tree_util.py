@@ -5,13 +5,14 @@ Dict keys are sorted, ``None`` is a node with no children, as in JAX.
 """
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
 from typing import Any, Callable, Hashable
 
 __all__ = ["PyTreeDef", "tree_flatten", "tree_unflatten", "tree_map", "tree_leaves",
            "tree_structure", "register_pytree_node", "register_pytree_node_class",
            "treedef_children", "all_leaves", "Partial", "tree_flatten_with_path",
-           "keystr"]
+           "keystr", "argument_paths"]
 
 
 @dataclass(frozen=True)
@@ -362,3 +363,38 @@ def structure_difference(a: PyTreeDef, b: PyTreeDef, leaf: str = "a pytree leaf"
         return None
 
     return walk(a, b, ())
+
+
+def argument_paths(fun, args, kwargs) -> list[str]:
+    """Argument paths (``x``, ``x[0]``, ``y['a']``) of the flat leaves of (args, kwargs).
+
+    Parameters
+    ----------
+    fun : callable
+        Whose signature names the positional arguments.
+    args : tuple
+    kwargs : dict
+
+    Returns
+    -------
+    list of str
+        One path per leaf, in ``tree_flatten`` order.
+    """
+    pairs, _ = tree_flatten_with_path((tuple(args), dict(kwargs)))
+    try:
+        sig = inspect.signature(fun)
+        bound = sig.bind(*args, **kwargs)
+        positional = [n for n in bound.arguments
+                      if sig.parameters[n].kind in (inspect.Parameter.POSITIONAL_ONLY,
+                                                    inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):
+        positional = []
+    out = []
+    for path, _leaf in pairs:
+        (_, which), (kind, key), *rest = path
+        if which == 0:
+            name = positional[key] if key < len(positional) else f"args[{key}]"
+        else:
+            name = key
+        out.append(name + keystr(rest))
+    return out

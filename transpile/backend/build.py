@@ -28,6 +28,8 @@ import cffi
 
 from . import cache
 from .cache import cache_dir, cache_key, entry_dir, key_lock, lib_filename, lookup
+from .. import resources
+from ..memory import cuda_runtime
 
 __all__ = ["CompilerNotFoundError", "CompileError", "CompilerInfo", "compiler_info",
            "cuda_compiler_info", "compile_command", "Library", "build", "DEFAULT_FLAGS",
@@ -139,7 +141,7 @@ class Library:
 #: (--fmad=false): the optimiser already fused exactly the products XLA fuses (explicit
 #: fma calls), so the GPU rounds as the C backend does; float32 subnormals flush to zero
 #: as on the CPU backend. The library uses the shared CUDA runtime, the one Python
-#: loads (backend/cuda_runtime.py), so both see the same allocations and streams.
+#: loads (memory/cuda_runtime.py), so both see the same allocations and streams.
 CUDA_FLAGS = ("-std=c++17", "-O3", "--fmad=false", "-ftz=true", "-Xcompiler", "-fPIC",
               "--shared", "-cudart", "shared",
               # unused variables (a loop index a kernel does not read, the workspace of
@@ -264,11 +266,10 @@ def compiler_info() -> CompilerInfo:
         info = _INFOS.get(env)
         if info is not None:
             return info
-        from ..resources import runtime_dir
         prog, cc_args = _resolve()
         record = _probe_remembered(prog, cc_args)
         flags = [*cc_args, *(f for f in DEFAULT_FLAGS if f not in record["dropped"]),
-                 f"-I{runtime_dir()}", *shlex.split(env[1])]
+                 f"-I{resources.runtime_dir()}", *shlex.split(env[1])]
         info = _INFOS[env] = CompilerInfo(prog, record["version"], tuple(flags))
         return info
 
@@ -299,7 +300,6 @@ def cuda_arch() -> str:
     named = os.environ.get("TRANSPILE_CUDA_ARCH", "").strip()
     if named:
         return named
-    from . import cuda_runtime
     if cuda_runtime.available():
         major, minor = cuda_runtime.compute_capability(0)
         return f"sm_{major}{minor}"
@@ -328,8 +328,6 @@ def cuda_compiler_info(arch: str | None = None) -> CompilerInfo:
         info = _INFOS.get(env)
         if info is not None:
             return info
-        from ..resources import runtime_dir
-        from . import cuda_runtime
         prog = _nvcc()
         out = _run([prog, "--version"])
         lines = [ln.strip() for ln in (out.stdout or out.stderr).splitlines() if ln.strip()]
@@ -338,7 +336,7 @@ def cuda_compiler_info(arch: str | None = None) -> CompilerInfo:
         cudart = cuda_runtime.cudart_path()
         if cudart:
             flags += ["-Xlinker", f"-rpath,{os.path.dirname(os.path.realpath(cudart))}"]
-        flags += [f"-I{runtime_dir()}", *shlex.split(env[3])]
+        flags += [f"-I{resources.runtime_dir()}", *shlex.split(env[3])]
         info = _INFOS[env] = CompilerInfo(prog, version, tuple(flags))
         return info
 

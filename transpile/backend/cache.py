@@ -33,6 +33,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
+from .. import resources
+from ..version import __version__
+
 if TYPE_CHECKING:  # build imports this module; the reverse import is for type hints only
     from .build import CompilerInfo
 
@@ -133,8 +136,7 @@ def host_target(flags) -> str:
 
 
 def _headers_digest() -> bytes:
-    from ..resources import runtime_dir
-    root = runtime_dir()
+    root = resources.runtime_dir()
     files = sorted(p for p in root.rglob("*") if p.suffix in (".h", ".cuh", ".hpp"))
     stats = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in files)
     digest = _HEADERS.get(stats)
@@ -173,7 +175,6 @@ def cache_key(source: str, compiler: "CompilerInfo", extra: str = "") -> str:
         compiler, the host target, the content of every runtime header (the source
         ``#include``s them), ``extra`` and ``source``.
     """
-    from .. import __version__
     h = hashlib.sha256()
     _feed(h, CACHE_VERSION, __version__, compiler.path, compiler.version,
           "\0".join(compiler.flags), host_target(compiler.flags), _headers_digest(),

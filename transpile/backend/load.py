@@ -14,7 +14,7 @@ import numpy as np
 from .. import core
 from ..array import Array
 from ..dtypes import dtype_name, from_name
-from . import pool
+from ..memory import pool
 
 __all__ = ["Executable", "PooledArray", "CallSpec"]
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..dtypes import from_name
-from . import cuda_runtime
-from .device_array import CudaArray, DeviceBuffer
+from ..memory import cuda_runtime
+from ..memory.device_array import CudaArray, DeviceBuffer
 from .load import CallSpec, _as_buffer
 
 __all__ = ["CudaExecutable"]

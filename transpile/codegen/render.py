@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import functools
 
-import jinja2
-
-from .. import __version__
 from ..resources import templates_dir
+from ..version import __version__
 from .plan import Program
 
 __all__ = ["render_module", "environment", "Signature"]
@@ -24,9 +22,12 @@ TARGETS = ("c", "cuda")
 
 
 @functools.lru_cache(maxsize=None)
-def environment(target: str = "c") -> jinja2.Environment:
+def environment(target: str = "c") -> "jinja2.Environment":
     """The strict jinja2 environment of ``target``'s templates: CUDA's folder first, then
     the C templates it shares (the entry point, and the kernels run serially)."""
+    # Imported here: a process whose functions all come from the disk cache never
+    # renders, and need not pay for importing jinja2.
+    import jinja2
     folders = [templates_dir() / "c"]
     if target == "cuda":
         folders.insert(0, templates_dir() / "cuda")

@@ -18,6 +18,9 @@ for _mod in ("structural", "slicing", "layout", "reduction", "dot", "sort", "con
     globals().update({_n: getattr(_m, _n) for _n in _m.__all__})
     __all__ += list(_m.__all__)
 
+# The jit primitive (its API, ``transpile.jit``, sits above lax).
+from . import call  # noqa: E402,F401
+
 # Differentiation rules of each family (kept apart from the primitives' modules for size).
 from . import elementwise_ad  # noqa: E402,F401
 from . import control_flow_ad  # noqa: E402,F401

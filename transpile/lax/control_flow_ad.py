@@ -36,7 +36,7 @@ from ..interpreters.ad import Zero, is_undefined_primal
 from ..interpreters.eval import eval_jaxpr
 from ..interpreters.tracing import JaxprTrace, _Builder, trace_to_jaxpr
 from ..ir import ClosedJaxpr, Jaxpr, Var
-from ..jit import jit_p
+from .call import jit_p
 from .control_flow import cond_p, scan_p, while_p
 
 __all__ = []

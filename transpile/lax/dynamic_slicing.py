@@ -16,8 +16,11 @@ import operator
 import numpy as np
 
 from .. import core
+from ..array import Array
 from ..core import ShapedArray, Tracer
+from . import call
 from .elementwise import _convert_element_type, add, lt, select_n
+from .slicing import index_in_dim
 from .structural import _int_tuple, broadcast_in_dim, squeeze
 
 __all__ = ["dynamic_slice", "dynamic_update_slice", "dynamic_index_in_dim",
@@ -114,7 +117,6 @@ def _dynamic_update_slice_impl(operand, update, *starts):
 
 def _is_staged(x) -> bool:
     """Whether an index is normalised with equations (a tracer or an Array)."""
-    from ..array import Array
     return isinstance(x, (Tracer, Array))
 
 
@@ -143,7 +145,6 @@ def _start_list(start_indices) -> list:
     """The start indices as a list of scalars (a 1-D array is split into its elements)."""
     if _is_staged(start_indices):
         n = core.get_aval(start_indices).shape[0]
-        from .slicing import index_in_dim
         return [index_in_dim(start_indices, i, 0, keepdims=False) for i in range(n)]
     if isinstance(start_indices, np.ndarray):
         return list(start_indices)
@@ -299,9 +300,9 @@ def _as_jit(fn, name: str, static: tuple):
     equation under a trace; eagerly it runs on the NumPy evaluator."""
     hit = _JITTED.get(name)
     if hit is None:
-        from ..jit import internal_jit  # jit imports lax: import it late
         fn.__name__ = name
-        hit = _JITTED[name] = internal_jit(fn, static_argnames=static)
+        # through the hook: ``transpile.jit`` sits above lax
+        hit = _JITTED[name] = call.internal_jit(fn, static_argnames=static)
     return hit
 
 

@@ -324,3 +324,6 @@ def iota(dtype, size: int):
     Array
     """
     return broadcasted_iota(dtype, (size,), 0)
+
+
+core.index_in_dim = index_in_dim  # iterating over a tracer unstacks through it

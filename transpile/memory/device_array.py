@@ -18,6 +18,7 @@ from .. import core, dtypes
 from ..array import Array, _rebuild
 from ..core import ShapedArray
 from . import cuda_runtime
+from ..devices import CudaDevice
 
 __all__ = ["DeviceBuffer", "CudaArray"]
 
@@ -130,7 +131,6 @@ class CudaArray(Array):
         CudaUnavailableError
             When there is no usable GPU.
         """
-        from ..devices import CudaDevice
         if device is None:
             device = CudaDevice(0)
         elif isinstance(device, int):
