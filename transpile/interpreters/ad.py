@@ -25,6 +25,8 @@ import numpy as np
 
 from .. import core, dtypes
 from ..core import ShapedArray, Trace, Tracer
+from ..ir import ClosedJaxpr, Jaxpr, Literal
+from .tracing import JaxprTrace, _Builder
 
 __all__ = ["Zero", "UndefinedPrimal", "is_undefined_primal", "jvp_rules",
            "transpose_rules", "defjvp", "defjvp2", "defjvp_zero", "deflinear",
@@ -76,10 +78,18 @@ def is_undefined_primal(x) -> bool:
     return isinstance(x, UndefinedPrimal)
 
 
+# The primitives this module binds live in ``lax``, above the interpreters: ``lax`` sets
+# these when imported (``import transpile`` imports it). ``add_any_p`` sums tangents and
+# cotangents (``lax.elementwise_ad``); ``full`` builds zeros and ``broadcast_in_dim_p``
+# stages them (``lax.structural_ad``).
+add_any_p = None
+full = None
+broadcast_in_dim_p = None
+
+
 def zeros_like_aval(aval: ShapedArray):
     """A zero array of ``aval``, weak type included (float0 zeros as NumPy arrays, which
     carry no data)."""
-    from ..lax.structural import full
     if aval.dtype == float0:
         return np.zeros(aval.shape, float0)
     if aval.weak_type:  # a Python zero of the kind stays weakly typed
@@ -100,7 +110,6 @@ def add_tangents(a, b):
         return b
     if isinstance(b, Zero):
         return a
-    from ..lax.elementwise import add_any_p
     return add_any_p.bind(a, b)
 
 
@@ -331,8 +340,6 @@ def linearize_flat(fun: Callable, primals: list):
         The primal outputs; the tangent jaxpr (tangent inputs to tangent outputs, its
         consts the residuals); which outputs have a symbolically zero tangent.
     """
-    from ..ir import ClosedJaxpr, Jaxpr, Literal
-    from .tracing import JaxprTrace, _Builder
     builder = _Builder(None)
     builder.linear = True  # tangent values: custom_vjp tells reverse from forward mode
     with core.new_main(LinearizeTrace) as lin_main, \
@@ -363,7 +370,6 @@ def linearize_flat(fun: Callable, primals: list):
 
 
 def _staged_zeros(tan, aval):
-    from ..lax.structural import broadcast_in_dim_p
     zero = tan.pure(np.zeros((), aval.dtype)[()] if not aval.weak_type else
                     aval.dtype.type(0).item())
     if not aval.shape:
@@ -390,8 +396,6 @@ def backward_pass(jaxpr, consts, linear_avals, cts_out) -> list:
     list
         One cotangent per invar (``Zero`` where nothing flows).
     """
-    from ..ir import Literal
-    from ..lax.elementwise import add_any_p
     known = dict(zip(jaxpr.constvars, consts, strict=True))
     linear = set(jaxpr.invars)
     for e in jaxpr.eqns:  # an equation reading a linear value is linear

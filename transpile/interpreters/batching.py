@@ -98,9 +98,15 @@ def batch_flat(fun: Callable, vals: list, dims: list, size: int, axis_name=None)
 # ---------------------------------------------------------------------------------------
 # Axis helpers
 
+# The primitives these helpers bind live in ``lax``, above the interpreters;
+# ``lax.structural_batching`` sets them when imported (``import transpile`` does).
+transpose = None
+broadcast_in_dim_p = None
+expand_dims = None
+
+
 def moveaxis(x, src: int, dst: int):
     """``x`` with axis ``src`` moved to ``dst`` (a ``transpose``; nothing when equal)."""
-    from ..lax.structural import transpose
     if src == dst:
         return x
     nd = len(core.get_aval(x).shape)
@@ -119,7 +125,6 @@ def bdim_at_front(x, bdim, size: int):
 def _broadcast_front(x, size: int):
     # NumPy integers in broadcast_dimensions, as JAX's batching prints them
     # (bound directly: the public ``broadcast_in_dim`` would make them Python ints)
-    from ..lax.structural import broadcast_in_dim_p
     shape = tuple(core.get_aval(x).shape)
     return broadcast_in_dim_p.bind(
         x, shape=(size,) + shape,
@@ -151,7 +156,6 @@ def defvectorized(primitive) -> None:
 
 
 def _handle_scalar_broadcasting(nd: int, x, d):
-    from ..lax.structural import expand_dims
     ndim = len(core.get_aval(x).shape)
     if d is not_mapped or nd == ndim:
         return x

@@ -165,3 +165,7 @@ def _tile_transpose(ct, operand, *, reps):
 
 
 ad.deflinear2(layout.tile_p, _tile_transpose)
+
+# The zeros and broadcasts the AD interpreter builds (it sits below lax).
+ad.full = structural.full
+ad.broadcast_in_dim_p = structural.broadcast_in_dim_p

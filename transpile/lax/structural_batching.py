@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import core
+from ..interpreters import batching
 from ..interpreters.batching import (defvectorized, moveaxis, not_mapped,
                                      primitive_batchers)
 from . import elementwise as ew
@@ -155,3 +156,8 @@ defvectorized(layout.bitcast_convert_type_p)
 primitive_batchers[layout.stack_p] = _stack_batch
 primitive_batchers[layout.split_p] = _split_batch
 primitive_batchers[layout.tile_p] = _tile_batch
+
+# The transposes and broadcasts the batching interpreter builds (it sits below lax).
+batching.transpose = structural.transpose
+batching.broadcast_in_dim_p = structural.broadcast_in_dim_p
+batching.expand_dims = structural.expand_dims
