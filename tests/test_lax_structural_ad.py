@@ -207,11 +207,11 @@ def _family_primitives():
     import importlib
 
     from transpile import core
-    names = ["lax.structural", "lax.slicing", "lax.layout", "lax.reduction", "lax.dot",
-             "lax.sort", "lax.dynamic_slicing", "lax.indexing", "lax.linalg", "lax.prng",
+    names = ["lax.structural", "lax.slicing", "lax.layout", "lax.reduction", "lax.contraction",
+             "lax.sorting", "lax.dynamic_slicing", "lax.indexing", "lax.linalg", "lax.prng",
              "random.keys"]
     prims = {}
-    for name in names:  # (``lax.dot`` and ``lax.sort`` are also functions: import by path)
+    for name in names:
         for v in vars(importlib.import_module(f"transpile.{name}")).values():
             if isinstance(v, core.Primitive):
                 prims[v.name] = v

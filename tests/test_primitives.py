@@ -17,7 +17,7 @@ from transpile.interpreters import ad, batching
 # Importing these defines their primitives. A module not written yet is skipped.
 PRIMITIVE_MODULES = ["transpile.lax", "transpile.lax.elementwise", "transpile.lax.structural",
                      "transpile.lax.layout",
-                     "transpile.lax.reduction", "transpile.lax.dot", "transpile.lax.sort",
+                     "transpile.lax.reduction", "transpile.lax.contraction", "transpile.lax.sorting",
                      "transpile.lax.control_flow", "transpile.lax.indexing",
                      "transpile.lax.linalg",
                      "transpile.lax.prng", "transpile.jit", "transpile.random",

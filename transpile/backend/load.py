@@ -19,6 +19,17 @@ from ..memory import pool
 __all__ = ["Executable", "PooledArray", "CallSpec"]
 
 
+def _no_callbacks(primitive, params):
+    raise RuntimeError("transpile.callbacks is not imported (import transpile sets "
+                       "backend.load.host_function)")
+
+
+#: ``(primitive, params) -> fn``: the Python function a compiled program's host step
+#: calls (NumPy arrays in, its results out). The callback primitives live in ``lax``,
+#: which the backend never imports: ``transpile.callbacks`` sets this.
+host_function = _no_callbacks
+
+
 class CallSpec:
     """What calling an entry point needs to know, as plain JSON-able data.
 
@@ -180,7 +191,6 @@ class Executable:
         """The cffi function the compiled code calls for callback ``cid``: it reads the
         operands' buffers, runs the Python function and writes its results; an
         exception is kept (the C returns 1) and raised again by the call."""
-        from ..callbacks import host_function
         ffi = self._ffi
         fns = [(host_function(p, params), ins, outs) for p, params, ins, outs in table]
 

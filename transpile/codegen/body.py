@@ -8,15 +8,10 @@ index) so that generated C reads like the jaxpr it came from.
 """
 from __future__ import annotations
 
-import importlib
-
 import numpy as np
 
 from ..ir import Literal, Var
-indexing = importlib.import_module("transpile.lax.indexing")
-layout = importlib.import_module("transpile.lax.layout")
-slicing = importlib.import_module("transpile.lax.slicing")
-structural = importlib.import_module("transpile.lax.structural")
+from ..lax import indexing, layout, slicing, structural
 from . import emit_c, prng_c
 from .index import Index, _atomic
 

@@ -10,11 +10,9 @@ does (floats in at least float32, integers in wrapping uint64).
 """
 from __future__ import annotations
 
-import importlib
-
 import numpy as np
 
-dot_mod = importlib.import_module("transpile.lax.dot")
+from ..lax import contraction as dot_mod
 from . import emit_c
 from .index import row_major_strides
 

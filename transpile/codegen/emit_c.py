@@ -15,8 +15,6 @@ after every operation whose result may not be representable.
 """
 from __future__ import annotations
 
-import importlib
-
 import math
 import re
 from typing import Callable
@@ -24,8 +22,10 @@ from typing import Callable
 import numpy as np
 
 from .. import dtypes
-ew = importlib.import_module("transpile.lax.elementwise")
-sort_mod = importlib.import_module("transpile.lax.sort")
+from ..lax import elementwise as ew
+from ..lax import fma as lax_fma
+from ..lax import layout as lax_layout
+from ..lax import sorting as sort_mod
 from ..resources import runtime_dir
 
 __all__ = ["rules", "emit", "literal", "ctype", "stype", "math_function", "clamp_start",
@@ -221,7 +221,7 @@ def _fma(args, in_avals, out_aval, **_):
     return f"{fn}({', '.join(args)})"
 
 
-_def(importlib.import_module("transpile.lax.fma").fma_p, _fma)
+_def(lax_fma.fma_p, _fma)
 
 
 def _neg(args, in_avals, out_aval, **_):
@@ -575,7 +575,7 @@ def _bitcast(args, in_avals, out_aval, *, new_dtype):
     return bits if dst.kind == "u" else f"({ctype(dst)})({bits})"
 
 
-_def(importlib.import_module("transpile.lax.layout").bitcast_convert_type_p, _bitcast)
+_def(lax_layout.bitcast_convert_type_p, _bitcast)
 
 # ---------------------------------------------------------------------------------------
 # Dynamic start indices

@@ -20,16 +20,15 @@ rounds, wraps and orders NaN exactly as ``add``/``mul``/``min``/``max`` do.
 """
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 
 import numpy as np
 
 from .. import core
 from ..ir import ClosedJaxpr, Literal, _alpha
-ew = importlib.import_module("transpile.lax.elementwise")
-indexing = importlib.import_module("transpile.lax.indexing")
-common = importlib.import_module("transpile.lax._indexing_common")
+from ..lax import _indexing_common as common
+from ..lax import elementwise as ew
+from ..lax import indexing
 from . import emit_c
 from .body import BodyBuilder
 from .index import row_major_strides

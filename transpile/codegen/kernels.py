@@ -9,17 +9,14 @@ loops and pragmas laid out there.
 """
 from __future__ import annotations
 
-import importlib
 import re
 
 import numpy as np
 
-dot_mod = importlib.import_module("transpile.lax.dot")
-layout = importlib.import_module("transpile.lax.layout")
-red = importlib.import_module("transpile.lax.reduction")
-slicing = importlib.import_module("transpile.lax.slicing")
-sort_mod = importlib.import_module("transpile.lax.sort")
-prng = importlib.import_module("transpile.lax.prng")
+from ..lax import contraction as dot_mod
+from ..lax import keys, layout, prng, slicing
+from ..lax import reduction as red
+from ..lax import sorting as sort_mod
 from . import emit_c
 from .body import BodyBuilder, eqn_comment
 from .index import row_major_strides
@@ -261,8 +258,8 @@ def _read(b, offset: str) -> str:
 #: Primitives whose output holds the operand's bytes in a new type: a byte-copying
 #: bitcast, and the views between key data (uint32[..., 2]) and keys (one uint64_t each).
 _BYTE_COPIES = frozenset({layout.bitcast_convert_type_p,
-                          importlib.import_module("transpile.random.keys").random_wrap_p,
-                          importlib.import_module("transpile.random.keys").random_unwrap_p})
+                          keys.random_wrap_p,
+                          keys.random_unwrap_p})
 
 
 def _joining_fields(e, ins, o) -> dict:

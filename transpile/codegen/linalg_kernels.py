@@ -11,12 +11,10 @@ matrices of the batch, the same way.
 """
 from __future__ import annotations
 
-import importlib
-
 import numpy as np
 
-sort_mod = importlib.import_module("transpile.lax.sort")
-linalg = importlib.import_module("transpile.lax.linalg")
+from ..lax import linalg
+from ..lax import sorting as sort_mod
 
 __all__ = ["RULES", "linalg_kernel"]
 

@@ -16,19 +16,16 @@ their roots respects every dependency.
 """
 from __future__ import annotations
 
-import importlib
-
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from .. import core
 from ..ir import ClosedJaxpr, Literal, Var, _alpha, var_names
-ew = importlib.import_module("transpile.lax.elementwise")
-red = importlib.import_module("transpile.lax.reduction")
-layout = importlib.import_module("transpile.lax.layout")
-slicing = importlib.import_module("transpile.lax.slicing")
-structural = importlib.import_module("transpile.lax.structural")
+from ..lax import contraction, indexing, layout, slicing, structural
+from ..lax import callbacks as lax_callbacks
+from ..lax import elementwise as ew
+from ..lax import reduction as red
 from . import emit_c, kernels, prng_c
 from .body import BodyBuilder, local_name, pointer_name
 
@@ -42,7 +39,7 @@ _INDEX_MAPS = {structural.broadcast_in_dim_p, structural.reshape_p, structural.s
                structural.transpose_p, structural.rev_p, slicing.slice_p, slicing.pad_p,
                slicing.iota_p, layout.copy_p, layout.tile_p,
                # dynamic indexing: starts read and clamped in the loop body (body.py)
-               importlib.import_module("transpile.lax.indexing").dynamic_slice_p}
+               indexing.dynamic_slice_p}
 FUSIBLE = frozenset(emit_c.FUSIBLE_ELEMENTWISE | _INDEX_MAPS | prng_c.SOURCES)
 
 
@@ -54,7 +51,7 @@ def fusible(e) -> bool:
     return e.primitive in FUSIBLE
 
 
-_HOST_CALLBACKS = importlib.import_module("transpile.callbacks").HOST_CALLBACKS
+_HOST_CALLBACKS = lax_callbacks.HOST_CALLBACKS
 
 REDUCTIONS = {red.reduce_sum_p: "sum", red.reduce_prod_p: "prod", red.reduce_max_p: "max",
               red.reduce_min_p: "min", red.reduce_and_p: "and", red.reduce_or_p: "or",
@@ -179,7 +176,7 @@ def _absorb_transposes(closed: ClosedJaxpr) -> ClosedJaxpr:
     strides, so ``x.T @ y`` needs no transposed copy. Only when the operand's free
     dimensions keep their order, which the output layout depends on."""
     from ..passes.dce import eliminate_dead_code
-    dot_p = importlib.import_module("transpile.lax.dot").dot_general_p
+    dot_p = contraction.dot_general_p
     producer = {e.outvars[0]: e for e in closed.jaxpr.eqns if len(e.outvars) == 1}
     eqns, changed = [], False
     for e in closed.jaxpr.eqns:

@@ -9,12 +9,9 @@ computed from the element's index like ``iota`` (``source_expr``, used by
 """
 from __future__ import annotations
 
-import importlib
-
+from ..lax import keys
 from . import emit_c
 from .index import _atomic
-
-keys = importlib.import_module("transpile.random.keys")
 
 __all__ = ["SOURCES", "source_expr"]
 

@@ -7,14 +7,11 @@ from .elementwise import __all__ as _ew_all
 
 __all__ = list(_ew_all)
 
-for _mod in ("structural", "slicing", "layout", "reduction", "dot", "sort", "control_flow",
-             "indexing", "prng"):
-    try:
-        _m = __import__(f"{__name__}.{_mod}", fromlist=["__all__"])
-    except ModuleNotFoundError as _e:  # a family not written yet
-        if _e.name != f"{__name__}.{_mod}":
-            raise
-        continue
+from . import (contraction, control_flow, indexing, layout, prng, reduction,  # noqa: E402
+               slicing, sorting, structural)
+
+for _m in (structural, slicing, layout, reduction, contraction, sorting, control_flow,
+           indexing, prng):
     globals().update({_n: getattr(_m, _n) for _n in _m.__all__})
     __all__ += list(_m.__all__)
 
@@ -34,3 +31,6 @@ from . import indexing_batching, control_flow_batching  # noqa: E402,F401
 # ``lax.linalg`` is a namespace of its own, as in JAX (``lax.linalg.cholesky``).
 from . import linalg  # noqa: E402,F401
 from . import linalg_ad  # noqa: E402,F401
+
+# PRNG key primitives (``transpile.random`` is their API) and host callbacks.
+from . import keys, keys_batching, callbacks  # noqa: E402,F401

@@ -121,7 +121,7 @@ def _bcast_select_n(pred, *cases):
 
 
 def _cond_batch(vals, dims, *, branches):
-    from .sort import stop_gradient
+    from .sorting import stop_gradient
     from ..interpreters.eval import eval_jaxpr
     size = _size(vals, dims)
     index, *ops = vals

@@ -10,7 +10,7 @@ import numpy as np
 from .. import core
 from ..interpreters import ad
 from ..interpreters.ad import Zero, is_undefined_primal
-from .dot import dot_general, dot_general_p
+from .contraction import dot_general, dot_general_p
 
 __all__: list = []
 

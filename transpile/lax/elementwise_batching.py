@@ -3,15 +3,12 @@ one-operand ones keep the batch axis where it is; the others broadcast as JAX's
 ``broadcast_batcher`` does, except ``select_n`` and ``clamp`` (JAX's own rules, below)."""
 from __future__ import annotations
 
-import importlib
-
 from .. import core as _core
 from ..core import Primitive
 from ..interpreters.batching import (bdim_at_front, defbroadcasting, defvectorized,
                                      moveaxis, primitive_batchers)
 from . import elementwise as ew
-
-_fma = importlib.import_module("transpile.lax.fma")
+from . import fma as _fma
 
 
 def _register() -> None:

@@ -21,7 +21,7 @@ from ..interpreters import ad
 from ..interpreters.ad import Zero, is_undefined_primal
 from . import elementwise as ew
 from . import slicing, structural
-from .dot import Precision, dot, dot_general
+from .contraction import Precision, dot, dot_general
 from .linalg import (_swap_last, cholesky_p, triangular_solve, triangular_solve_p, tril,
                      triu)
 

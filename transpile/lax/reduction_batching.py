@@ -1,5 +1,5 @@
-"""Batching rules of the reductions (``reduction.py``), ``dot_general`` (``dot.py``),
-the sorts (``sort.py``) and the linear algebra primitives (``linalg.py``), written as
+"""Batching rules of the reductions (``reduction.py``), ``dot_general`` (``contraction.py``),
+the sorts (``sorting.py``) and the linear algebra primitives (``linalg.py``), written as
 JAX 0.10.2 writes them so that ``make_jaxpr(vmap(f))`` prints the same equations.
 
 Reductions shift their axes past the batch axis (JAX computes them with NumPy, and its
@@ -9,18 +9,14 @@ a free dimension. The linear algebra primitives take leading batch axes.
 """
 from __future__ import annotations
 
-import importlib
-
 import numpy as np
 
 from .. import core
 from ..interpreters.batching import (bdim_at_front, moveaxis, not_mapped,
                                      primitive_batchers)
+from . import contraction as dot
 from . import linalg, reduction, structural
-
-# (the modules themselves: ``transpile.lax.dot`` and ``.sort`` are also functions' names)
-dot = importlib.import_module("transpile.lax.dot")
-sort = importlib.import_module("transpile.lax.sort")
+from . import sorting as sort
 
 
 def _shape(x) -> tuple:
@@ -58,7 +54,7 @@ for _p in (reduction.cumsum_p, reduction.cumprod_p, reduction.cummax_p,
 
 
 # ---------------------------------------------------------------------------------------
-# dot.py
+# contraction.py
 
 def _bump(dims, b) -> tuple:
     """``dims`` with those at or past ``b`` moved up by one (a new axis at ``b``)."""
@@ -103,7 +99,7 @@ primitive_batchers[dot.dot_general_p] = _dot_general_batch
 
 
 # ---------------------------------------------------------------------------------------
-# sort.py
+# sorting.py
 
 def _sort_batch(vals, dims, *, dimension, is_stable, num_keys):
     proto, bdim = next((x, d) for x, d in zip(vals, dims, strict=True)

@@ -13,7 +13,7 @@ from .. import core
 from ..interpreters import ad
 from ..interpreters.ad import Zero
 from . import prng
-from .sort import sort_p, stop_gradient, stop_gradient_p, top_k_p
+from .sorting import sort_p, stop_gradient, stop_gradient_p, top_k_p
 from ._indexing_common import GatherDimensionNumbers, GatherScatterMode
 
 __all__: list = []

@@ -14,6 +14,7 @@ import os
 import sys
 
 from ..ir import ClosedJaxpr
+from ..lax.callbacks import HOST_CALLBACKS
 from ._util import EFFECTFUL_PRIMITIVES
 from .closure import lift_consts
 from .contract import contract_multiply_add
@@ -27,6 +28,11 @@ __all__ = ["optimize", "PIPELINE", "ROUND", "MAX_ROUNDS", "EFFECTFUL_PRIMITIVES"
            "UNFOLDABLE", "inline_calls", "fold_constants", "eliminate_common_subexpressions",
            "eliminate_dead_code", "used_inputs", "lift_consts", "FINAL",
            "hoist_loop_invariants", "contract_multiply_add"]
+
+# Host callbacks never run at compile time; those with effects are never removed,
+# merged or moved.
+UNFOLDABLE.update(p.name for p in HOST_CALLBACKS)
+EFFECTFUL_PRIMITIVES.update({"debug_print", "debug_callback", "io_callback"})
 
 # Run once, first: the other passes then see flat jaxprs.
 PIPELINE = (("inline", inline_calls),)

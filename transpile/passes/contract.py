@@ -17,15 +17,12 @@ contracted within themselves.
 from __future__ import annotations
 
 import collections
-import importlib
-
 import numpy as np
 
 from ..ir import ClosedJaxpr, JaxprEqn, Literal, Var
+from ..lax import elementwise as ew
+from ..lax import fma
 from ._util import closed_like, make_literal, map_subjaxprs
-
-ew = importlib.import_module("transpile.lax.elementwise")
-fma = importlib.import_module("transpile.lax.fma")
 
 __all__ = ["contract_multiply_add"]
 

@@ -9,7 +9,6 @@ keys with :func:`split` or :func:`fold_in`.
 from .continuous import (bits, exponential, gumbel, laplace, logistic,  # noqa: F401
                          multivariate_normal, normal, truncated_normal, uniform)
 from .discrete import bernoulli, categorical, choice, permutation, randint  # noqa: F401
-from . import keys_batching  # noqa: F401  (registers the batching rules)
 from .keys import (PRNGKey, clone, fold_in, key, key_data, key_impl, split,  # noqa: F401
                    wrap_key_data)
 

@@ -1,4 +1,4 @@
-"""Batching rules of the key primitives (``random/keys.py``), as JAX 0.10.2 writes
+"""Batching rules of the key primitives (``lax/keys.py``), as JAX 0.10.2 writes
 them: keys are arrays of keys, so a batch of keys is batched along one of their
 leading dimensions. ``random_bits`` and ``random_split`` append their shape after the
 key dimensions, so the batch axis stays where it is; ``random_fold_in`` broadcasts
@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..interpreters.batching import (bdim_at_front, defbroadcasting, defvectorized,
                                      primitive_batchers)
 from . import keys as k
+from .prng import threefry2x32_p
 
 
 def _wrap_batch(vals, dims, *, impl):
@@ -24,6 +25,4 @@ defbroadcasting(k.random_fold_in_p)
 primitive_batchers[k.random_wrap_p] = _wrap_batch
 
 # The threefry hash itself (``lax/prng.py``) is elementwise with broadcasting.
-from ..lax.prng import threefry2x32_p  # noqa: E402
-
 defbroadcasting(threefry2x32_p)
