@@ -15,6 +15,7 @@ import numpy as np
 
 from . import core, dtypes, tree_util
 from .interpreters import ad
+from .lax._base import numpy_api
 
 __all__ = ["jvp", "linearize", "vjp", "grad", "value_and_grad", "jacfwd", "jacrev",
            "hessian"]
@@ -29,8 +30,7 @@ def _as_value(x, name: str | None = None):
         return x
     if isinstance(x, str) or (isinstance(x, np.ndarray) and x.dtype.kind in "USO"):
         raise TypeError(f"Argument '{x}' of type {type(x)} is not a valid JAX type.")
-    from .numpy import asarray
-    return asarray(x)
+    return numpy_api.asarray(x)
 
 
 def _zeros_out(t, aval):
@@ -356,7 +356,7 @@ def jacfwd(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = 
     -------
     callable
     """
-    from . import numpy as jnp
+    jnp = numpy_api
 
     def wrapped(*args):
         from .vmapping import vmap
@@ -420,7 +420,7 @@ def jacrev(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = 
     -------
     callable
     """
-    from . import numpy as jnp
+    jnp = numpy_api
 
     def wrapped(*args):
         dyn, partial_fun = _select(fun, args, {}, argnums, "jacrev", holomorphic,

@@ -5,6 +5,8 @@ one block of code: its abstract-eval rule, its NumPy rule and its printing rule.
 """
 from __future__ import annotations
 
+import types
+
 import numpy as np
 
 from .. import core, dtypes
@@ -12,6 +14,12 @@ from ..core import ShapedArray
 
 __all__ = ["check_dtype", "broadcasting_shape", "FLOAT", "INT", "UINT", "BOOL", "NUMERIC",
            "INTEGRAL", "ANY", "kinds_desc", "aval_of"]
+
+#: The few ``jax.numpy`` functions that helpers below ``transpile.numpy`` are written with
+#: (``lax.map``'s batches, ``linalg.symmetrize``'s promotion, ``jacfwd``'s reshapes):
+#: ``asarray``, ``concatenate``, ``reshape``, ``stack``, ``add``, ``true_divide``,
+#: ``ensure_array``. ``transpile.numpy`` fills it at import (``import transpile`` does).
+numpy_api = types.SimpleNamespace()
 
 FLOAT = "f"
 INT = "i"

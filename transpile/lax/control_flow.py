@@ -41,6 +41,7 @@ from ..interpreters import eval as eval_mod
 from ..interpreters.eval import eval_jaxpr_numpy
 from ..ir import Var
 from . import elementwise as ew
+from ._base import numpy_api
 from ._control_flow_tracing import (_arg_name, _as_array, _carry_tree_error,
                                     _carry_type_error, _check_branches, _closed, _derived,
                                     _flatten_operands, _invariant_carries, _join_consts,
@@ -572,7 +573,7 @@ def map(f, xs, *, batch_size=None):  # noqa: A001 - JAX's name
     if batch_size is None:
         _, ys = scan(lambda _, x: ((), f(x)), (), xs)
         return ys
-    from ..numpy import concatenate, reshape
+    concatenate, reshape = numpy_api.concatenate, numpy_api.reshape
     leaves, tree = tree_util.tree_flatten(xs)
     n = core.get_aval(leaves[0]).shape[0]
     nb, rem = divmod(n, int(batch_size))

@@ -21,6 +21,7 @@ from ..interpreters import ad
 from ..interpreters.ad import Zero, is_undefined_primal
 from . import dynamic_slicing as ds
 from . import indexing as ix
+from ._base import numpy_api
 from ._indexing_common import GatherDimensionNumbers
 
 __all__: list = []
@@ -221,8 +222,7 @@ def _scatter_extremal_jvp(prim, primals, tangents, **params):
 
 def _arr(x):
     """``x`` with the array operators (a NumPy value as an Array)."""
-    from ..numpy import asarray
-    return x if isinstance(x, core.Tracer) else asarray(x)
+    return x if isinstance(x, core.Tracer) else numpy_api.asarray(x)
 
 
 for _p in (ix.scatter_min_p, ix.scatter_max_p):

@@ -20,6 +20,7 @@ from .. import core, dtypes
 from ..core import ShapedArray
 from . import elementwise as ew
 from . import slicing, structural
+from ._base import numpy_api
 
 __all__ = ["cholesky", "cholesky_p", "triangular_solve", "triangular_solve_p"]
 
@@ -123,10 +124,8 @@ def _swap_last(x):
 
 def symmetrize(x):
     """``(x + x^H) / 2`` with NumPy-style promotion (as ``Array`` operators do)."""
-    from ..numpy import ufuncs
-    from ..numpy._util import ensure_array
-    x = ensure_array(x)
-    return ufuncs.true_divide(ufuncs.add(x, _swap_last(x)), 2)
+    x = numpy_api.ensure_array(x)
+    return numpy_api.true_divide(numpy_api.add(x, _swap_last(x)), 2)
 
 
 def cholesky(x, *, symmetrize_input: bool = True):

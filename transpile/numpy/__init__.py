@@ -8,6 +8,8 @@ from __future__ import annotations
 import math as _math
 
 from ..array import Array as ndarray
+from ..lax import _base as _lax_base
+from ._util import ensure_array as _ensure_array
 from . import array_methods as _array_methods  # noqa: F401  (installs the methods)
 from .creation import *  # noqa: F401,F403
 from .creation import __all__ as _creation_all
@@ -42,6 +44,11 @@ inf = _math.inf
 nan = _math.nan
 euler_gamma = 0.5772156649015329
 newaxis = None
+
+# What lax and the transformations (below this package) call jnp functions through.
+_lax_base.numpy_api.__dict__.update(
+    asarray=asarray, concatenate=concatenate, reshape=reshape, stack=stack,  # noqa: F405
+    add=add, true_divide=true_divide, ensure_array=_ensure_array)  # noqa: F405
 
 _internal = {"check_int_overflow", "fill_scalar", "scalar_types"}
 __all__ = sorted(
