@@ -15,22 +15,15 @@ import numpy as np
 
 from . import core, dtypes, tree_util
 from .interpreters import ad
+from .interpreters.eval import eval_jaxpr
+from .interpreters.tracing import DebugInfo
 from .lax._base import numpy_api
+from .lax.elementwise import _convert_element_type
+# (``_as_value`` lives with ``vmap``, which this module's ``jacfwd`` builds on)
+from .vmapping import _as_value, vmap  # noqa: F401
 
 __all__ = ["jvp", "linearize", "vjp", "grad", "value_and_grad", "jacfwd", "jacrev",
            "hessian"]
-
-
-def _as_value(x, name: str | None = None):
-    """A leaf argument as JAX takes it: an Array (weakly typed for a Python scalar) or a
-    tracer; float0 arrays stay NumPy arrays."""
-    if isinstance(x, core.Tracer) or hasattr(x, "_value"):
-        return x
-    if isinstance(x, np.ndarray) and x.dtype == ad.float0:
-        return x
-    if isinstance(x, str) or (isinstance(x, np.ndarray) and x.dtype.kind in "USO"):
-        raise TypeError(f"Argument '{x}' of type {type(x)} is not a valid JAX type.")
-    return numpy_api.asarray(x)
 
 
 def _zeros_out(t, aval):
@@ -142,7 +135,6 @@ def linearize(fun: Callable, *primals, has_aux: bool = False):
             raise TypeError(f"linearized function called on tangent values inconsistent "
                             f"with the original primal values: got {t_tree} for primal "
                             f"{in_tree}")
-        from .interpreters.eval import eval_jaxpr
         res = eval_jaxpr(lin.jaxpr, lin.consts, *[_as_value(t) for t in t_leaves])
         return tree_util.tree_unflatten(out_tree, res[:n])
     res = (tree_util.tree_unflatten(out_tree, outs[:n]), f_jvp)
@@ -193,7 +185,6 @@ def vjp(fun: Callable, *primals, has_aux: bool = False):
 
 
 def _tree_mismatch(fun, want, got) -> str:
-    from .interpreters.tracing import DebugInfo
     where = DebugInfo.of(fun, "vjp").func_src
     if want.num_leaves == 1 and got.num_leaves == 1:
         detail = f"  * the output was {want} but the cotangent is {got}"
@@ -340,7 +331,6 @@ def grad(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = Fa
 
 def _basis(aval):
     """The standard basis of ``aval``'s space, as weakly typed as ``aval``."""
-    from .lax.elementwise import _convert_element_type
     size = int(np.prod(aval.shape, dtype=np.int64))
     eye = np.eye(size, dtype=aval.dtype)
     vecs = [eye[i].reshape(aval.shape) for i in range(size)]
@@ -359,7 +349,6 @@ def jacfwd(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = 
     jnp = numpy_api
 
     def wrapped(*args):
-        from .vmapping import vmap
         dyn, partial_fun = _select(fun, args, {}, argnums, "jacfwd", holomorphic, False)
         leaves, tree = tree_util.tree_flatten(tuple(dyn))
         leaves = [_as_value(x) for x in leaves]
@@ -400,14 +389,12 @@ def jacfwd(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = 
 
 def _weak_like(value, aval):
     """``value`` as an Array as weakly typed as ``aval``."""
-    from .lax.elementwise import _convert_element_type
     return _convert_element_type(value, aval.dtype, aval.weak_type)
 
 
 def _float0_as_zeros(ct, primal):
     if getattr(ct, "dtype", None) != ad.float0:
         return ct
-    from .lax.elementwise import _convert_element_type
     a = core.get_aval(_as_value(primal))
     return _convert_element_type(np.zeros(a.shape, a.dtype), a.dtype, a.weak_type)
 

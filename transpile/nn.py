@@ -20,6 +20,7 @@ from . import numpy as jnp
 from .custom_derivatives import custom_jvp
 from .jit import jit
 from .numpy._util import aval, canonicalize_axes, canonicalize_axis, promote_args_inexact
+from .config import config
 
 __all__ = ["relu", "relu6", "sigmoid", "log_sigmoid", "softplus", "silu", "swish", "gelu",
            "elu", "leaky_relu", "celu", "selu", "softmax", "log_softmax", "logsumexp",
@@ -232,5 +233,4 @@ def one_hot(x, num_classes: int, *, dtype=None, axis: int = -1):
 
 
 def _x64() -> bool:
-    from .config import config
     return bool(config.read("jax_enable_x64"))

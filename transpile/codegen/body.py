@@ -330,3 +330,12 @@ _INDEX_RULES = {structural.broadcast_in_dim_p: _broadcast_in_dim,
                 structural.reshape_p: _reshape, structural.squeeze_p: _squeeze,
                 structural.transpose_p: _transpose, structural.rev_p: _rev,
                 slicing.slice_p: _slice}
+
+
+def _stmt_lines(stmts) -> list:
+    out = []
+    for comment, ctype, name, expr in stmts:
+        if comment:
+            out.append(f"/* {comment} */")
+        out.append(f"const {ctype} {name} = {expr};")
+    return out

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from ..ir import ClosedJaxpr, Jaxpr, Literal, Var
 from . import emit_c
+from .program import _UPDATES, Buffer
 
 __all__ = ["CONTROL_FLOW", "plan_control"]
 
@@ -174,7 +175,6 @@ class _Carries:
     value and, after the loop, the final one."""
 
     def __init__(self, planner, outvars):
-        from .plan import Buffer
         self.planner = planner
         self.outs = [planner.buffers[o] for o in outvars]
         self.cur, self.nxt, self.decls = [], [], []
@@ -208,7 +208,6 @@ class _Carries:
         """Let the body compute each next carry straight into its ``_nxt`` buffer,
         except a carry updated in place (a scatter of the carry itself), which stays
         in its current buffer."""
-        from .plan import _UPDATES
         producer = {o: e for e in j.eqns for o in e.outvars}
         seen = set()
         for o, nxt, inv in zip(outvars, self.nxt, carry_invars, strict=True):
@@ -282,7 +281,6 @@ def _scan(planner, eqn) -> dict:
     views = []
 
     def view(var_like, base, writable):
-        from .plan import Buffer
         name = planner.unique(f"{base.name}_row")
         b = Buffer(var_like, name, "view", var_like.aval, 0)
         views.append({"kind": "view", "ctype": base.ctype, "name": name, "base": base.name,

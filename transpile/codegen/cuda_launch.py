@@ -5,7 +5,7 @@ Each entry maps a kernel template name (``templates/cuda/<name>``) to a function
 scratch_exprs=<C expressions of device scratch bytes>)``; ``emit_cuda.kernel_view``
 consults it for templates that have a CUDA version.
 
-Grid sizes depend on the shapes alone (``emit_cuda._grid``), never on the device.
+Grid sizes depend on the shapes alone (``_grid``, which ``emit_cuda`` uses too), never on the device.
 """
 from __future__ import annotations
 
@@ -20,9 +20,16 @@ __all__ = ["LAUNCH"]
 _UNITS = {1: "uint8_t", 2: "uint16_t", 4: "uint32_t", 8: "uint64_t"}
 
 
-def _grid(n: int) -> int:
-    from .emit_cuda import _grid
-    return _grid(n)
+#: Threads per block (``TP_BLOCK`` in ``runtime/tp_cuda.h``).
+BLOCK = 256
+#: Blocks of a grid-stride loop at most: enough to fill an H100 (132 SMs x 2048
+#: threads) several times over.
+MAX_GRID = 8192
+
+
+def _grid(n: int, per_thread: int = 1, cap: int = MAX_GRID) -> int:
+    blocks = -(-max(int(n), 1) // (BLOCK * per_thread))
+    return max(1, min(blocks, cap))
 
 
 def _size(extents) -> int:

@@ -14,14 +14,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..resources import templates_dir
+from .cuda_launch import BLOCK, MAX_GRID, _grid
+from .cuda_launch import LAUNCH as _NATIVE_EXTRA  # the other templates
 
 __all__ = ["kernel_view", "check_supported", "native_templates", "BLOCK", "MAX_GRID"]
 
-#: Threads per block (``TP_BLOCK`` in ``runtime/tp_cuda.h``).
-BLOCK = 256
-#: Blocks of a grid-stride loop at most: enough to fill an H100 (132 SMs x 2048
-#: threads) several times over.
-MAX_GRID = 8192
 #: Blocks of a full reduction's first pass at most (its partials are combined by one).
 REDUCE_GRID = 1024
 #: Elements each thread of a full reduction takes at least.
@@ -35,11 +32,6 @@ MAX_GRID_YZ = 65535
 def native_templates() -> frozenset:
     """The kernel templates with a CUDA version of their own."""
     return frozenset(p.name for p in (templates_dir() / "cuda").glob("kernel_*.j2"))
-
-
-def _grid(n: int, per_thread: int = 1, cap: int = MAX_GRID) -> int:
-    blocks = -(-max(int(n), 1) // (BLOCK * per_thread))
-    return max(1, min(blocks, cap))
 
 
 def _loop(k) -> dict:
@@ -95,9 +87,6 @@ def kernel_view(k, view: dict) -> dict:
         return dict(native=True, **extra(k))
     return dict(native=False, cuda={}, scratch_exprs=list(
         e for e in k.fields.get("workspace_exprs", []) if "tp_gemm" not in e))
-
-
-from .cuda_launch import LAUNCH as _NATIVE_EXTRA  # noqa: E402 - the other templates
 
 
 def check_supported(program) -> None:

@@ -29,9 +29,11 @@ from ..ir import ClosedJaxpr, Literal, _alpha
 from ..lax import _indexing_common as common
 from ..lax import elementwise as ew
 from ..lax import indexing
+from ..passes import optimize
 from . import emit_c
-from .body import BodyBuilder
+from .body import BodyBuilder, _stmt_lines
 from .index import row_major_strides
+from .program import PARALLEL_MIN_ELEMENTS
 
 __all__ = ["RULES", "indexing_kernel"]
 
@@ -235,8 +237,6 @@ def _combine_move(prim, dtype, update_literal, update_jaxpr=None, update_consts=
 def _apply_move(jaxpr, consts, dtype, update_literal):
     """Statements computing ``jaxpr(old, update)`` (a scalar jaxpr: ``.at[].apply``) as
     a fused loop body computes, with the old value and the update as its operands."""
-    from ..passes import optimize
-    from .kernels import _stmt_lines
     closed = optimize(ClosedJaxpr(jaxpr, list(consts)))
     j = closed.jaxpr
     names = {}
@@ -281,7 +281,6 @@ def _unround(expr: str) -> str:
 # The kernels
 
 def _gather(e, x, ind, out) -> tuple:
-    from .plan import PARALLEL_MIN_ELEMENTS
     p = e.params
     dn, sizes = p["dimension_numbers"], tuple(p["slice_sizes"])
     xs, os_ = x.aval.shape, out.aval.shape

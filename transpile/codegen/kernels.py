@@ -17,9 +17,13 @@ from ..lax import contraction as dot_mod
 from ..lax import keys, layout, prng, slicing
 from ..lax import reduction as red
 from ..lax import sorting as sort_mod
-from . import emit_c
-from .body import BodyBuilder, eqn_comment
+from . import emit_c, linalg_kernels
+from .body import BodyBuilder, _stmt_lines, eqn_comment
+from .dot_plan import dot_fields
 from .index import row_major_strides
+from .indexing_kernels import RULES, indexing_kernel
+from .program import PARALLEL_MIN_ELEMENTS, REDUCTIONS, KernelPlan
+from .sort_plan import sort_fields
 
 __all__ = ["loop_kernel", "reduce_kernel", "opaque_kernel"]
 
@@ -27,7 +31,6 @@ F16 = np.dtype(np.float16)
 
 
 def _kernel_plan(**kw):
-    from .plan import KernelPlan
     return KernelPlan(**kw)
 
 
@@ -45,15 +48,6 @@ def _params(reads: dict, writes: list) -> list:
 def _store(dtype, value: str) -> str:
     """``value`` (compute type) converted to the storage type."""
     return f"tp_f32_to_f16({value})" if np.dtype(dtype) == F16 else value
-
-
-def _stmt_lines(stmts) -> list:
-    out = []
-    for comment, ctype, name, expr in stmts:
-        if comment:
-            out.append(f"/* {comment} */")
-        out.append(f"const {ctype} {name} = {expr};")
-    return out
 
 
 # ---------------------------------------------------------------------------------------
@@ -179,7 +173,6 @@ def _acc(op: str, dtype):
 
 def reduce_kernel(kname, root, producer, buffers, names, comment, par_min) -> "KernelPlan":
     """A reduction whose operand is computed by the fused equations in the loop."""
-    from .plan import REDUCTIONS
     op = REDUCTIONS[root.primitive]
     x = root.invars[0]
     out = root.outvars[0]
@@ -323,7 +316,6 @@ def _threefry_fields(e, ins, outs) -> dict:
             else:
                 decls.append(f"const uint32_t {local} = {b.name}[0];")
                 operands.append(local)
-    from .plan import PARALLEL_MIN_ELEMENTS
     return dict(size=size, decls=decls, index_lines=index_lines, operands=operands,
                 y0=outs[0].name, y1=outs[1].name, parallel=size >= PARALLEL_MIN_ELEMENTS)
 
@@ -340,7 +332,6 @@ def opaque_kernel(kname, e, buffers, names) -> "KernelPlan":
     reads = {b.name: b for b in ins if hasattr(b, "kind")}
     common = dict(name=kname, comment=comment, reads=list(reads.values()), writes=outs)
     if p is dot_mod.dot_general_p:
-        from .dot_plan import dot_fields
         fields = dot_fields(e, ins, outs[0])
         fields["params"] = _params(reads, outs)
         return _kernel_plan(template="kernel_dot.j2", fields=fields, **common)
@@ -393,7 +384,6 @@ def opaque_kernel(kname, e, buffers, names) -> "KernelPlan":
                       total_mid=x.aval.shape[axis], ctype=x.ctype)
         return _kernel_plan(template="kernel_split.j2", fields=fields, **common)
     if p is sort_mod.sort_p:
-        from .sort_plan import sort_fields
         fields = sort_fields(kname, e, ins, outs)
         fields["params"] = _params(reads, outs)
         return _kernel_plan(template="kernel_sort.j2", fields=fields, **common)
@@ -401,12 +391,10 @@ def opaque_kernel(kname, e, buffers, names) -> "KernelPlan":
         fields = _threefry_fields(e, ins, outs)
         fields["params"] = _params(reads, outs)
         return _kernel_plan(template="kernel_threefry.j2", fields=fields, **common)
-    from . import linalg_kernels  # top_k, cholesky, triangular_solve
     if p in linalg_kernels.RULES:
         template, fields = linalg_kernels.linalg_kernel(e, ins, outs)
         fields["params"] = _params(reads, outs)
         return _kernel_plan(template=template, fields=fields, **common)
-    from .indexing_kernels import RULES, indexing_kernel
     if p in RULES:
         template, fields = indexing_kernel(e, ins, outs)
         return _kernel_plan(template=template, fields=fields, **common)

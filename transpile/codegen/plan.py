@@ -16,8 +16,6 @@ their roots respects every dependency.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
 
 from .. import core
@@ -25,15 +23,15 @@ from ..ir import ClosedJaxpr, Literal, Var, _alpha, var_names
 from ..lax import contraction, indexing, layout, slicing, structural
 from ..lax import callbacks as lax_callbacks
 from ..lax import elementwise as ew
-from ..lax import reduction as red
-from . import emit_c, kernels, prng_c
-from .body import BodyBuilder, local_name, pointer_name
+from ..lax.control_flow_batching import lower_vector_predicate_whiles
+from ..passes.dce import eliminate_dead_code
+from . import control, emit_c, kernels, prng_c
+from .body import BodyBuilder, eqn_comment, local_name, pointer_name
+# The plan dataclasses and tables live in ``program`` (the kernel builders use them).
+from .program import (PARALLEL_MIN_ELEMENTS, REDUCTIONS, _UPDATES, Buffer,  # noqa: F401
+                      KernelPlan, Program)
 
 __all__ = ["Buffer", "KernelPlan", "Program", "plan_program", "PARALLEL_MIN_ELEMENTS"]
-
-#: Below this many elements a kernel runs on the calling thread: starting the OpenMP
-#: team costs more than the loop.
-PARALLEL_MIN_ELEMENTS = 1 << 16
 
 _INDEX_MAPS = {structural.broadcast_in_dim_p, structural.reshape_p, structural.squeeze_p,
                structural.transpose_p, structural.rev_p, slicing.slice_p, slicing.pad_p,
@@ -53,66 +51,12 @@ def fusible(e) -> bool:
 
 _HOST_CALLBACKS = lax_callbacks.HOST_CALLBACKS
 
-REDUCTIONS = {red.reduce_sum_p: "sum", red.reduce_prod_p: "prod", red.reduce_max_p: "max",
-              red.reduce_min_p: "min", red.reduce_and_p: "and", red.reduce_or_p: "or",
-              red.reduce_xor_p: "xor"}
 #: Fusing these under a broadcast would recompute them for every copy.
 _EXPENSIVE = {ew.exp_p, ew.exp2_p, ew.expm1_p, ew.log_p, ew.log1p_p, ew.sin_p, ew.cos_p,
               ew.tan_p, ew.asin_p, ew.acos_p, ew.atan_p, ew.sinh_p, ew.cosh_p, ew.tanh_p,
               ew.asinh_p, ew.acosh_p, ew.atanh_p, ew.logistic_p, ew.erf_p, ew.erf_inv_p,
               ew.pow_p, ew.atan2_p, ew.cbrt_p, ew.div_p, ew.rem_p, ew.sqrt_p, ew.rsqrt_p,
               *prng_c.SOURCES, prng_c.keys.random_fold_in_p}
-
-
-@dataclass
-class Buffer:
-    """One array the entry point touches.
-
-    ``kind`` is ``input``, ``const``, ``output`` or ``temp``; ``position`` is the index
-    among inputs/consts/outputs, or the byte offset in the workspace for temps.
-    """
-    var: Var
-    name: str
-    kind: str
-    aval: core.ShapedArray
-    position: int = 0
-
-    @property
-    def ctype(self) -> str:
-        return emit_c.stype(self.aval.dtype)
-
-    @property
-    def nbytes(self) -> int:
-        return int(self.aval.size) * self.aval.dtype.itemsize
-
-
-@dataclass
-class KernelPlan:
-    """What one kernel template renders: see ``templates/c/kernel_*.j2``."""
-    name: str
-    template: str
-    comment: str
-    reads: list
-    writes: list
-    fields: dict = field(default_factory=dict)
-
-
-@dataclass
-class Program:
-    """Everything the entry template needs."""
-    name: str
-    inputs: list
-    consts: list
-    outputs: list
-    temps: list
-    kernels: list
-    workspace_bytes: int
-    extra_workspace: list  # C expressions of workspace bytes kernels need themselves
-    out_sources: list      # per jaxpr output: ("buffer", i) / ("input", i) / ("const", i) / ("literal", value)
-    steps: list = field(default_factory=list)  # what the entry runs: see control.py
-    #: host callbacks by id: (primitive, params, in avals, out avals); the entry then
-    #: takes a last parameter, the function that runs them (see backend/load.py)
-    host_callbacks: list = field(default_factory=list)
 
 
 def _names(closed: ClosedJaxpr) -> dict:
@@ -175,7 +119,6 @@ def _absorb_transposes(closed: ClosedJaxpr) -> ClosedJaxpr:
     """Read a transposed ``dot_general`` operand in place: the dot kernel takes any
     strides, so ``x.T @ y`` needs no transposed copy. Only when the operand's free
     dimensions keep their order, which the output layout depends on."""
-    from ..passes.dce import eliminate_dead_code
     dot_p = contraction.dot_general_p
     producer = {e.outvars[0]: e for e in closed.jaxpr.eqns if len(e.outvars) == 1}
     eqns, changed = [], False
@@ -221,7 +164,6 @@ def plan_program(closed: ClosedJaxpr, name: str = "f") -> Program:
     -------
     Program
     """
-    from ..lax.control_flow_batching import lower_vector_predicate_whiles
     closed = _absorb_transposes(lower_vector_predicate_whiles(closed))
     j = closed.jaxpr
     planner = Planner(name, _names(closed))
@@ -318,7 +260,6 @@ class Planner:
         into the operand's buffer when that buffer is a temporary of this block or one
         of the ``donated`` invars (a loop body's carries); its kernel then skips the
         copy."""
-        from . import control
         j = closed.jaxpr
         out_vars = [o for o in j.outvars if isinstance(o, Var)]
         materialized = set(j.invars) | set(j.constvars) | set(out_vars)
@@ -364,7 +305,6 @@ class Planner:
     def host_step(self, e) -> dict:
         """A call back into Python: the buffers of the operands (literals as locals) and
         of the results, passed by address to the host function with the callback's id."""
-        from .body import eqn_comment
         cid = len(self.host_callbacks)
         self.host_callbacks.append((e.primitive, dict(e.params),
                                     [a.aval for a in e.invars], [o.aval for o in e.outvars]))
@@ -397,12 +337,6 @@ class Planner:
                 live.append([out, entry[1], entry[2]])
 
 
-#: Primitives whose first operand is the array they update (their kernels skip the
-#: copy when the output is the operand's buffer).
-_UPDATES = frozenset({"scatter", "scatter-add", "scatter-sub", "scatter-mul", "scatter-min",
-                      "scatter-max", "dynamic_update_slice"})
-
-
 def _take(free: list, nbytes: int):
     """Best-fit reuse of a dead temporary's workspace range."""
     best = None
@@ -430,5 +364,4 @@ def _fused_kernel(kname, g, eqns, buffers, names) -> KernelPlan:
 
 
 def _eqn_text(e, names) -> str:
-    from .body import eqn_comment
     return eqn_comment(e, names)

@@ -13,7 +13,9 @@ import functools
 
 from ..resources import templates_dir
 from ..version import __version__
-from .plan import Program
+from . import emit_cuda
+from .emit_cuda import check_supported
+from .program import Program
 
 __all__ = ["render_module", "environment", "Signature"]
 
@@ -76,7 +78,6 @@ def _arg_name(decl: str) -> str:
 
 
 def _program_view(program: Program, jaxpr_text: str, target: str = "c") -> dict:
-    from . import emit_cuda
     kernels = []
     scratch = []
     for k in program.kernels:
@@ -153,7 +154,6 @@ def render_module(programs: list, export: dict | None = None,
     if target not in TARGETS:
         raise ValueError(f"unknown target {target!r}: expected one of {TARGETS}")
     if target == "cuda":
-        from .emit_cuda import check_supported
         for p, _ in programs:
             check_supported(p)
     views = [_program_view(p, text, target) for p, text in programs]

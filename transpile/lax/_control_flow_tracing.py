@@ -13,7 +13,12 @@ from .. import core, tree_util
 from ..config import config
 from ..core import ShapedArray
 from ..interpreters.tracing import DebugInfo, trace_to_jaxpr
+from ..array import Array
+from ..interpreters.eval import eval_jaxpr
 from ..ir import ClosedJaxpr, Jaxpr, Var
+from . import elementwise as ew
+from .reduction import reduce_or
+from .structural import broadcast_in_dim
 
 # ---------------------------------------------------------------------------------------
 # Tracing function arguments into sub-jaxprs
@@ -97,7 +102,6 @@ def _as_array(x):
     """``x`` as an Array (tracers and Arrays as they are), as if computed."""
     if isinstance(x, core.Tracer) or type(x).__name__ == "Array":
         return x
-    from ..array import Array
     a = core.get_aval(x)
     return Array._new(np.array(core.to_numpy(x, a)), a.weak_type)
 
@@ -265,3 +269,57 @@ def _move_to_consts_uncached(jaxpr, nconsts, ncarry, moved) -> Jaxpr:
     outs = [o for k, o in enumerate(jaxpr.outvars) if k >= ncarry or not moved[k]]
     return jaxpr.replace(invars=tuple(front + ins[:nconsts] + kept + ins[nconsts + ncarry:]),
                          outvars=tuple(outs))
+
+
+# ---------------------------------------------------------------------------------------
+# Batched-predicate loops (kept here, below both ``control_flow``, whose NumPy rule of
+# ``while`` runs them, and ``control_flow_batching``, which makes them)
+
+def _lift_consts(closed: ClosedJaxpr):
+    """A batched sub-jaxpr's own constants as leading operands (control-flow
+    sub-jaxprs hold none): (jaxpr without constvars, their values)."""
+    j = closed.jaxpr
+    if not j.constvars:
+        return closed, []
+    new = j.replace(constvars=(), invars=tuple(j.constvars) + tuple(j.invars))
+    return ClosedJaxpr(new, []), list(closed.consts)
+
+
+def scalar_predicate_while(cond_jaxpr: ClosedJaxpr, body_jaxpr: ClosedJaxpr,
+                           cond_nconsts: int, body_nconsts: int) -> tuple:
+    """A ``while`` whose condition returns one predicate per example (``bool[B]``,
+    from batching) as a plain ``while``: the condition becomes "any example still
+    running" and the body leaves the carries of finished examples unchanged (JAX
+    lowers it the same way). Returns the new ``(cond_jaxpr, body_jaxpr,
+    body_nconsts)``; the body takes the condition's consts first. Computed once per
+    loop."""
+    key = ("scalar_predicate", body_jaxpr.jaxpr, cond_nconsts, body_nconsts)
+    return _derived(cond_jaxpr.jaxpr, key, lambda: _scalar_predicate_while(
+        cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts))
+
+
+def _scalar_predicate_while(cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
+    nc, nb = cond_nconsts, body_nconsts
+    c_avals = list(cond_jaxpr.in_avals)
+    b_avals = list(body_jaxpr.in_avals)
+    prank = len(cond_jaxpr.out_avals[0].shape)
+
+    def new_cond(*args):
+        (p,) = eval_jaxpr(cond_jaxpr.jaxpr, cond_jaxpr.consts, *args)
+        return [reduce_or(p, tuple(range(prank)))]
+
+    def new_body(*args):
+        cconsts, rest = args[:nc], args[nc:]
+        carry = rest[nb:]
+        (p,) = eval_jaxpr(cond_jaxpr.jaxpr, cond_jaxpr.consts, *cconsts, *carry)
+        new = eval_jaxpr(body_jaxpr.jaxpr, body_jaxpr.consts, *rest)
+        out = []
+        for old, n in zip(carry, new, strict=True):
+            shape = core.get_aval(n).shape
+            pb = broadcast_in_dim(p, shape, tuple(range(prank))) if len(shape) > prank else p
+            out.append(ew.select_n(pb, old, n))
+        return out
+    cj = _lift_consts(trace_to_jaxpr(new_cond, c_avals))
+    bj = _lift_consts(trace_to_jaxpr(new_body, c_avals[:nc] + b_avals))
+    assert not cj[1] and not bj[1], "constants in a batched-predicate while"
+    return cj[0], bj[0], nc + nb

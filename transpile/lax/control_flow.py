@@ -46,6 +46,9 @@ from ._control_flow_tracing import (_arg_name, _as_array, _carry_tree_error,
                                     _carry_type_error, _check_branches, _closed, _derived,
                                     _flatten_operands, _invariant_carries, _join_consts,
                                     _move_to_consts, _trace, _type_mismatch, _used_vars)
+from .slicing import concatenate
+from .structural import expand_dims
+from ._control_flow_tracing import scalar_predicate_while
 
 __all__ = ["cond", "switch", "while_loop", "fori_loop", "scan", "map",
            "cond_p", "while_p", "scan_p"]
@@ -82,7 +85,6 @@ def _while_abstract(*args, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
 @while_p.def_impl
 def _while_impl(*args, cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
     if cond_jaxpr.out_avals[0].shape:  # one predicate per example, from vmap
-        from .control_flow_batching import scalar_predicate_while
         cj, bj, nb = scalar_predicate_while(cond_jaxpr, body_jaxpr, cond_nconsts,
                                             body_nconsts)
         args = args[:cond_nconsts] + args
@@ -533,8 +535,6 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpos
 
 
 def _scan_python(f, init, xs_flat, xs_tree, length, reverse):
-    from .slicing import concatenate
-    from .structural import expand_dims
     if length == 0:
         raise ValueError("zero-length scan is not supported in disable_jit() mode because "
                          "the output type is unknown.")

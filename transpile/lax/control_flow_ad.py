@@ -38,6 +38,7 @@ from ..interpreters.tracing import JaxprTrace, _Builder, trace_to_jaxpr
 from ..ir import ClosedJaxpr, Jaxpr, Var
 from .call import jit_p
 from .control_flow import cond_p, scan_p, while_p
+from .structural import broadcast_in_dim
 
 __all__ = []
 
@@ -149,7 +150,6 @@ def _lin_jaxpr(closed: ClosedJaxpr, nz: list, inst: list):
 
 def _zeros_on(trace, aval):
     """Zeros of ``aval`` computed on ``trace`` (not on the enclosing dynamic trace)."""
-    from .structural import broadcast_in_dim
     lit = trace.pure(np.zeros((), aval.dtype)[()])
     return lit if not aval.shape else broadcast_in_dim(lit, aval.shape, ())
 

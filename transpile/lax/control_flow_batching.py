@@ -26,6 +26,12 @@ from ..interpreters.batching import (batch_flat, bdim_at_front, matchaxis, movea
 from ..ir import ClosedJaxpr
 from . import elementwise as ew
 from .control_flow import cond_p, scan_p, while_p
+from ..interpreters.eval import eval_jaxpr
+from ..interpreters.tracing import trace_to_jaxpr
+from ..ir import Var
+from ._control_flow_tracing import _lift_consts, scalar_predicate_while
+from .sorting import stop_gradient
+from .structural import broadcast_in_dim
 
 __all__ = ["batch_jaxpr", "batch_jaxpr_axes", "scalar_predicate_while"]
 
@@ -45,8 +51,6 @@ def batch_jaxpr_axes(closed: ClosedJaxpr, size: int, in_dims: list, out_dims) ->
         made; :func:`_lift_consts` turns them into operands) and the batch axis of each
         output.
     """
-    from ..interpreters.eval import eval_jaxpr
-    from ..interpreters.tracing import trace_to_jaxpr
     avals = []
     for a, d in zip(closed.in_avals, in_dims, strict=True):
         if d is not_mapped:
@@ -98,21 +102,10 @@ def _size(vals, dims) -> int:
                 if d is not not_mapped)
 
 
-def _lift_consts(closed: ClosedJaxpr):
-    """A batched sub-jaxpr's own constants as leading operands (control-flow
-    sub-jaxprs hold none): (jaxpr without constvars, their values)."""
-    j = closed.jaxpr
-    if not j.constvars:
-        return closed, []
-    new = j.replace(constvars=(), invars=tuple(j.constvars) + tuple(j.invars))
-    return ClosedJaxpr(new, []), list(closed.consts)
-
-
 # ---------------------------------------------------------------------------------------
 # cond
 
 def _bcast_select_n(pred, *cases):
-    from .structural import broadcast_in_dim
     pshape = core.get_aval(pred).shape
     cshape = core.get_aval(cases[0]).shape
     if len(pshape) != len(cshape):
@@ -121,8 +114,6 @@ def _bcast_select_n(pred, *cases):
 
 
 def _cond_batch(vals, dims, *, branches):
-    from .sorting import stop_gradient
-    from ..interpreters.eval import eval_jaxpr
     size = _size(vals, dims)
     index, *ops = vals
     index_dim, *op_dims = dims
@@ -151,7 +142,6 @@ def _cond_batch(vals, dims, *, branches):
 
 def _pad_consts(j: ClosedJaxpr, lifted: list, k: int) -> ClosedJaxpr:
     """Branch ``k`` taking every branch's lifted constants (each branch takes all)."""
-    from ..ir import Var
     if all(not cs for _, cs in lifted):
         return j
     invars = []
@@ -199,51 +189,6 @@ def _while_batch(vals, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_ncons
                         cond_nconsts=nc + len(ccs), cond_jaxpr=cond,
                         body_nconsts=nb + len(bcs), body_jaxpr=body)
     return outs, carry_dims
-
-
-def scalar_predicate_while(cond_jaxpr: ClosedJaxpr, body_jaxpr: ClosedJaxpr,
-                           cond_nconsts: int, body_nconsts: int) -> tuple:
-    """A ``while`` whose condition returns one predicate per example (``bool[B]``,
-    from batching) as a plain ``while``: the condition becomes "any example still
-    running" and the body leaves the carries of finished examples unchanged (JAX
-    lowers it the same way). Returns the new ``(cond_jaxpr, body_jaxpr,
-    body_nconsts)``; the body takes the condition's consts first. Computed once per
-    loop."""
-    from ._control_flow_tracing import _derived
-    key = ("scalar_predicate", body_jaxpr.jaxpr, cond_nconsts, body_nconsts)
-    return _derived(cond_jaxpr.jaxpr, key, lambda: _scalar_predicate_while(
-        cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts))
-
-
-def _scalar_predicate_while(cond_jaxpr, body_jaxpr, cond_nconsts, body_nconsts):
-    from ..interpreters.eval import eval_jaxpr
-    from ..interpreters.tracing import trace_to_jaxpr
-    from .reduction import reduce_or
-    nc, nb = cond_nconsts, body_nconsts
-    c_avals = list(cond_jaxpr.in_avals)
-    b_avals = list(body_jaxpr.in_avals)
-    prank = len(cond_jaxpr.out_avals[0].shape)
-
-    def new_cond(*args):
-        (p,) = eval_jaxpr(cond_jaxpr.jaxpr, cond_jaxpr.consts, *args)
-        return [reduce_or(p, tuple(range(prank)))]
-
-    def new_body(*args):
-        from .structural import broadcast_in_dim
-        cconsts, rest = args[:nc], args[nc:]
-        carry = rest[nb:]
-        (p,) = eval_jaxpr(cond_jaxpr.jaxpr, cond_jaxpr.consts, *cconsts, *carry)
-        new = eval_jaxpr(body_jaxpr.jaxpr, body_jaxpr.consts, *rest)
-        out = []
-        for old, n in zip(carry, new, strict=True):
-            shape = core.get_aval(n).shape
-            pb = broadcast_in_dim(p, shape, tuple(range(prank))) if len(shape) > prank else p
-            out.append(ew.select_n(pb, old, n))
-        return out
-    cj = _lift_consts(trace_to_jaxpr(new_cond, c_avals))
-    bj = _lift_consts(trace_to_jaxpr(new_body, c_avals[:nc] + b_avals))
-    assert not cj[1] and not bj[1], "constants in a batched-predicate while"
-    return cj[0], bj[0], nc + nb
 
 
 # ---------------------------------------------------------------------------------------

@@ -11,6 +11,8 @@ from .. import core
 from ..interpreters import ad
 from ..interpreters.ad import Zero, is_undefined_primal
 from .contraction import dot_general, dot_general_p
+from .elementwise import convert_element_type
+from .structural import transpose
 
 __all__: list = []
 
@@ -32,8 +34,6 @@ def _ranges_like(*xs):
 
 def _transpose_lhs(g, x, y, *, dimension_numbers, precision, preferred_element_type,
                    out_sharding, swap_ans=False):
-    from .elementwise import convert_element_type
-    from .structural import transpose
     (x_contract, y_contract), (x_batch, y_batch) = dimension_numbers
     x_aval = x.aval
     y_ndim = core.get_aval(y).ndim

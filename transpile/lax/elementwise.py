@@ -46,6 +46,7 @@ from ..ir import Literal, pp_param_rules
 from ._xla_math import (xla_erf_inv_f32, xla_erf_inv_f64, xla_log1p_f32, xla_log1p_f64,
                         xla_log_f32, xla_log_f64)
 from ._base import broadcasting_shape, check_same_dtypes
+from ..array import Array
 
 __all__ = [
     # the lax API
@@ -706,7 +707,6 @@ def clamp(min, x, max):  # noqa: A002
 def convert_element_type(operand, new_dtype):
     """Cast ``operand`` to ``new_dtype``: a strongly typed Array (or tracer), even when
     ``operand`` is a NumPy value of that dtype already."""
-    from ..array import Array
     out = _convert_element_type(operand, new_dtype, False)
     if isinstance(out, (core.Tracer, Array)):
         return out

@@ -17,6 +17,8 @@ from ..interpreters import ad
 from ..interpreters.ad import Zero, defjvp, defjvp2, defjvp_zero, is_undefined_primal
 from . import elementwise as ew
 from .fma import fma_p
+from .structural import broadcast_in_dim, full_like, reshape
+from .reduction import reduce_sum
 
 __all__ = ["unbroadcast"]
 
@@ -36,7 +38,6 @@ def _const(example, val):
 
 
 def _full_like(x, fill, shape=None):
-    from .structural import full_like
     return full_like(x, fill, shape=shape)
 
 
@@ -66,7 +67,6 @@ def _convert(x, dt):
 
 def _maybe_broadcast(shape, x):
     """``x`` broadcast to ``shape`` (from rank 0 or from size-1 axes), or ``x`` itself."""
-    from .structural import broadcast_in_dim, reshape
     x_shape = _shape(x)
     if x_shape == tuple(shape):
         return x
@@ -89,8 +89,6 @@ def _broadcast_shapes(*xs):
 def unbroadcast(aval, x):
     """``x`` (of a broadcast result's shape) summed back to ``aval``'s shape: over the
     leading axes it gained and the size-1 axes that were stretched."""
-    from .reduction import reduce_sum
-    from .structural import reshape
     x_shape = _shape(x)
     if x_shape == tuple(aval.shape):
         return x

@@ -9,6 +9,7 @@ from ..interpreters.batching import (bdim_at_front, defbroadcasting, defvectoriz
                                      moveaxis, primitive_batchers)
 from . import elementwise as ew
 from . import fma as _fma
+from .structural import broadcast, broadcast_in_dim
 
 
 def _register() -> None:
@@ -42,7 +43,6 @@ def _nd(x) -> int:
 
 
 def _select_n_batch(vals, dims):
-    from .structural import broadcast, broadcast_in_dim
     (which, *cases), (wbd, *cbds) = vals, dims
     size = next(_core.get_aval(x).shape[d] for x, d in zip(vals, dims) if d is not None)
     shape = lambda x: tuple(_core.get_aval(x).shape)  # noqa: E731
@@ -68,7 +68,6 @@ def _select_n_batch(vals, dims):
 
 
 def _clamp_batch(vals, dims):
-    from .structural import broadcast, broadcast_in_dim
     (lo, x, hi), (lbd, xbd, hbd) = vals, dims
     size = next(_core.get_aval(v).shape[d] for v, d in zip(vals, dims) if d is not None)
     shape = lambda v: tuple(_core.get_aval(v).shape)  # noqa: E731

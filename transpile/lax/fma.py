@@ -18,6 +18,7 @@ import numpy as np
 from .. import core
 from ..core import ShapedArray
 from ._base import broadcasting_shape, check_same_dtypes
+from .elementwise import _flush
 
 __all__ = ["fma_p", "fma_f32", "fma_f64"]
 
@@ -87,7 +88,6 @@ def fma_f64(x, y, z) -> np.ndarray:
 
 @fma_p.def_impl
 def _fma_impl(x, y, z):
-    from .elementwise import _flush
     x, y, z = (_flush(a) for a in (x, y, z))  # XLA:CPU reads subnormals as zero
     dt = np.asarray(x).dtype
     with np.errstate(all="ignore"):  # infinities and NaNs are results here, not errors

@@ -75,6 +75,11 @@ from .dynamic_slicing import (dynamic_index_in_dim, dynamic_slice, dynamic_slice
                               dynamic_update_slice_p)
 from .elementwise import add_p, convert_values, max_p, min_p, mul_p, sub_p
 from .structural import _int_tuple
+from ..interpreters.eval import eval_jaxpr_numpy
+from ..ir import Literal
+from ..interpreters.tracing import trace_to_jaxpr
+from . import elementwise
+from .structural import broadcast_in_dim
 
 __all__ = ["GatherDimensionNumbers", "ScatterDimensionNumbers", "GatherScatterMode",
            "gather", "scatter", "scatter_add", "scatter_sub", "scatter_mul", "scatter_min",
@@ -307,8 +312,6 @@ def _rounds(flat: np.ndarray):
 def _eval_update_jaxpr(jaxpr, consts, old: np.ndarray, upd: np.ndarray) -> np.ndarray:
     """``update_jaxpr(old, upd)`` elementwise over vectors (scalar jaxprs vectorise, as
     long as they are elementwise; others are run one element at a time)."""
-    from ..interpreters.eval import eval_jaxpr_numpy
-    from ..ir import Literal
     env = dict(zip(jaxpr.constvars, consts, strict=True))
     env.update(zip(jaxpr.invars, (old, upd), strict=True))
     try:
@@ -372,7 +375,6 @@ scatter_max_p = _scatter_primitive("scatter-max", max_p)
 
 
 def _trace_scalar_fn(fn, dtype, nargs: int):
-    from ..interpreters.tracing import trace_to_jaxpr
     aval = ShapedArray((), dtype)
     closed = trace_to_jaxpr(lambda *a: [fn(*a)], [aval] * nargs)
     return closed.jaxpr, tuple(closed.consts)
@@ -382,7 +384,6 @@ def _trace_scalar_fn(fn, dtype, nargs: int):
 def _combiner_jaxpr(lax_name: str, dtype):
     """``update_jaxpr`` of a combining scatter: one per (computation, dtype), shared by
     every scatter as in JAX (so a jaxpr using it twice hoists it as ``let jaxpr``)."""
-    from . import elementwise
     return _trace_scalar_fn(getattr(elementwise, lax_name), dtype, 2)
 
 
@@ -473,7 +474,6 @@ def scatter_apply(operand, scatter_indices, func, dimension_numbers, *, update_s
     -------
     Array
     """
-    from .structural import broadcast_in_dim
     dt = core.get_aval(operand).dtype
     shape = _int_tuple(update_shape)
     zero = np.zeros((), dt)[()]

@@ -23,6 +23,10 @@ from . import dynamic_slicing as ds
 from . import indexing as ix
 from ._base import numpy_api
 from ._indexing_common import GatherDimensionNumbers
+from .structural import full, full_like, reshape
+from . import elementwise
+from .elementwise import add, eq, mul, neg, select
+from .slicing import iota
 
 __all__: list = []
 
@@ -50,7 +54,6 @@ def _gather_transpose(cts, operand, indices, *, dimension_numbers, slice_sizes,
     ct, = cts
     if isinstance(ct, Zero):
         return [None, None]
-    from .structural import full
     dn = dimension_numbers
     zeros = full(operand.aval.shape, 0, core.get_aval(ct).dtype)
     sdn = ix.ScatterDimensionNumbers(
@@ -72,7 +75,6 @@ def _transpose_combiner(lax_name, dtype):
     """The ``update_jaxpr`` of the combining scatters made by transpose rules: shared
     among themselves but not with those traced forwards, as JAX's (whose cache of them
     is keyed by the trace context, which differs in the backward pass)."""
-    from . import elementwise
     return ix._trace_scalar_fn(getattr(elementwise, lax_name), dtype, 2)
 
 
@@ -124,7 +126,6 @@ def _scatter_addsub_transpose(prim, cts, operand, indices, updates, *, update_ja
         update_t = ix.gather(ct, indices, dimension_numbers=gdn, slice_sizes=sizes,
                              mode=mode, fill_value=0)
         if prim is ix.scatter_sub_p:
-            from .elementwise import neg
             update_t = neg(update_t)
     return [operand_t, None, update_t]
 
@@ -145,8 +146,6 @@ def _scatter_mul_jvp_rhs(g, x, i, y, **params):
     if not params["unique_indices"]:
         raise NotImplementedError(
             "scatter_mul gradients are only implemented if `unique_indices=True`")
-    from .elementwise import mul
-    from .structural import full_like
     return mul(x, ix.scatter_add(full_like(x, 0), i, g, params["dimension_numbers"],
                                  **_scatter_kwargs(params)))
 
@@ -171,7 +170,6 @@ def _scatter_mul_transpose(cts, operand, indices, updates, **params):
         if not params["unique_indices"]:
             raise NotImplementedError(
                 "scatter_mul gradients are only implemented if `unique_indices=True`")
-        from .elementwise import mul
         gdn, sizes = _inverse_gather(dnums, core.get_aval(ct).shape, _shape(updates))
         update_t = ix.gather(mul(ct, operand), indices, dimension_numbers=gdn,
                              slice_sizes=sizes, mode=params["mode"])
@@ -182,8 +180,6 @@ ad.transpose_rules[ix.scatter_mul_p] = _scatter_mul_transpose
 
 
 def _scatter_extremal_jvp(prim, primals, tangents, **params):
-    from .elementwise import select
-    from .structural import full_like
     operand, indices, updates = primals
     g_operand, _, g_updates = tangents
     dnums = params["dimension_numbers"]
@@ -232,9 +228,6 @@ for _p in (ix.scatter_min_p, ix.scatter_max_p):
 
 def _scatter_jvp(primals, tangents, *, update_jaxpr, update_consts, dimension_numbers,
                  indices_are_sorted, unique_indices, mode):
-    from .elementwise import add, eq, select
-    from .slicing import iota
-    from .structural import full, full_like, reshape
     if update_jaxpr is not None:
         raise NotImplementedError("scatter_apply JVP not implemented")
     operand, indices, updates = primals
@@ -282,7 +275,6 @@ def _scatter_jvp(primals, tangents, *, update_jaxpr, update_consts, dimension_nu
 
 def _scatter_transpose(cts, operand, indices, updates, *, update_jaxpr, update_consts,
                        dimension_numbers, indices_are_sorted, unique_indices, mode):
-    from .structural import full
     if not unique_indices:
         raise NotImplementedError("scatter transpose is only implemented where "
                                   "unique_indices=True")
@@ -319,7 +311,6 @@ def _dynamic_slice_jvp(primals, tangents, *, slice_sizes):
 
 
 def _dynamic_slice_transpose(cts, operand, *starts, slice_sizes):
-    from .structural import full
     ct, = cts
     if isinstance(ct, Zero) or not is_undefined_primal(operand):
         return [None] * (1 + len(starts))
@@ -342,7 +333,6 @@ def _dynamic_update_slice_jvp(primals, tangents):
 
 
 def _dynamic_update_slice_transpose(cts, operand, update, *starts):
-    from .structural import full
     ct, = cts
     if isinstance(ct, Zero):
         return [None] * (2 + len(starts))

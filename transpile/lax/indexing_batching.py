@@ -16,6 +16,8 @@ from .. import core
 from ..interpreters.batching import bdim_at_front, moveaxis, not_mapped, primitive_batchers
 from . import indexing as ix
 from ._indexing_common import GatherDimensionNumbers, GatherScatterMode, ScatterDimensionNumbers
+from .slicing import concatenate
+from .structural import broadcast, broadcast_in_dim
 
 
 def _shift(dims) -> tuple:
@@ -112,8 +114,6 @@ def _scatter_batch(prim, vals, dims, *, dimension_numbers, indices_are_sorted,
 def _batch_dynamic_slice_indices(indices, bdims):
     """The scalar start indices as one index vector: ``(size, n)`` batched at 0 when any
     is batched, else ``(n,)``."""
-    from .slicing import concatenate
-    from .structural import broadcast, broadcast_in_dim
     if not indices:
         return np.array([], np.int32), not_mapped
     size = next((core.get_aval(x).shape[d] for x, d in zip(indices, bdims, strict=True)

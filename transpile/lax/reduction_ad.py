@@ -19,12 +19,16 @@ from .. import core
 from ..interpreters import ad
 from ..interpreters.ad import Zero
 from . import reduction as red
+from .structural import _unchanged, broadcast_in_dim_p, full, reshape, rev, squeeze
+from .. import dtypes
+from .elementwise import add, bitwise_or, convert_element_type, div, eq, mul
+from .slicing import concatenate, pad, slice_in_dim
+from . import elementwise
 
 __all__ = ["associative_scan"]
 
 
 def _reduce_sum_transpose(ct, operand, *, axes, out_sharding):
-    from .structural import _unchanged, broadcast_in_dim_p
     shape = tuple(operand.aval.shape)
     # NumPy integers, as JAX's rule passes them (and prints them).
     dims = tuple(np.delete(np.arange(len(shape)), axes))
@@ -40,8 +44,6 @@ ad.deflinear2(red.reduce_sum_p, _reduce_sum_transpose)
 
 
 def _eq_meet(a, b):
-    from .. import dtypes
-    from .elementwise import convert_element_type, eq
     a_dt, b_dt = core.get_aval(a).dtype, core.get_aval(b).dtype
     if a_dt != b_dt:
         if dtypes.promote_types(a_dt, b_dt) == a_dt:
@@ -52,8 +54,6 @@ def _eq_meet(a, b):
 
 
 def _reduce_chooser_jvp(g, ans, operand, *, axes):
-    from .elementwise import convert_element_type, div, mul
-    from .structural import reshape
     shape = [1 if i in axes else d for i, d in enumerate(core.get_aval(operand).shape)]
     where = convert_element_type(_eq_meet(operand, reshape(ans, shape)),
                                  core.get_aval(g).dtype)
@@ -66,9 +66,6 @@ ad.defjvp2(red.reduce_min_p, _reduce_chooser_jvp)
 
 
 def _reduce_prod_jvp(primals, tangents, *, axes):
-    from .elementwise import mul
-    from .slicing import pad, slice_in_dim
-    from .structural import full, reshape, squeeze
     x, = primals
     shape = np.array(core.get_aval(x).shape, dtype=int)
     one = np.array(1, core.get_aval(x).dtype)
@@ -118,8 +115,6 @@ ad.deflinear2(red.cumsum_p, lambda ct, operand, *, axis, reverse:
 def associative_scan(fn, elems, reverse: bool = False, axis: int = 0):
     """JAX's parallel prefix scan of one array ``elems`` with the associative binary
     ``fn`` along ``axis`` (the form its cumulative-reduction JVPs differentiate)."""
-    from .slicing import concatenate, pad, slice_in_dim
-    from .structural import rev
 
     def strided(x, start, stop=None, step=1):
         return slice_in_dim(x, start, stop, step, axis)
@@ -134,7 +129,6 @@ def associative_scan(fn, elems, reverse: bool = False, axis: int = 0):
         op_pad[axis] = (0, 1 if a_len == b_len else 0, 1)
         other_pad[axis] = (1, 0 if a_len == b_len else 1, 1)
         zero = np.array(0, core.get_aval(a).dtype)
-        from .elementwise import bitwise_or, add
         combine = bitwise_or if core.get_aval(a).dtype == np.bool_ else add
         return combine(pad(a, zero, op_pad), pad(b, zero, other_pad))
 
@@ -159,7 +153,6 @@ def associative_scan(fn, elems, reverse: bool = False, axis: int = 0):
 
 def _cumulative_jvp(combine_name):
     def rule(primals, tangents, *, axis, reverse):
-        from . import elementwise
         fn = getattr(elementwise, combine_name)
         outs, t_outs = ad.jvp_flat(
             lambda x: [associative_scan(fn, x, reverse=reverse, axis=axis)],

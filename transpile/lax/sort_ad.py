@@ -15,6 +15,9 @@ from ..interpreters.ad import Zero
 from . import prng
 from .sorting import sort_p, stop_gradient, stop_gradient_p, top_k_p
 from ._indexing_common import GatherDimensionNumbers, GatherScatterMode
+from .indexing import gather
+from .slicing import broadcasted_iota
+from .structural import expand_dims, reshape
 
 __all__: list = []
 
@@ -24,9 +27,6 @@ def _tangent_zero(x):
 
 
 def _sort_jvp(primals, tangents, *, dimension, is_stable, num_keys):
-    from .indexing import gather
-    from .slicing import broadcasted_iota
-    from .structural import expand_dims
     shape = core.get_aval(primals[0]).shape
     index_dtype = np.dtype(np.uint64 if any(d > np.iinfo(np.uint32).max for d in shape)
                            else np.uint32)
@@ -50,8 +50,6 @@ ad.jvp_rules[sort_p] = _sort_jvp
 
 
 def _top_k_jvp(primals, tangents, *, k, axis):
-    from .indexing import gather
-    from .structural import reshape
     operand, = primals
     tangent, = tangents
     vals, idxs = top_k_p.bind(operand, k=k, axis=axis)

@@ -20,6 +20,8 @@ import numpy as np
 from .. import core, dtypes
 from ..core import ShapedArray, Tracer
 from ..ir import pp_param_rules
+from ..array import Array
+from .elementwise import _convert_element_type
 
 __all__ = ["broadcast_in_dim", "broadcast", "broadcast_to_rank", "reshape", "squeeze",
            "expand_dims", "transpose", "rev", "collapse", "full", "full_like",
@@ -74,7 +76,6 @@ def _unchanged(x, numpy_too: bool = False):
     As in JAX, only arrays and tracers skip the equation, and NumPy arrays too for the
     ``broadcast_in_dim`` family. Python scalars are bound, keeping their literal form.
     """
-    from ..array import Array  # here, not at import time: array.py may grow lax imports
     if isinstance(x, (Array, Tracer)):
         return x
     if numpy_too and isinstance(x, np.ndarray):
@@ -200,7 +201,6 @@ def full(shape, fill_value, dtype=None, *, sharding=None):
     -------
     Array
     """
-    from .elementwise import _convert_element_type
     shape = core.canonicalize_shape(shape)
     if np.shape(fill_value):
         raise TypeError("full must be called with scalar fill_value, got fill_value.shape "
@@ -224,7 +224,6 @@ def full_like(x, fill_value, dtype=None, shape=None, sharding=None):
     -------
     Array
     """
-    from .elementwise import _convert_element_type
     fill_shape = _shape(x) if shape is None else core.canonicalize_shape(shape)
     weak = dtype is None and dtypes.is_weakly_typed(x)
     dt = dtypes.canonicalize_dtype(dtypes.dtype(x) if dtype is None else dtype)

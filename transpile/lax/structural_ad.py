@@ -18,6 +18,7 @@ from ..interpreters.ad import Zero, is_undefined_primal
 from . import layout, slicing, structural
 from .reduction import reduce_sum
 from .structural import expand_dims, reshape, transpose
+from .elementwise import sub
 
 __all__: list = []
 
@@ -112,7 +113,6 @@ def _pad_transpose(ct, operand, padding_value, *, padding_config):
             strides=tuple(np.add(interior, 1)))
     t_padv = None
     if is_undefined_primal(padding_value):
-        from .elementwise import sub
         t_padv = sub(total(ct), total(t_operand)) if t_operand is not None else None
     return [t_operand, t_padv]
 

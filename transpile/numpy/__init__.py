@@ -17,6 +17,7 @@ from .dtype_api import *  # noqa: F401,F403
 from .dtype_api import __all__ as _dtype_all
 from .index_funcs import *  # noqa: F401,F403
 from .index_funcs import __all__ as _index_all
+from ._unique import unique  # noqa: F401
 from .linalg_ops import *  # noqa: F401,F403
 from .linalg_ops import __all__ as _linalg_all
 from . import linalg  # noqa: F401  (jnp.linalg, a namespace of its own as in JAX)
@@ -55,5 +56,5 @@ __all__ = sorted(
     {n for n in (_creation_all + _dtype_all + _index_all + _linalg_all + _reductions_all + _scalar_all
                  + _shape_all + _sorting_all + _ufuncs_all + _compound_all + _selection_all)
      if n not in _internal}
-    | {"ndarray", "bool", "pi", "e", "inf", "nan", "euler_gamma", "newaxis", "floating",
+    | {"unique", "ndarray", "bool", "pi", "e", "inf", "nan", "euler_gamma", "newaxis", "floating",
        "inexact", "integer", "number", "signedinteger", "unsignedinteger", "generic"})

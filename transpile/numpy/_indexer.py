@@ -27,6 +27,7 @@ from ..array import Array
 from ..core import Tracer
 from ..errors import NonConcreteBooleanIndexError
 from ._util import aval, lift_constant
+from .shape_ops import broadcast_to
 
 __all__ = ["Entry", "parse_index", "gather_indexer", "normalize_index", "Indexer"]
 
@@ -252,7 +253,6 @@ class Indexer:
 
 
 def _broadcast_advanced(arrays: list) -> list:
-    from .shape_ops import broadcast_to
     shapes = [core.get_aval(a).shape for a in arrays]
     try:
         shape = np.broadcast_shapes(*shapes)

@@ -11,6 +11,12 @@ from .. import core, dtypes, lax
 from ..errors import ConcretizationTypeError
 from ..jit import internal_jit as jit
 from ._util import aval, check_arraylike, ensure_array, lift_constant
+from .indexing import IndexUpdateRef
+from .creation import arange
+from .index_funcs import nonzero
+from .reductions import sum as jsum
+from .shape_ops import ravel
+from .ufuncs_compound import where
 
 __all__ = ["unique"]
 
@@ -29,7 +35,6 @@ _lexsort_jit = jit(_lexsort)
 
 def _unique_sorted_mask(ar, equal_nan):
     """(sorted ar, True at the first element of each run of equal values, permutation)."""
-    from .indexing import IndexUpdateRef
     n = aval(ar).shape[0]
     keys = lax.rev(lax.transpose(lax.reshape(ar, (n, 1)), (1, 0)), (0,))
     perm = _lexsort_jit(keys)
@@ -140,11 +145,6 @@ def _pad(values: np.ndarray, size: int, fill_value) -> np.ndarray:
 
 
 def _unique_with_size(ar, size: int, fill_value, equal_nan: bool):
-    from .creation import arange
-    from .index_funcs import nonzero
-    from .reductions import sum as jsum
-    from .shape_ops import ravel
-    from .ufuncs_compound import where
     if aval(ar).ndim != 1:
         ar = ravel(ar)
     aux, mask, _ = _unique_sorted_mask_jit(ar, equal_nan=bool(equal_nan))

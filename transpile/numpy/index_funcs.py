@@ -18,9 +18,16 @@ import numpy as np
 from .. import core, dtypes, lax
 from ..errors import ConcretizationTypeError
 from ..jit import internal_jit as jit
+from . import ufuncs_compound
 from ._util import aval, canonicalize_axis, check_arraylike, ensure_array, lift_constant
+from .creation import arange
+from .indexing import IndexUpdateRef
+from .reductions import cumsum, sum as jsum
+from .shape_ops import atleast_1d, atleast_2d, ravel
+from .ufuncs import add, less, not_equal
+from .ufuncs_compound import clip, floor_divide, remainder, where
 
-__all__ = ["take", "take_along_axis", "flatnonzero", "argwhere", "unique"]
+__all__ = ["take", "take_along_axis", "flatnonzero", "argwhere"]
 
 _INT = np.dtype(np.int32)
 
@@ -29,9 +36,6 @@ _INT = np.dtype(np.int32)
 # take
 
 def _take(a, indices, axis, mode, unique_indices, indices_are_sorted, fill_value):
-    from .shape_ops import ravel
-    from .ufuncs import add, less
-    from .ufuncs_compound import remainder, where
     if axis is None:
         a = ravel(a)
         axis = 0
@@ -108,7 +112,6 @@ def take(a, indices, axis=None, out=None, mode=None, unique_indices=False,
 # take_along_axis
 
 def _take_along_axis(arr, indices, axis, mode, fill_value, wrap_negative_indices):
-    from .shape_ops import ravel
     if axis is None:
         if aval(indices).ndim != 1:
             raise ValueError("take_along_axis indices must be 1D if axis=None, got shape "
@@ -247,11 +250,6 @@ def nonzero(a, *, size=None, fill_value=None):
     -------
     tuple of Array
     """
-    from .reductions import cumsum, sum as jsum
-    from .creation import arange
-    from .ufuncs import not_equal
-    from .ufuncs_compound import clip, floor_divide, where
-    from .indexing import IndexUpdateRef
     check_arraylike("nonzero", a)
     a = ensure_array(a)
     shape = aval(a).shape
@@ -300,7 +298,6 @@ def flatnonzero(a, *, size=None, fill_value=None):
     -------
     Array
     """
-    from .shape_ops import ravel
     check_arraylike("flatnonzero", a)
     return nonzero(ravel(a), size=size, fill_value=fill_value)[0]
 
@@ -319,7 +316,6 @@ def argwhere(a, *, size=None, fill_value=None):
     Array
         Shape ``(count, a.ndim)`` (``(size, a.ndim)`` with ``size``).
     """
-    from .shape_ops import atleast_1d, atleast_2d
     check_arraylike("argwhere", a)
     ndim = aval(a).ndim
     parts = nonzero(atleast_1d(a), size=size, fill_value=fill_value)
@@ -330,7 +326,4 @@ def argwhere(a, *, size=None, fill_value=None):
     return result
 
 
-# ---------------------------------------------------------------------------------------
-# unique
-
-from ._unique import unique  # noqa: E402  (it uses nonzero above)
+ufuncs_compound._nonzero = nonzero  # jnp.nonzero and one-argument jnp.where

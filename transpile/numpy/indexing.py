@@ -25,6 +25,11 @@ from .. import core, dtypes, lax
 from . import _indexer as ix
 from ._indexer import Entry, INDEX_DTYPE
 from ._util import aval, ensure_array, lift_constant
+from ._util import check_arraylike
+from .shape_ops import broadcast_to
+from .creation import ones_like
+from .ufuncs import divide
+from .ufuncs_compound import power
 
 __all__ = ["getitem", "rewriting_take", "IndexUpdateHelper", "IndexUpdateRef"]
 
@@ -227,7 +232,6 @@ _SCATTERS = {"set": lax.scatter, "add": lax.scatter_add, "subtract": lax.scatter
 def _as_value(y):
     if isinstance(y, (list, tuple)):
         return np.asarray(y)
-    from ._util import check_arraylike
     check_arraylike("scatter", y)
     return y
 
@@ -262,7 +266,6 @@ def scatter_update(x, idx, y, op: str, *, indices_are_sorted=False, unique_indic
                    mode=None, wrap_negative_indices=True, apply_fn=None):
     """``x.at[idx].<op>(y)`` (``op`` a key of ``_SCATTERS``, or "apply" with
     ``apply_fn``)."""
-    from .shape_ops import broadcast_to
     x = ensure_array(x)
     x_aval = aval(x)
     y = _as_value(y)
@@ -371,8 +374,6 @@ class IndexUpdateRef:
                out_sharding=None, wrap_negative_indices=True):
         """``x / d`` where ``d`` is 1 with ``values`` multiplied in at ``idx`` (a float
         result for integer ``x``, as ``jnp.divide``)."""
-        from .creation import ones_like
-        from .ufuncs import divide
         divisor = IndexUpdateRef(ones_like(self.array), self.index).multiply(
             values, indices_are_sorted=indices_are_sorted, unique_indices=unique_indices,
             mode=mode, wrap_negative_indices=wrap_negative_indices)
@@ -381,8 +382,6 @@ class IndexUpdateRef:
     def power(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None,
               out_sharding=None, wrap_negative_indices=True):
         """``x ** p`` where ``p`` is 1 with ``values`` multiplied in at ``idx``."""
-        from .creation import ones_like
-        from .ufuncs_compound import power
         exponent = IndexUpdateRef(ones_like(self.array), self.index).multiply(
             values, indices_are_sorted=indices_are_sorted, unique_indices=unique_indices,
             mode=mode, wrap_negative_indices=wrap_negative_indices)

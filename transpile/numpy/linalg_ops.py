@@ -14,6 +14,8 @@ import numpy as np
 from .. import dtypes, lax
 from ._util import aval, canonicalize_axis, check_arraylike, ensure_array
 from .shape_ops import ravel, transpose
+from ._util import promote_dtypes
+from .ufuncs import multiply
 
 __all__ = ["dot", "matmul", "vdot", "inner", "outer", "tensordot", "einsum"]
 
@@ -152,7 +154,6 @@ def inner(a, b, *, precision=None, preferred_element_type=None):
     check_arraylike("inner", a, b)
     a_nd, b_nd = aval(a).ndim, aval(b).ndim
     if a_nd == 0 or b_nd == 0:
-        from .ufuncs import multiply
         return multiply(a, b)
     dt, weak = _out_dtype(a, b, preferred_element_type)
     return _dot_general(a, b, ((a_nd - 1,), (b_nd - 1,)), ((), ()), dt, weak, precision)
@@ -161,8 +162,6 @@ def inner(a, b, *, precision=None, preferred_element_type=None):
 def outer(a, b, out=None):
     """Outer product of the flattened inputs."""
     check_arraylike("outer", a, b)
-    from ._util import promote_dtypes
-    from .ufuncs import multiply
     a, b = promote_dtypes(a, b)
     a = ravel(a)
     a = lax.broadcast_in_dim(a, aval(a).shape + (1,), (0,))

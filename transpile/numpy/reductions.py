@@ -19,6 +19,9 @@ from ._util import aval, canonicalize_axis, check_arraylike, ensure_array
 from .shape_ops import ravel
 from .ufuncs import check_int_overflow
 from .ufuncs_compound import where as _jnp_where
+from .ufuncs import lax_const, multiply
+from .shape_ops import broadcast_to
+from ._util import promote_dtypes_inexact
 
 __all__ = ["sum", "prod", "max", "min", "amax", "amin", "any", "all", "mean", "average",
            "var", "std", "argmax", "argmin", "cumsum", "cumprod", "cumulative_sum",
@@ -192,7 +195,6 @@ def all(a, axis=None, out=None, keepdims=False, *, where=None):  # noqa: A001
 def count_nonzero(a, axis=None, keepdims=False):
     """Number of non-zero elements along ``axis``."""
     check_arraylike("count_nonzero", a)
-    from .ufuncs import lax_const
     nz = lax.ne(a, lax_const(a, 0))
     return sum(nz, axis=axis, dtype=dtypes.default_int_dtype(), keepdims=keepdims)
 
@@ -244,7 +246,6 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
 
 
 def _broadcast_mask(where, shape):
-    from .shape_ops import broadcast_to
     return broadcast_to(where, shape)
 
 
@@ -257,7 +258,6 @@ def average(a, axis=None, weights=None, returned=False, keepdims=False):
             return avg, lax.broadcast_in_dim(np.array(count, aval(avg).dtype)[()],
                                              aval(avg).shape, ())
         return avg
-    from .ufuncs import multiply
     wsum = sum(weights, axis=axis, keepdims=keepdims)
     avg = lax.div(*_promote_pair(sum(multiply(a, weights), axis=axis, keepdims=keepdims),
                                  wsum))
@@ -265,7 +265,6 @@ def average(a, axis=None, weights=None, returned=False, keepdims=False):
 
 
 def _promote_pair(x, y):
-    from ._util import promote_dtypes_inexact
     return promote_dtypes_inexact(x, y)
 
 

@@ -7,6 +7,7 @@ carries a ``dtype`` attribute and compares equal to the NumPy scalar type.
 from __future__ import annotations
 
 import numpy as np
+from .creation import asarray
 
 __all__ = ["bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
            "uint64", "float16", "float32", "float64", "int_", "uint", "float_", "double",
@@ -26,7 +27,6 @@ class _ScalarMeta(type):
         return not cls == other
 
     def __call__(cls, x):
-        from .creation import asarray
         # Passing the type itself lets a truncated 64-bit request warn.
         return asarray(x, dtype=cls)
 

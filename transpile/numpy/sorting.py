@@ -10,6 +10,9 @@ from .. import dtypes, lax
 from ..jit import internal_jit as jit
 from ._util import aval, canonicalize_axis, check_arraylike
 from .shape_ops import ravel
+from ..lax.control_flow import scan
+from ._util import promote_dtypes
+from .creation import asarray
 
 __all__ = ["sort", "argsort", "searchsorted"]
 
@@ -111,7 +114,6 @@ def _lt_total(x, y):
 
 def _searchsorted(a, v, *, side, dtype):
     import numpy as np
-    from ..lax.control_flow import scan
     n = a.shape[0]
     if n == 0:
         return lax.full(v.shape, 0, dtype)
@@ -154,8 +156,6 @@ def searchsorted(a, v, side="left", sorter=None, *, method="scan"):
         int32 indices of ``v``'s shape.
     """
     import numpy as np
-    from ._util import promote_dtypes
-    from .creation import asarray
     if sorter is None:
         check_arraylike("searchsorted", a, v)
     else:

@@ -16,6 +16,7 @@ from .. import dtypes, lax
 from ._util import (aval, check_arraylike, ensure_array, promote_args,
                     promote_args_inexact, promote_args_numeric, promote_dtypes_inexact,
                     promote_dtypes_numeric)
+from .creation import zeros_like
 
 __all__ = [
     "add", "subtract", "multiply", "divide", "true_divide", "negative", "positive", "abs",
@@ -169,7 +170,6 @@ def _logical_not(x):
 
 
 def _imag(x):
-    from .creation import zeros_like
     return zeros_like(x)
 
 

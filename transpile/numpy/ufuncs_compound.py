@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes, lax
+from ..custom_derivatives import custom_jvp
 from ..jit import internal_jit as jit
 from ._util import (aval, broadcast_shapes, check_arraylike, ensure_array,
                     promote_args_inexact, promote_args_numeric, promote_dtypes,
@@ -21,6 +22,10 @@ from .ufuncs import (add, check_int_overflow, const_like, equal, full_like_bool,
                      lax_const,
                      isnan, less, logical_or, maximum, minimum, multiply, not_equal, sqrt,
                      square, subtract)
+
+#: ``index_funcs.nonzero``, which sets it: that module sits above this one (it needs
+#: ``reductions`` and ``indexing``, both written on this module's functions).
+_nonzero = None
 
 __all__ = ["where", "nonzero", "clip", "round", "around", "rint", "trunc",
            "floor_divide", "remainder", "mod", "fmod", "divmod", "power", "pow", "fmax",
@@ -80,7 +85,6 @@ def nonzero(a, *, size=None, fill_value=None):
 
     See :func:`transpile.numpy.index_funcs.nonzero` (``size`` makes it traceable).
     """
-    from .index_funcs import nonzero as _nonzero  # index_funcs imports this module
     return _nonzero(a, size=size, fill_value=fill_value)
 
 
@@ -445,7 +449,6 @@ def _logaddexp_jvp(primals, tangents):
 
 
 def _make_logaddexp():
-    from ..custom_derivatives import custom_jvp  # numpy is imported before it
     f = custom_jvp(_logaddexp)
     f.defjvp(_logaddexp_jvp)
     return f

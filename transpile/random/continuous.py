@@ -14,6 +14,9 @@ from .. import core, dtypes
 from .. import lax
 from ..jit import internal_jit
 from .keys import check_prng_key, random_bits_p
+from ..numpy import asarray, clip
+from ..numpy._util import broadcast_shapes, promote_dtypes_inexact
+from .. import numpy as jnp
 
 __all__ = ["bits", "uniform", "normal", "truncated_normal", "exponential", "gumbel",
            "laplace", "logistic", "multivariate_normal", "check_shape", "float_dtype",
@@ -36,7 +39,6 @@ _UINT = {8: np.dtype(np.uint8), 16: np.dtype(np.uint16), 32: np.dtype(np.uint32)
 def check_shape(name: str, shape, *param_shapes) -> None:
     """JAX's check that parameter shapes broadcast to exactly ``shape``."""
     if param_shapes:
-        from ..numpy._util import broadcast_shapes
         got = tuple(broadcast_shapes(tuple(shape), *param_shapes))
         if tuple(shape) != got:
             raise ValueError(f"{name} parameter shapes must be broadcast-compatible with "
@@ -201,8 +203,6 @@ def truncated_normal(key, lower, upper, shape=None, dtype=None, *, out_sharding=
 
 
 def _truncated_normal_impl(key, lower, upper, shape, dtype):
-    from ..numpy import clip
-    from ..numpy._util import broadcast_shapes
     if shape is None:
         shape = tuple(broadcast_shapes(np.shape(lower), np.shape(upper)))
     else:
@@ -333,7 +333,6 @@ def gumbel(key, shape=(), dtype=None, mode=None, *, out_sharding=None):
 
 
 def _gumbel_impl(key, shape, dtype, mode):
-    from .. import numpy as jnp
     check_shape("gumbel", shape)
     info = dtypes.finfo(dtype)
     if mode == "high":
@@ -378,8 +377,6 @@ def multivariate_normal(key, mean, cov, shape=None, dtype=None, method="cholesky
     Array
         ``shape + (n,)``.
     """
-    from ..numpy import asarray
-    from ..numpy._util import promote_dtypes_inexact
     key, _ = check_prng_key("multivariate_normal", key)
     mean, cov = promote_dtypes_inexact(asarray(mean), asarray(cov))
     if method not in {"svd", "eigh", "cholesky"}:
@@ -397,8 +394,6 @@ def multivariate_normal(key, mean, cov, shape=None, dtype=None, method="cholesky
 
 
 def _multivariate_normal_impl(key, mean, cov, shape, dtype, method):
-    from .. import numpy as jnp
-    from ..numpy._util import broadcast_shapes
     if not np.ndim(mean) >= 1:
         raise ValueError("multivariate_normal requires mean.ndim >= 1, got mean.ndim == "
                          f"{np.ndim(mean)}")

@@ -17,6 +17,9 @@ from .. import core, dtypes
 from .. import lax
 from .continuous import _random_bits, _UINT, check_shape, gumbel, sampler_jit, uniform
 from .keys import check_prng_key, random_split_p
+from ..numpy import asarray, clip
+from .. import numpy as jnp
+from ..numpy._util import canonicalize_axis, check_arraylike, promote_dtypes_inexact
 
 __all__ = ["randint", "bernoulli", "categorical", "choice", "permutation"]
 
@@ -46,7 +49,6 @@ def randint(key, shape, minval, maxval, dtype=None, *, out_sharding=None):
     -------
     Array
     """
-    from ..numpy import asarray
     key, _ = check_prng_key("randint", key)
     dt = dtypes.canonicalize_dtype(int if dtype is None else dtype,
                                    warn_name=None if dtype is None else "")
@@ -65,7 +67,6 @@ def randint(key, shape, minval, maxval, dtype=None, *, out_sharding=None):
 
 def _convert_and_clip_integer(val, dtype):
     """``val`` converted to ``dtype`` after clipping to the range both types hold."""
-    from ..numpy import clip
     info_to, info_from = np.iinfo(dtype), np.iinfo(val.dtype)
     lo, hi = max(info_to.min, info_from.min), min(info_to.max, info_from.max)
     if not dtypes.is_weakly_typed(val):  # bounds as weakly typed as the value, as JAX's
@@ -74,8 +75,6 @@ def _convert_and_clip_integer(val, dtype):
 
 
 def _randint_impl(key, minval, maxval, shape, dtype):
-    from .. import numpy as jnp
-    from ..numpy._util import check_arraylike
     check_shape("randint", shape, np.shape(minval), np.shape(maxval))
     check_arraylike("randint", minval, maxval)
     minval = jnp.asarray(minval)
@@ -182,8 +181,6 @@ def permutation(key, x, axis=0, independent=False, *, out_sharding=None):
     -------
     Array
     """
-    from .. import numpy as jnp
-    from ..numpy._util import canonicalize_axis, check_arraylike
     key, _ = check_prng_key("permutation", key)
     check_arraylike("permutation", x)
     axis = canonicalize_axis(axis, np.ndim(x) or 1)
@@ -235,8 +232,6 @@ def choice(key, a, shape=(), replace=True, p=None, axis=0, mode=None):
     -------
     Array
     """
-    from .. import numpy as jnp
-    from ..numpy._util import canonicalize_axis, check_arraylike, promote_dtypes_inexact
     key, _ = check_prng_key("choice", key)
     if not isinstance(shape, Sequence):
         raise TypeError("shape argument of jax.random.choice must be a sequence, "
@@ -310,8 +305,6 @@ def categorical(key, logits, axis=-1, shape=None, replace=True, mode=None, *,
     Array
         int32 (int64 with x64 enabled) indices.
     """
-    from .. import numpy as jnp
-    from ..numpy._util import check_arraylike
     key, _ = check_prng_key("categorical", key)
     check_arraylike("categorical", logits)
     logits_arr = jnp.asarray(logits)
@@ -326,7 +319,6 @@ def categorical(key, logits, axis=-1, shape=None, replace=True, mode=None, *,
 
 
 def _categorical(key, logits_arr, shape, batch_shape, axis, replace, mode):
-    from .. import numpy as jnp
     shape_prefix = shape[:len(shape) - len(batch_shape)]
     ndim = len(logits_arr.shape)
     if replace:

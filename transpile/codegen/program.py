@@ -1,0 +1,79 @@
+"""The plan dataclasses every code generator module shares: ``Buffer``, ``KernelPlan``
+(the only thing templates see) and ``Program``, with the planning tables the kernel
+builders read. ``plan.py`` builds them; ``kernels``, ``control`` and the other kernel
+builders fill their fields.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .. import core
+from ..ir import Var
+from ..lax import reduction as red
+from . import emit_c
+
+__all__ = ["Buffer", "KernelPlan", "Program", "PARALLEL_MIN_ELEMENTS", "REDUCTIONS"]
+
+#: Below this many elements a kernel runs on the calling thread: starting the OpenMP
+#: team costs more than the loop.
+PARALLEL_MIN_ELEMENTS = 1 << 16
+
+REDUCTIONS = {red.reduce_sum_p: "sum", red.reduce_prod_p: "prod", red.reduce_max_p: "max",
+              red.reduce_min_p: "min", red.reduce_and_p: "and", red.reduce_or_p: "or",
+              red.reduce_xor_p: "xor"}
+
+#: Primitives whose first operand is the array they update (their kernels skip the
+#: copy when the output is the operand's buffer).
+_UPDATES = frozenset({"scatter", "scatter-add", "scatter-sub", "scatter-mul", "scatter-min",
+                      "scatter-max", "dynamic_update_slice"})
+
+
+@dataclass
+class Buffer:
+    """One array the entry point touches.
+
+    ``kind`` is ``input``, ``const``, ``output`` or ``temp``; ``position`` is the index
+    among inputs/consts/outputs, or the byte offset in the workspace for temps.
+    """
+    var: Var
+    name: str
+    kind: str
+    aval: core.ShapedArray
+    position: int = 0
+
+    @property
+    def ctype(self) -> str:
+        return emit_c.stype(self.aval.dtype)
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.aval.size) * self.aval.dtype.itemsize
+
+
+@dataclass
+class KernelPlan:
+    """What one kernel template renders: see ``templates/c/kernel_*.j2``."""
+    name: str
+    template: str
+    comment: str
+    reads: list
+    writes: list
+    fields: dict = field(default_factory=dict)
+
+
+@dataclass
+class Program:
+    """Everything the entry template needs."""
+    name: str
+    inputs: list
+    consts: list
+    outputs: list
+    temps: list
+    kernels: list
+    workspace_bytes: int
+    extra_workspace: list  # C expressions of workspace bytes kernels need themselves
+    out_sources: list      # per jaxpr output: ("buffer", i) / ("input", i) / ("const", i) / ("literal", value)
+    steps: list = field(default_factory=list)  # what the entry runs: see control.py
+    #: host callbacks by id: (primitive, params, in avals, out avals); the entry then
+    #: takes a last parameter, the function that runs them (see backend/load.py)
+    host_callbacks: list = field(default_factory=list)
