@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .version import __version__  # noqa: F401
 
-from . import errors, tree_util
+from . import core, errors, tree_util
 from . import dispatch  # noqa: F401  (fills core.eager_apply: eager execution)
 from .api import (CpuDevice, CudaDevice, block_until_ready, default_backend, device_count,
                   device_get, device_put, devices, local_device_count, local_devices,
@@ -31,8 +31,7 @@ from . import nn  # noqa: E402
 
 def _typeof(x):
     """The abstract value of ``x`` (``jax.typeof``)."""
-    from .core import get_aval
-    return get_aval(x)
+    return core.get_aval(x)
 
 
 typeof = _typeof
@@ -46,6 +45,7 @@ __all__ = ["jit", "make_jaxpr", "block_until_ready", "ShapeDtypeStruct", "Array"
            "jacfwd", "jacrev", "hessian", "custom_jvp", "custom_vjp", "checkpoint", "remat",
            "export_c", "vmap", "nn"]
 
-# The compile pipeline's first stages, imported now rather than on the first jit call
-# (the code generator and jinja2 stay lazy: a warm disk cache never needs them).
+# The compile pipeline (imported already through ``jit``; named here because
+# ``transpile.stages`` is part of the AOT API). jinja2 stays lazy: a warm disk cache never
+# renders.
 from . import passes as _passes, stages as _stages  # noqa: E402,F401

@@ -12,6 +12,14 @@ import re
 import sys
 import time
 
+# (``python -m transpile`` has imported the package already: these cost nothing)
+import transpile
+import transpile as jax
+import transpile.numpy as jnp
+from transpile import ShapeDtypeStruct, dtypes
+from transpile.backend import cache, cache_dir
+from transpile.jit import JitWrapped
+
 
 def _median_time(fn, *args, repeat: int = 7, number: int = 20) -> float:
     times = []
@@ -32,8 +40,6 @@ def demo(out=sys.stdout) -> None:
     local = Path.cwd() / "build_cache"
     if "TRANSPILE_CACHE_DIR" not in os.environ and local.is_dir():
         os.environ["TRANSPILE_CACHE_DIR"] = str(local)
-    import transpile as jax
-    import transpile.numpy as jnp
 
     def say(*a):
         print(*a, file=out)
@@ -97,14 +103,12 @@ def demo(out=sys.stdout) -> None:
     t_jit = _median_time(lambda v: jselu(v).block_until_ready(), big)
     say(f"   eager {t_eager * 1e3:.3f} ms, jit {t_jit * 1e3:.3f} ms per call "
         f"({t_eager / t_jit:.1f}x)")
-    from .backend import cache_dir
     say(f"\nCompiled libraries are cached in {cache_dir()} "
         "(python -m transpile cache info).")
 
 
 def cache_command(action: str, out=None) -> None:
     """Run ``cache info`` or ``cache clear``, printing to ``out`` (default: stdout)."""
-    from transpile.backend import cache
 
     out = sys.stdout if out is None else out  # looked up now, so capture works
     if action == "info":
@@ -126,7 +130,6 @@ def parse_abstract_arg(text: str):
     ValueError
         If ``text`` is not such a type.
     """
-    from transpile import ShapeDtypeStruct, dtypes
     m = _ABSTRACT.match(text.replace(" ", ""))
     if not m:
         raise ValueError(f"--arg {text!r}: expected a type such as f32[100,3], i32[] or "
@@ -149,7 +152,6 @@ def export_command(target: str, arg_types: list, statics: list, out_dir: str,
     import ast
     import importlib
 
-    import transpile
     if ":" not in target:
         raise SystemExit(f"export: expected module:function, got {target!r}")
     mod_name, fn_name = target.split(":", 1)
@@ -165,7 +167,6 @@ def export_command(target: str, arg_types: list, statics: list, out_dir: str,
         except (ValueError, SyntaxError):
             kwargs[key] = text
     args = [parse_abstract_arg(t) for t in arg_types]
-    from transpile.jit import JitWrapped
     jitted = fn if isinstance(fn, JitWrapped) else \
         transpile.jit(fn, static_argnames=tuple(kwargs))
     exported = transpile.export_c(jitted, *args, name=name or fn_name.split(".")[-1],

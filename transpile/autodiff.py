@@ -19,8 +19,8 @@ from .interpreters.eval import eval_jaxpr
 from .interpreters.tracing import DebugInfo
 from .lax._base import numpy_api
 from .lax.elementwise import _convert_element_type
-# (``_as_value`` lives with ``vmap``, which this module's ``jacfwd`` builds on)
-from .vmapping import _as_value, vmap  # noqa: F401
+from .lax._base import _as_value
+from .vmapping import vmap
 
 __all__ = ["jvp", "linearize", "vjp", "grad", "value_and_grad", "jacfwd", "jacrev",
            "hessian"]

@@ -10,6 +10,9 @@
   Forward mode raises JAX's error.
 * ``checkpoint(f)``: a ``remat2`` equation; differentiating it differentiates its body
   (the values are exact; the saving of memory by recomputation is not implemented).
+
+The primitives and their rules are in ``lax.custom_derivatives`` (batching rules:
+``lax.call_batching``); this module is the API that builds their equations.
 """
 from __future__ import annotations
 
@@ -17,9 +20,11 @@ import functools
 from typing import Callable
 
 from . import core, tree_util
-from .core import ShapedArray
 from .interpreters import ad
-from .ir import ClosedJaxpr, pp_param_rules
+from .interpreters.tracing import split_tracer_consts, trace_to_jaxpr
+from .lax.custom_derivatives import (_Hidden, _is_staged_tangent,  # noqa: F401
+                                     custom_jvp_call_p, custom_lin_p, custom_vjp_call_p,
+                                     remat_p)
 
 __all__ = ["custom_jvp", "custom_vjp", "checkpoint", "remat", "custom_jvp_call_p",
            "custom_vjp_call_p", "custom_lin_p", "remat_p"]
@@ -28,8 +33,6 @@ __all__ = ["custom_jvp", "custom_vjp", "checkpoint", "remat", "custom_jvp_call_p
 def _trace_flat(fun: Callable, args: tuple, kwargs: dict):
     """``fun(*args, **kwargs)`` traced to a ClosedJaxpr of the flat argument leaves;
     returns (closed jaxpr, flat leaves, out tree)."""
-    from .interpreters.tracing import trace_to_jaxpr
-    from .jit import split_tracer_consts
     leaves, in_tree = tree_util.tree_flatten((args, kwargs))
     store = {}
 
@@ -59,21 +62,8 @@ class _FnName:
     __str__ = __repr__
 
 
-def _eval_call(*args, call_jaxpr: ClosedJaxpr, **_):
-    from .interpreters.eval import eval_jaxpr_numpy
-    return eval_jaxpr_numpy(call_jaxpr.jaxpr, call_jaxpr.consts, *args)
-
-
 # ---------------------------------------------------------------------------------------
 # custom_jvp
-
-custom_jvp_call_p = core.new_primitive("custom_jvp_call", multiple_results=True)
-custom_jvp_call_p.def_abstract_eval(lambda *avals, call_jaxpr, **_: list(call_jaxpr.out_avals))
-custom_jvp_call_p.def_impl(_eval_call)
-pp_param_rules[custom_jvp_call_p] = lambda p: [
-    ("name", p["name"]), ("call_jaxpr", p["call_jaxpr"]), ("jvp", p["jvp"]),
-    ("symbolic_zeros", p["symbolic_zeros"])]
-
 
 class custom_jvp:  # noqa: N801  (JAX's name)
     """A function with a user-defined JVP rule.
@@ -163,45 +153,8 @@ class custom_jvp:  # noqa: N801  (JAX's name)
         return tree_util.tree_unflatten(out_tree, outs)
 
 
-class _Hidden:
-    """A param carried by an equation but not printed (the rule closure)."""
-
-    def __init__(self, value):
-        self.value = value
-
-    def __repr__(self) -> str:
-        return "<rule>"
-
-
-def _custom_jvp_call_jvp(primals, tangents, *, call_jaxpr, jvp, name, symbolic_zeros, _rule):
-    return _rule.value(list(primals), list(tangents))
-
-
-ad.jvp_rules[custom_jvp_call_p] = _custom_jvp_call_jvp
-
-
 # ---------------------------------------------------------------------------------------
 # custom_vjp
-
-custom_vjp_call_p = core.new_primitive("custom_vjp_call", multiple_results=True)
-custom_vjp_call_p.def_abstract_eval(lambda *avals, call_jaxpr, **_: list(call_jaxpr.out_avals))
-custom_vjp_call_p.def_impl(_eval_call)
-pp_param_rules[custom_vjp_call_p] = lambda p: [
-    ("name", p["name"]), ("bwd", p["bwd"]), ("call_jaxpr", p["call_jaxpr"]),
-    ("fwd", p["fwd"]), ("symbolic_zeros", p["symbolic_zeros"])]
-
-#: The linear stand-in for a custom_vjp function in a tangent jaxpr: operands are the
-#: residuals then the input tangents; its transpose calls the user's ``bwd``.
-custom_lin_p = core.new_primitive("custom_lin", multiple_results=True)
-custom_lin_p.def_abstract_eval(lambda *avals, out_avals, **_: list(out_avals))
-
-
-def _custom_lin_impl(*args, **params):
-    raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function.")
-
-
-custom_lin_p.def_impl(_custom_lin_impl)
-
 
 class custom_vjp:  # noqa: N801  (JAX's name)
     """A function with a user-defined VJP: ``f.defvjp(fwd, bwd)``.
@@ -265,74 +218,8 @@ class custom_vjp:  # noqa: N801  (JAX's name)
         return tree_util.tree_unflatten(out_tree, outs)
 
 
-def _is_staged_tangent(t) -> bool:
-    if not isinstance(t, core.Tracer):
-        return False
-    payload = t._trace.main.payload
-    return bool(getattr(payload, "linear", False))
-
-
-def _custom_vjp_call_jvp(primals, tangents, *, call_jaxpr, fwd, bwd, name, symbolic_zeros,
-                         _rule):
-    return _rule.value(list(primals), list(tangents))
-
-
-def _custom_lin_transpose(cts, *args, num_res, out_avals, bwd):
-    user_bwd, res_tree, out_tree, in_tree, in_avals, nd, fixed = bwd.value
-    res = tree_util.tree_unflatten(res_tree, list(args[:num_res]))
-    from .autodiff import _as_value
-    cts = [_as_value(ad.instantiate(c)) for c in cts]
-    ct_out = tree_util.tree_unflatten(out_tree, cts)
-    if nd:
-        cts_in = user_bwd(*[fixed[i] for i in nd], res, ct_out)
-    else:
-        cts_in = user_bwd(res, ct_out)
-    n_args = len(tree_util.tree_unflatten(in_tree, [None] * in_tree.num_leaves))
-    if not isinstance(cts_in, (tuple, list)) or len(cts_in) != n_args:
-        got = tree_util.tree_structure(tuple(cts_in) if isinstance(cts_in, list) else cts_in)
-        raise TypeError("Custom VJP bwd rule must produce an output with the same container "
-                        "(pytree) structure as the args tuple of the primal function, and "
-                        "in particular must produce a tuple of length equal to the number "
-                        "of arguments to the primal function, but got bwd output structure "
-                        f"{got} for primal input structure {in_tree}.")
-    for i, (c, a) in enumerate(zip(tree_util.tree_leaves(tuple(cts_in)), in_avals)):
-        ca = core.get_aval(c)
-        if ca.shape != a.shape:
-            raise ValueError("Custom VJP bwd rule must produce an output with the same type "
-                             "as the args tuple of the primal function, but at output"
-                             f"[{i}] the bwd rule produced an output of type "
-                             f"{ca.strip_weak_type().str_long()} corresponding to an input "
-                             f"of type {a.strip_weak_type().str_long()}, so the shapes do "
-                             "not match")
-    flat = tree_util.tree_leaves(tuple(cts_in))
-    return [None] * num_res + list(flat)
-
-
-ad.jvp_rules[custom_vjp_call_p] = _custom_vjp_call_jvp
-ad.transpose_rules[custom_lin_p] = _custom_lin_transpose
-
-
 # ---------------------------------------------------------------------------------------
 # checkpoint
-
-remat_p = core.new_primitive("remat2", multiple_results=True)
-remat_p.def_abstract_eval(lambda *avals, jaxpr, **_: list(jaxpr.out_avals))
-remat_p.def_impl(lambda *args, jaxpr, **_: _eval_call(*args, call_jaxpr=jaxpr))
-pp_param_rules[remat_p] = lambda p: [
-    ("differentiated", p["differentiated"]), ("jaxpr", p["jaxpr"]), ("policy", p["policy"]),
-    ("prevent_cse", p["prevent_cse"])]
-
-
-def _remat_jvp(primals, tangents, *, jaxpr, **_):
-    # The body is differentiated in place (the enclosing JVP or linearize trace applies
-    # its rules to each equation), so the values are exactly those without checkpoint.
-    from .interpreters.eval import eval_jaxpr
-    return ad.jvp_flat(lambda *xs: eval_jaxpr(jaxpr.jaxpr, jaxpr.consts, *xs),
-                       list(primals), list(tangents))
-
-
-ad.jvp_rules[remat_p] = _remat_jvp
-
 
 def checkpoint(fun: Callable, *, prevent_cse: bool = True, policy=None,
                static_argnums: tuple = ()):
@@ -356,7 +243,3 @@ def checkpoint(fun: Callable, *, prevent_cse: bool = True, policy=None,
 
 
 remat = checkpoint
-del ShapedArray
-
-
-from . import call_batching  # noqa: E402,F401  (vmap rules of jit and these primitives)

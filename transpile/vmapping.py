@@ -9,25 +9,11 @@ from __future__ import annotations
 import functools
 from typing import Callable
 
-import numpy as np
-
 from . import core, tree_util
-from .interpreters import ad, batching
-from .lax._base import numpy_api
+from .interpreters import batching
+from .lax._base import _as_value
 
 __all__ = ["vmap"]
-
-
-def _as_value(x, name: str | None = None):
-    """A leaf argument as JAX takes it: an Array (weakly typed for a Python scalar) or a
-    tracer; float0 arrays stay NumPy arrays."""
-    if isinstance(x, core.Tracer) or hasattr(x, "_value"):
-        return x
-    if isinstance(x, np.ndarray) and x.dtype == ad.float0:
-        return x
-    if isinstance(x, str) or (isinstance(x, np.ndarray) and x.dtype.kind in "USO"):
-        raise TypeError(f"Argument '{x}' of type {type(x)} is not a valid JAX type.")
-    return numpy_api.asarray(x)
 
 
 def _broadcast_prefix(prefix, tree_value, what: str) -> list:

@@ -595,8 +595,6 @@ def start_in_bounds(value: str, dtype, hi: int) -> str:
     return f"{_start_fn('start_in_bounds', dtype)}({value}, {hi})"
 
 
-from . import prng_c  # noqa: E402,F401  (registers the key primitives' emitters)
-
 #: Primitives computed one element at a time from the same element of each operand
 #: (``bitcast_convert_type`` too where ``bitcast_fuses``: ``plan.fusible`` decides).
 FUSIBLE_ELEMENTWISE = frozenset(p for p in rules if p.name != "bitcast_convert_type")

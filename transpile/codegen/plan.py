@@ -38,7 +38,8 @@ _INDEX_MAPS = {structural.broadcast_in_dim_p, structural.reshape_p, structural.s
                slicing.iota_p, layout.copy_p, layout.tile_p,
                # dynamic indexing: starts read and clamped in the loop body (body.py)
                indexing.dynamic_slice_p}
-FUSIBLE = frozenset(emit_c.FUSIBLE_ELEMENTWISE | _INDEX_MAPS | prng_c.SOURCES)
+FUSIBLE = frozenset(emit_c.FUSIBLE_ELEMENTWISE | prng_c.ELEMENTWISE | _INDEX_MAPS
+                    | prng_c.SOURCES)
 
 
 def fusible(e) -> bool:

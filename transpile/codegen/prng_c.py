@@ -1,4 +1,4 @@
-"""C expressions of the PRNG key primitives (``transpile.random.keys``).
+"""C expressions of the PRNG key primitives (``lax/keys.py``).
 
 A ``key<fry>`` element is one ``uint64_t`` (see ``runtime/tp_threefry.h``), so keys flow
 through every structural kernel unchanged. ``random_seed``, ``random_fold_in`` and
@@ -13,7 +13,7 @@ from ..lax import keys
 from . import emit_c
 from .index import _atomic
 
-__all__ = ["SOURCES", "source_expr"]
+__all__ = ["SOURCES", "ELEMENTWISE", "source_expr"]
 
 
 def _seed(args, in_avals, out_aval, **params):
@@ -35,6 +35,11 @@ def _clone(args, in_avals, out_aval):
 emit_c._def(keys.random_seed_p, _seed)
 emit_c._def(keys.random_fold_in_p, _fold_in)
 emit_c._def(keys.random_clone_p, _clone)
+
+#: The key primitives computed one element at a time (``plan`` fuses them with
+#: ``emit_c.FUSIBLE_ELEMENTWISE``; this module registers their emitters in
+#: ``emit_c.rules`` when imported, as ``plan`` and ``body`` do).
+ELEMENTWISE = frozenset({keys.random_seed_p, keys.random_fold_in_p, keys.random_clone_p})
 
 #: Primitives whose element is computed from its own index and the key it draws from.
 SOURCES = frozenset({keys.random_bits_p, keys.random_split_p})

@@ -34,3 +34,6 @@ from . import linalg_ad  # noqa: E402,F401
 
 # PRNG key primitives (``transpile.random`` is their API) and host callbacks.
 from . import keys, keys_batching, callbacks  # noqa: E402,F401
+
+# Custom-derivative primitives, and the batching rules of the call-like primitives.
+from . import custom_derivatives, call_batching  # noqa: E402,F401

@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import core, dtypes
 from ..core import ShapedArray
+from ..interpreters import ad
 
 __all__ = ["check_dtype", "broadcasting_shape", "FLOAT", "INT", "UINT", "BOOL", "NUMERIC",
            "INTEGRAL", "ANY", "kinds_desc", "aval_of"]
@@ -79,3 +80,15 @@ def aval_of(x) -> ShapedArray:
 
 def canonical_dtype(dt) -> np.dtype:
     return dtypes.canonicalize_dtype(dt)
+
+
+def _as_value(x, name: str | None = None):
+    """A leaf argument as JAX takes it: an Array (weakly typed for a Python scalar) or a
+    tracer; float0 arrays stay NumPy arrays."""
+    if isinstance(x, core.Tracer) or hasattr(x, "_value"):
+        return x
+    if isinstance(x, np.ndarray) and x.dtype == ad.float0:
+        return x
+    if isinstance(x, str) or (isinstance(x, np.ndarray) and x.dtype.kind in "USO"):
+        raise TypeError(f"Argument '{x}' of type {type(x)} is not a valid JAX type.")
+    return numpy_api.asarray(x)

@@ -1,4 +1,4 @@
-"""Batching rules of the call-like primitives: ``jit`` (``jit.py``), ``custom_jvp_call``,
+"""Batching rules of the call-like primitives: ``jit`` (``call.py``), ``custom_jvp_call``,
 ``custom_vjp_call`` and ``remat2`` (``custom_derivatives.py``).
 
 ``jit``
@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import weakref
 
-from . import core, tree_util
+from .. import core, tree_util
+from ..interpreters import ad
+from ..interpreters.batching import (batch_flat, bdim_at_front, matchaxis, moveaxis,
+                                     not_mapped, primitive_batchers)
+from .call import jit_p
+from .control_flow_batching import batch_jaxpr, batch_jaxpr_axes
 from .custom_derivatives import (_Hidden, _is_staged_tangent, custom_jvp_call_p,
                                  custom_lin_p, custom_vjp_call_p, remat_p)
-from .interpreters import ad
-from .interpreters.batching import (batch_flat, bdim_at_front, matchaxis, moveaxis,
-                                    not_mapped, primitive_batchers)
-from .lax.call import jit_p
-from .lax.control_flow_batching import batch_jaxpr, batch_jaxpr_axes
 
 # ---------------------------------------------------------------------------------------
 # jit
