@@ -1,6 +1,6 @@
 """Batching rules of control flow (``lax/control_flow_batching.py``), ``jit`` and the
-custom-derivative primitives (``call_batching.py``) and the PRNG
-(``random/keys_batching.py``).
+custom-derivative primitives (``lax/call_batching.py``) and the PRNG
+(``lax/keys_batching.py``).
 
 Table-driven: ``vmap(f)`` with ``in_axes`` mixes equals a Python loop over the batch
 (exactly), eagerly and under ``jit``; compositions with ``grad`` and ``jit``;

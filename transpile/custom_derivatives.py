@@ -207,7 +207,7 @@ class custom_vjp:  # noqa: N801  (JAX's name)
                 out_avals=tuple(ad.tangent_aval(a.strip_weak_type()) for a in out_avals),
                 bwd=_Hidden((bwd, res_tree, out_tree, in_tree, tuple(in_avals), nd, fixed)))
             return tree_util.tree_leaves(out), t_out
-        # What the batching rule (call_batching.py) needs to run the rule under vmap.
+        # What the batching rule (lax/call_batching.py) needs to run the rule under vmap.
         rule.parts = dict(fwd=fwd, bwd=bwd, full_args=full_args, in_tree=in_tree,
                           n_extra=n_extra, nd=nd, fixed=fixed, out_avals=out_avals,
                           in_avals=in_avals, out_tree=out_tree)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import core
 from ..ir import ClosedJaxpr, Literal, Var, _alpha, var_names
 from ..lax import contraction, indexing, layout, slicing, structural
 from ..lax import callbacks as lax_callbacks

@@ -1,4 +1,4 @@
-"""Differentiation rules of ``dot_general`` (``lax/dot.py``), as JAX 0.10.2 writes them:
+"""Differentiation rules of ``dot_general`` (``lax/contraction.py``), as JAX 0.10.2 writes them:
 bilinear (the JVP applies it with one tangent at a time) and transposed through the
 dimension numbers: the cotangent contracted with the other operand over the output axes
 it kept, then the result's axes put back in the operand's order.

@@ -1,5 +1,5 @@
 """Differentiation rules of ``sort``, ``top_k`` and ``stop_gradient``
-(``lax/sort.py``) and of ``threefry2x32`` (``lax/prng.py``), as JAX 0.10.2 writes them.
+(``lax/sorting.py``) and of ``threefry2x32`` (``lax/prng.py``), as JAX 0.10.2 writes them.
 
 ``sort`` also sorts an iota along the sorted axis and gathers every tangent with the
 resulting permutation; ``top_k`` gathers the tangent at the indices it returns; the
