@@ -20,7 +20,9 @@ PRIMITIVE_MODULES = ["transpile.lax", "transpile.lax.elementwise", "transpile.la
                      "transpile.lax.reduction", "transpile.lax.contraction", "transpile.lax.sorting",
                      "transpile.lax.control_flow", "transpile.lax.indexing",
                      "transpile.lax.linalg",
-                     "transpile.lax.prng", "transpile.jit", "transpile.random",
+                     "transpile.lax.prng", "transpile.lax.call", "transpile.lax.keys",
+                     "transpile.lax.custom_derivatives", "transpile.lax.callbacks",
+                     "transpile.jit", "transpile.random",
                      "transpile.custom_derivatives", "transpile.callbacks"]
 
 for _name in PRIMITIVE_MODULES:
