@@ -17,9 +17,8 @@ from . import core, dtypes, tree_util
 from .interpreters import ad
 from .interpreters.eval import eval_jaxpr
 from .interpreters.tracing import DebugInfo
-from .lax._base import numpy_api
+from .lax._base import _as_value, numpy_api
 from .lax.elementwise import _convert_element_type
-from .lax._base import _as_value
 from .vmapping import vmap
 
 __all__ = ["jvp", "linearize", "vjp", "grad", "value_and_grad", "jacfwd", "jacrev",

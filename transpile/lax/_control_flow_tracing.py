@@ -10,11 +10,11 @@ import weakref
 import numpy as np
 
 from .. import core, tree_util
+from ..array import Array
 from ..config import config
 from ..core import ShapedArray
-from ..interpreters.tracing import DebugInfo, trace_to_jaxpr
-from ..array import Array
 from ..interpreters.eval import eval_jaxpr
+from ..interpreters.tracing import DebugInfo, trace_to_jaxpr
 from ..ir import ClosedJaxpr, Jaxpr, Var
 from . import elementwise as ew
 from .reduction import reduce_or

@@ -42,13 +42,12 @@ from ..interpreters.eval import eval_jaxpr_numpy
 from ..ir import Var
 from . import elementwise as ew
 from ._base import numpy_api
-from ._control_flow_tracing import (_arg_name, _as_array, _carry_tree_error,
-                                    _carry_type_error, _check_branches, _closed, _derived,
-                                    _flatten_operands, _invariant_carries, _join_consts,
-                                    _move_to_consts, _trace, _type_mismatch, _used_vars)
+from ._control_flow_tracing import (_arg_name, _as_array, _carry_tree_error, _carry_type_error,
+                                    _check_branches, _closed, _derived, _flatten_operands,
+                                    _invariant_carries, _join_consts, _move_to_consts, _trace,
+                                    _type_mismatch, _used_vars, scalar_predicate_while)
 from .slicing import concatenate
 from .structural import expand_dims
-from ._control_flow_tracing import scalar_predicate_while
 
 __all__ = ["cond", "switch", "while_loop", "fori_loop", "scan", "map",
            "cond_p", "while_p", "scan_p"]

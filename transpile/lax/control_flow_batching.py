@@ -21,15 +21,14 @@ from __future__ import annotations
 import numpy as np
 
 from .. import core
-from ..interpreters.batching import (batch_flat, bdim_at_front, matchaxis, moveaxis,
-                                     not_mapped, primitive_batchers)
-from ..ir import ClosedJaxpr
-from . import elementwise as ew
-from .control_flow import cond_p, scan_p, while_p
+from ..interpreters.batching import (batch_flat, bdim_at_front, matchaxis, moveaxis, not_mapped,
+                                     primitive_batchers)
 from ..interpreters.eval import eval_jaxpr
 from ..interpreters.tracing import trace_to_jaxpr
-from ..ir import Var
+from ..ir import ClosedJaxpr, Var
+from . import elementwise as ew
 from ._control_flow_tracing import _lift_consts, scalar_predicate_while
+from .control_flow import cond_p, scan_p, while_p
 from .sorting import stop_gradient
 from .structural import broadcast_in_dim
 

@@ -40,13 +40,13 @@ import operator
 import numpy as np
 
 from .. import core, dtypes
+from ..array import Array
 from ..core import ShapedArray
 from ..interpreters.tracing import const_fold_rules
 from ..ir import Literal, pp_param_rules
-from ._xla_math import (xla_erf_inv_f32, xla_erf_inv_f64, xla_log1p_f32, xla_log1p_f64,
-                        xla_log_f32, xla_log_f64)
 from ._base import broadcasting_shape, check_same_dtypes
-from ..array import Array
+from ._xla_math import (xla_erf_inv_f32, xla_erf_inv_f64, xla_log1p_f32, xla_log1p_f64, xla_log_f32,
+                        xla_log_f64)
 
 __all__ = [
     # the lax API

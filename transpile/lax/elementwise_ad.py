@@ -17,8 +17,8 @@ from ..interpreters import ad
 from ..interpreters.ad import Zero, defjvp, defjvp2, defjvp_zero, is_undefined_primal
 from . import elementwise as ew
 from .fma import fma_p
-from .structural import broadcast_in_dim, full_like, reshape
 from .reduction import reduce_sum
+from .structural import broadcast_in_dim, full_like, reshape
 
 __all__ = ["unbroadcast"]
 

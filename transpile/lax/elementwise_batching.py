@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from .. import core as _core
 from ..core import Primitive
-from ..interpreters.batching import (bdim_at_front, defbroadcasting, defvectorized,
-                                     moveaxis, primitive_batchers)
+from ..interpreters.batching import (bdim_at_front, defbroadcasting, defvectorized, moveaxis,
+                                     primitive_batchers)
 from . import elementwise as ew
 from . import fma as _fma
 from .structural import broadcast, broadcast_in_dim

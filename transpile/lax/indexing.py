@@ -63,23 +63,20 @@ import numpy as np
 
 from .. import core
 from ..core import ShapedArray
-from ._indexing_common import (GatherDimensionNumbers, GatherScatterMode,
-                               ScatterDimensionNumbers, _bounds, _check_batching,
-                               _check_evaluable, _check_in_range, _check_index_dtype,
-                               _check_index_map, _check_sorted_unique, _gather_dnums,
-                               _index_array, _scatter_dnums, _window_coords, _window_starts,
-                               default_fill_value)
-from .dynamic_slicing import (dynamic_index_in_dim, dynamic_slice, dynamic_slice_in_dim,
-                              dynamic_slice_p, dynamic_update_index_in_dim,
-                              dynamic_update_slice, dynamic_update_slice_in_dim,
-                              dynamic_update_slice_p)
-from .elementwise import add_p, convert_values, max_p, min_p, mul_p, sub_p
-from .structural import _int_tuple
 from ..interpreters.eval import eval_jaxpr_numpy
-from ..ir import Literal
 from ..interpreters.tracing import trace_to_jaxpr
+from ..ir import Literal
 from . import elementwise
-from .structural import broadcast_in_dim
+from ._indexing_common import (GatherDimensionNumbers, GatherScatterMode, ScatterDimensionNumbers,
+                               _bounds, _check_batching, _check_evaluable, _check_in_range,
+                               _check_index_dtype, _check_index_map, _check_sorted_unique,
+                               _gather_dnums, _index_array, _scatter_dnums, _window_coords,
+                               _window_starts, default_fill_value)
+from .dynamic_slicing import (dynamic_index_in_dim, dynamic_slice, dynamic_slice_in_dim,
+                              dynamic_slice_p, dynamic_update_index_in_dim, dynamic_update_slice,
+                              dynamic_update_slice_in_dim, dynamic_update_slice_p)
+from .elementwise import add_p, convert_values, max_p, min_p, mul_p, sub_p
+from .structural import _int_tuple, broadcast_in_dim
 
 __all__ = ["GatherDimensionNumbers", "ScatterDimensionNumbers", "GatherScatterMode",
            "gather", "scatter", "scatter_add", "scatter_sub", "scatter_mul", "scatter_min",

@@ -19,14 +19,14 @@ import numpy as np
 from .. import core
 from ..interpreters import ad
 from ..interpreters.ad import Zero, is_undefined_primal
+from . import elementwise
 from . import dynamic_slicing as ds
 from . import indexing as ix
 from ._base import numpy_api
 from ._indexing_common import GatherDimensionNumbers
-from .structural import full, full_like, reshape
-from . import elementwise
 from .elementwise import add, eq, mul, neg, select
 from .slicing import iota
+from .structural import full, full_like, reshape
 
 __all__: list = []
 

@@ -15,15 +15,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import core
+from .. import core, dtypes
 from ..interpreters import ad
 from ..interpreters.ad import Zero
+from . import elementwise
 from . import reduction as red
-from .structural import _unchanged, broadcast_in_dim_p, full, reshape, rev, squeeze
-from .. import dtypes
 from .elementwise import add, bitwise_or, convert_element_type, div, eq, mul
 from .slicing import concatenate, pad, slice_in_dim
-from . import elementwise
+from .structural import _unchanged, broadcast_in_dim_p, full, reshape, rev, squeeze
 
 __all__ = ["associative_scan"]
 

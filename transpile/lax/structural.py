@@ -18,9 +18,9 @@ import operator
 import numpy as np
 
 from .. import core, dtypes
+from ..array import Array
 from ..core import ShapedArray, Tracer
 from ..ir import pp_param_rules
-from ..array import Array
 from .elementwise import _convert_element_type
 
 __all__ = ["broadcast_in_dim", "broadcast", "broadcast_to_rank", "reshape", "squeeze",

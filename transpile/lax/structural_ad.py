@@ -16,9 +16,9 @@ from .. import core
 from ..interpreters import ad
 from ..interpreters.ad import Zero, is_undefined_primal
 from . import layout, slicing, structural
+from .elementwise import sub
 from .reduction import reduce_sum
 from .structural import expand_dims, reshape, transpose
-from .elementwise import sub
 
 __all__: list = []
 

@@ -11,9 +11,9 @@ from .. import core, dtypes, lax
 from ..errors import ConcretizationTypeError
 from ..jit import internal_jit as jit
 from ._util import aval, check_arraylike, ensure_array, lift_constant
-from .indexing import IndexUpdateRef
 from .creation import arange
 from .index_funcs import nonzero
+from .indexing import IndexUpdateRef
 from .reductions import sum as jsum
 from .shape_ops import ravel
 from .ufuncs_compound import where

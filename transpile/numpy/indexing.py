@@ -24,10 +24,9 @@ import numpy as np
 from .. import core, dtypes, lax
 from . import _indexer as ix
 from ._indexer import Entry, INDEX_DTYPE
-from ._util import aval, ensure_array, lift_constant
-from ._util import check_arraylike
-from .shape_ops import broadcast_to
+from ._util import aval, check_arraylike, ensure_array, lift_constant
 from .creation import ones_like
+from .shape_ops import broadcast_to
 from .ufuncs import divide
 from .ufuncs_compound import power
 

@@ -12,9 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes, lax
-from ._util import aval, canonicalize_axis, check_arraylike, ensure_array
+from ._util import aval, canonicalize_axis, check_arraylike, ensure_array, promote_dtypes
 from .shape_ops import ravel, transpose
-from ._util import promote_dtypes
 from .ufuncs import multiply
 
 __all__ = ["dot", "matmul", "vdot", "inner", "outer", "tensordot", "einsum"]

@@ -15,13 +15,10 @@ import numpy as np
 
 from .. import dtypes, lax
 from ..jit import internal_jit as jit
-from ._util import aval, canonicalize_axis, check_arraylike, ensure_array
-from .shape_ops import ravel
-from .ufuncs import check_int_overflow
+from ._util import aval, canonicalize_axis, check_arraylike, ensure_array, promote_dtypes_inexact
+from .shape_ops import broadcast_to, ravel
+from .ufuncs import check_int_overflow, lax_const, multiply
 from .ufuncs_compound import where as _jnp_where
-from .ufuncs import lax_const, multiply
-from .shape_ops import broadcast_to
-from ._util import promote_dtypes_inexact
 
 __all__ = ["sum", "prod", "max", "min", "amax", "amin", "any", "all", "mean", "average",
            "var", "std", "argmax", "argmin", "cumsum", "cumprod", "cumulative_sum",

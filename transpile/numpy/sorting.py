@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from .. import dtypes, lax
 from ..jit import internal_jit as jit
-from ._util import aval, canonicalize_axis, check_arraylike
-from .shape_ops import ravel
 from ..lax.control_flow import scan
-from ._util import promote_dtypes
+from ._util import aval, canonicalize_axis, check_arraylike, promote_dtypes
 from .creation import asarray
+from .shape_ops import ravel
 
 __all__ = ["sort", "argsort", "searchsorted"]
 

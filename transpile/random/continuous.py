@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import core, dtypes
-from .. import lax
+from .. import core, dtypes, lax
+from .. import numpy as jnp
 from ..jit import internal_jit
-from .keys import check_prng_key, random_bits_p
 from ..numpy import asarray, clip
 from ..numpy._util import broadcast_shapes, promote_dtypes_inexact
-from .. import numpy as jnp
+from .keys import check_prng_key, random_bits_p
 
 __all__ = ["bits", "uniform", "normal", "truncated_normal", "exponential", "gumbel",
            "laplace", "logistic", "multivariate_normal", "check_shape", "float_dtype",

@@ -13,13 +13,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .. import core, dtypes
-from .. import lax
-from .continuous import _random_bits, _UINT, check_shape, gumbel, sampler_jit, uniform
-from .keys import check_prng_key, random_split_p
-from ..numpy import asarray, clip
+from .. import core, dtypes, lax
 from .. import numpy as jnp
+from ..numpy import asarray, clip
 from ..numpy._util import canonicalize_axis, check_arraylike, promote_dtypes_inexact
+from .continuous import _UINT, _random_bits, check_shape, gumbel, sampler_jit, uniform
+from .keys import check_prng_key, random_split_p
 
 __all__ = ["randint", "bernoulli", "categorical", "choice", "permutation"]
 
