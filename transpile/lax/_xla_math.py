@@ -26,7 +26,7 @@ from fractions import Fraction
 import numpy as np
 
 __all__ = ["xla_log_f32", "xla_log1p_f32", "xla_erf_inv_f32", "xla_log_f64", "xla_log1p_f64",
-           "xla_erf_inv_f64"]
+           "xla_erf_inv_f64", "libm_f64", "libm_twin"]
 
 _F32 = np.float32
 _U32 = np.uint32
@@ -312,37 +312,73 @@ def _fma64(a, b, c) -> np.ndarray:
     return out
 
 
-def _libm_log_scalar():
-    name = ctypes.util.find_library("m")
-    if name is None:
+# NumPy's name -> the C library's, and a domain to probe each one on.
+_LIBM = {"exp": ("exp", (-700, 700)), "exp2": ("exp2", (-1000, 1000)),
+         "expm1": ("expm1", (-40, 40)), "log": ("log", (0.5, 2)),
+         "cbrt": ("cbrt", (-1e6, 1e6)), "sin": ("sin", (-100, 100)),
+         "cos": ("cos", (-100, 100)), "tan": ("tan", (-100, 100)),
+         "arcsin": ("asin", (-1, 1)), "arccos": ("acos", (-1, 1)), "arctan": ("atan", (-50, 50)),
+         "sinh": ("sinh", (-700, 700)), "cosh": ("cosh", (-700, 700)),
+         "tanh": ("tanh", (-20, 20)), "arcsinh": ("asinh", (-1e6, 1e6)),
+         "arccosh": ("acosh", (1, 1e6)), "arctanh": ("atanh", (-1, 1)),
+         "arctan2": ("atan2", (-50, 50)), "power": ("pow", (0.01, 20))}
+
+
+def _libm_scalar(name: str, arity: int):
+    lib = ctypes.util.find_library("m")
+    if lib is None:
         return None
-    fn = ctypes.CDLL(name).log
-    fn.restype, fn.argtypes = ctypes.c_double, [ctypes.c_double]
+    fn = getattr(ctypes.CDLL(lib), name)
+    fn.restype, fn.argtypes = ctypes.c_double, [ctypes.c_double] * arity
     return fn
 
 
 @functools.lru_cache(maxsize=None)
-def _log_impl():
-    """The C library's log as a NumPy function: np.log itself where it returns the same
-    bits (NumPy calls libm's log on most machines; builds with their own AVX-512 log
-    differ), else libm's log element by element through ctypes."""
-    fn = _libm_log_scalar()
+def libm_twin(np_fn):
+    """The C library's version of float64 ufunc ``np_fn`` (what XLA:CPU and our kernels
+    call): ``np_fn`` itself where a probe shows it returns the same bits, else the C
+    function element by element through ctypes. NumPy builds for AVX-512 machines
+    carry vectorised float64 exp, cbrt, sinh, tanh, pow... of their own, which differ
+    from glibc's in the last bit of up to half the results."""
+    if np_fn.__name__ not in _LIBM:   # sqrt and the like: correctly rounded everywhere
+        return np_fn
+    c_name, (lo, hi) = _LIBM[np_fn.__name__]
+    fn = _libm_scalar(c_name, np_fn.nin)
     if fn is None:
-        return np.log
+        return np_fn
     rng = np.random.default_rng(0)
-    x = np.concatenate([np.exp(rng.uniform(-745, 709, 2000)), rng.uniform(0.5, 2, 2000),
-                        1 + rng.uniform(-2.0 ** -20, 2.0 ** -20, 500)])
-    want = np.array([fn(float(v)) for v in x])
-    if np.array_equal(np.log(x).view(_U64), want.view(_U64)):
-        return np.log
-    return np.frompyfunc(fn, 1, 1)
+    # the whole domain, and near 1 where most of the rounding decisions lie
+    args = [np.concatenate([rng.uniform(lo, hi, 2000),
+                            np.clip(rng.uniform(-2, 2, 2000), lo, hi)])
+            for _ in range(np_fn.nin)]
+    if np_fn is np.log:   # every binade
+        args[0] = np.concatenate([args[0], np.exp(rng.uniform(-745, 709, 2000)),
+                                  1 + rng.uniform(-2.0 ** -20, 2.0 ** -20, 500)])
+    if np_fn is np.power:   # exponents of either sign
+        args[1] = rng.uniform(-8, 8, args[0].size)
+    want = np.array([fn(*map(float, a)) for a in zip(*args, strict=True)])
+    with np.errstate(all="ignore"):
+        if np.array_equal(np_fn(*args).view(_U64), want.view(_U64)):
+            return np_fn
+    return np.frompyfunc(fn, np_fn.nin, 1)
+
+
+def libm_f64(np_fn):
+    """A NumPy rule computing ``np_fn`` on float64 operands with the C library's bits
+    (the twin is chosen on first use, not at import)."""
+    def impl(*args):
+        args = np.broadcast_arrays(*[np.asarray(a, _F64) for a in args])
+        with np.errstate(all="ignore"):
+            return np.asarray(libm_twin(np_fn)(*args), _F64)
+    impl.__name__ = np_fn.__name__
+    return impl
 
 
 def _log64_core(u: np.ndarray) -> np.ndarray:
     """XLA's float64 log of a flushed array: libm's log; a negative operand gives the
     positive quiet NaN (glibc's is negative)."""
     with np.errstate(all="ignore"):
-        y = np.asarray(_log_impl()(u), _F64)
+        y = np.asarray(libm_twin(np.log)(u), _F64)
     return np.where(u < 0, _QNAN64, y)
 
 

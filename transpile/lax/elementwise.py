@@ -45,8 +45,8 @@ from ..core import ShapedArray
 from ..interpreters.tracing import const_fold_rules
 from ..ir import Literal, pp_param_rules
 from ._base import broadcasting_shape, check_same_dtypes
-from ._xla_math import (xla_erf_inv_f32, xla_erf_inv_f64, xla_log1p_f32, xla_log1p_f64, xla_log_f32,
-                        xla_log_f64)
+from ._xla_math import (libm_f64, xla_erf_inv_f32, xla_erf_inv_f64, xla_log1p_f32,
+                        xla_log1p_f64, xla_log_f32, xla_log_f64)
 
 __all__ = [
     # the lax API
@@ -253,7 +253,15 @@ def _rsqrt(x):
 
 
 def _transcendental(np_fn, **flush):
-    return _xla(np_fn, wide=True, **flush)
+    # float64 operands get the C library's bits (NumPy's own vectorised float64 math
+    # differs on some machines); float16/float32 are computed in float64 and rounded
+    # once, where NumPy's float64 is close enough to round the same way.
+    narrow, wide64 = _xla(np_fn, wide=True, **flush), _xla(libm_f64(np_fn), **flush)
+
+    def impl(*args, **params):
+        return (wide64 if args[0].dtype == np.float64 else narrow)(*args, **params)
+    impl.__name__ = np_fn.__name__
+    return impl
 
 
 neg_p = _unop("neg", NUMBER, np.negative)
@@ -390,7 +398,7 @@ def _pow_impl(x, y):
     return _pow_float(x, y if y.dtype.kind == "f" else convert_values(y, x.dtype))
 
 
-_pow_float = _xla(np.power, daz=(), wide=True)
+_pow_float = _transcendental(np.power, daz=())
 
 
 def _max_impl(x, y):
