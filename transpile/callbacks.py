@@ -79,6 +79,8 @@ pure_callback_p = core.new_primitive("pure_callback", multiple_results=True)
 io_callback_p = core.new_primitive("io_callback", multiple_results=True)
 #: The primitives compiled code calls back into Python for.
 HOST_CALLBACKS = frozenset({debug_print_p, debug_callback_p, pure_callback_p, io_callback_p})
+for _p in (debug_print_p, debug_callback_p, io_callback_p):
+    _p.effectful = True  # prints or does I/O: runs even when its results are unused
 
 debug_print_p.def_abstract_eval(lambda *avals, **params: [])
 debug_callback_p.def_abstract_eval(lambda *avals, **params: [])
@@ -127,10 +129,9 @@ pp_param_rules[io_callback_p] = lambda p: [
 
 
 def _register_effects() -> None:
-    from .passes import EFFECTFUL_PRIMITIVES, UNFOLDABLE
+    from .passes import UNFOLDABLE
     for p in HOST_CALLBACKS:
         UNFOLDABLE.add(p.name)  # never run at compile time
-    EFFECTFUL_PRIMITIVES.update({"debug_print", "debug_callback", "io_callback"})
 
 
 _register_effects()

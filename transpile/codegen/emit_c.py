@@ -4,7 +4,8 @@ Input: a primitive, its operands as C expressions (local names, literals or buff
 reads) with their avals, and its params. Output: one C expression computing the result
 element in the result's compute type (``dtypes.C_COMPUTE_TYPES``).
 
-Rules live in ``rules``, keyed by primitive and filled below per family. The semantics
+Emitters live in the lowering table (``lowering.LOWERINGS``, kind ``ELEMENTWISE``),
+keyed by primitive and filled below per family. The semantics
 are the NumPy rules of ``lax/elementwise.py`` (XLA:CPU's): generated kernels run with
 flush-to-zero and denormals-are-zero set (``tp_ftz_begin`` in ``runtime/tp_ops.h``), so
 plain C float arithmetic already flushes as XLA does; the few primitives that must see a
@@ -26,18 +27,17 @@ import numpy as np
 from .. import dtypes
 ew = importlib.import_module("transpile.lax.elementwise")
 sort_mod = importlib.import_module("transpile.lax.sort")
+from ..lax import layout
 from ..resources import runtime_dir
+from .lowering import ELEMENTWISE, LOWERINGS, Lowering, register
 
-__all__ = ["rules", "emit", "literal", "ctype", "stype", "math_function", "clamp_start",
-           "start_in_bounds", "bitcast_fuses", "FUSIBLE_ELEMENTWISE"]
+__all__ = ["emit", "literal", "ctype", "stype", "math_function", "clamp_start",
+           "start_in_bounds", "bitcast_fuses"]
 
 F16 = np.dtype(np.float16)
 F32 = np.dtype(np.float32)
 F64 = np.dtype(np.float64)
 BOOL = np.dtype(np.bool_)
-
-#: rules[prim](args, in_avals, out_aval, **params) -> C expression
-rules: dict = {}
 
 
 def ctype(dtype) -> str:
@@ -174,7 +174,8 @@ _F16_EXACT = {"neg", "abs", "select_n", "clamp", "max", "min", "floor", "ceil", 
 
 def emit(prim, args, in_avals, out_aval, params) -> str:
     """The C expression for one equation (see the module docstring)."""
-    rule = rules.get(prim)
+    low = LOWERINGS.get(prim)
+    rule = low.emit if low is not None and low.kind == ELEMENTWISE else None
     if rule is None:
         raise NotImplementedError(f"no C emitter for primitive {prim.name!r}")
     expr = rule(args, in_avals, out_aval, **params)
@@ -184,9 +185,10 @@ def emit(prim, args, in_avals, out_aval, params) -> str:
     return expr
 
 
-def _def(prim_or_prims, fn: Callable) -> None:
-    for p in (prim_or_prims if isinstance(prim_or_prims, (list, tuple)) else [prim_or_prims]):
-        rules[p] = fn
+def _def(prim_or_prims, fn: Callable, fuses: Callable | None = None) -> None:
+    """Register ``fn(args, in_avals, out_aval, **params)`` as the elementwise lowering
+    of each primitive given."""
+    register(prim_or_prims, Lowering(ELEMENTWISE, emit=fn, fuses=fuses))
 
 
 # ---------------------------------------------------------------------------------------
@@ -575,7 +577,10 @@ def _bitcast(args, in_avals, out_aval, *, new_dtype):
     return bits if dst.kind == "u" else f"({ctype(dst)})({bits})"
 
 
-_def(importlib.import_module("transpile.lax.layout").bitcast_convert_type_p, _bitcast)
+# A bitcast between dtypes whose elements do not map one to one copies bytes instead
+# (a kernel of its own: kernels.py).
+_def(layout.bitcast_convert_type_p, _bitcast,
+     fuses=lambda e: bitcast_fuses(e.invars[0].aval.dtype, e.outvars[0].aval.dtype))
 
 # ---------------------------------------------------------------------------------------
 # Dynamic start indices
@@ -596,7 +601,3 @@ def start_in_bounds(value: str, dtype, hi: int) -> str:
 
 
 from . import prng_c  # noqa: E402,F401  (registers the key primitives' emitters)
-
-#: Primitives computed one element at a time from the same element of each operand
-#: (``bitcast_convert_type`` too where ``bitcast_fuses``: ``plan.fusible`` decides).
-FUSIBLE_ELEMENTWISE = frozenset(p for p in rules if p.name != "bitcast_convert_type")

@@ -17,19 +17,15 @@ their roots respects every dependency.
 from __future__ import annotations
 
 import importlib
-
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from .. import core
 from ..ir import ClosedJaxpr, Literal, Var, _alpha, var_names
-ew = importlib.import_module("transpile.lax.elementwise")
-red = importlib.import_module("transpile.lax.reduction")
-layout = importlib.import_module("transpile.lax.layout")
-slicing = importlib.import_module("transpile.lax.slicing")
-structural = importlib.import_module("transpile.lax.structural")
-from . import emit_c, kernels, prng_c
+from ..lax import structural
+from . import control, emit_c, kernels, prng_c  # noqa: F401  (prng_c fills the table)
+from .lowering import CONTROL, HOST, REDUCTION, Lowering, fusible, lowering_of, register
 from .body import BodyBuilder, local_name, pointer_name
 
 __all__ = ["Buffer", "KernelPlan", "Program", "plan_program", "PARALLEL_MIN_ELEMENTS"]
@@ -38,33 +34,14 @@ __all__ = ["Buffer", "KernelPlan", "Program", "plan_program", "PARALLEL_MIN_ELEM
 #: team costs more than the loop.
 PARALLEL_MIN_ELEMENTS = 1 << 16
 
-_INDEX_MAPS = {structural.broadcast_in_dim_p, structural.reshape_p, structural.squeeze_p,
-               structural.transpose_p, structural.rev_p, slicing.slice_p, slicing.pad_p,
-               slicing.iota_p, layout.copy_p, layout.tile_p,
-               # dynamic indexing: starts read and clamped in the loop body (body.py)
-               importlib.import_module("transpile.lax.indexing").dynamic_slice_p}
-FUSIBLE = frozenset(emit_c.FUSIBLE_ELEMENTWISE | _INDEX_MAPS | prng_c.SOURCES)
-
-
-def fusible(e) -> bool:
-    """Whether equation ``e`` can join a loop body (a bitcast only between dtypes whose
-    elements map one to one: see ``emit_c.bitcast_fuses``; else it copies bytes)."""
-    if e.primitive is layout.bitcast_convert_type_p:
-        return emit_c.bitcast_fuses(e.invars[0].aval.dtype, e.outvars[0].aval.dtype)
-    return e.primitive in FUSIBLE
-
-
 _HOST_CALLBACKS = importlib.import_module("transpile.callbacks").HOST_CALLBACKS
+# A step of the entry that calls back into Python (``Planner.host_step``).
+register(_HOST_CALLBACKS, Lowering(HOST))
 
-REDUCTIONS = {red.reduce_sum_p: "sum", red.reduce_prod_p: "prod", red.reduce_max_p: "max",
-              red.reduce_min_p: "min", red.reduce_and_p: "and", red.reduce_or_p: "or",
-              red.reduce_xor_p: "xor"}
-#: Fusing these under a broadcast would recompute them for every copy.
-_EXPENSIVE = {ew.exp_p, ew.exp2_p, ew.expm1_p, ew.log_p, ew.log1p_p, ew.sin_p, ew.cos_p,
-              ew.tan_p, ew.asin_p, ew.acos_p, ew.atan_p, ew.sinh_p, ew.cosh_p, ew.tanh_p,
-              ew.asinh_p, ew.acosh_p, ew.atanh_p, ew.logistic_p, ew.erf_p, ew.erf_inv_p,
-              ew.pow_p, ew.atan2_p, ew.cbrt_p, ew.div_p, ew.rem_p, ew.sqrt_p, ew.rsqrt_p,
-              *prng_c.SOURCES, prng_c.keys.random_fold_in_p}
+
+def _kind(e) -> str | None:
+    low = lowering_of(e.primitive)
+    return None if low is None else low.kind
 
 
 @dataclass
@@ -151,14 +128,14 @@ def _groups(closed: ClosedJaxpr, materialized: set):
             if v not in materialized and len(gids) == 1:
                 g = groups[next(iter(gids))]
                 if g["kind"] in ("loop", "reduce") and not (
-                        e.primitive in _EXPENSIVE and g["size"] > v.aval.size):
+                        e.primitive.expensive and g["size"] > v.aval.size):
                     g["members"].append(k)
                     group_of[k] = g["id"]
                     continue
             materialized.add(v)
             kind = "loop"
             size = v.aval.size
-        elif e.primitive in REDUCTIONS:
+        elif _kind(e) == REDUCTION:
             kind, size = "reduce", e.invars[0].aval.size
         else:
             kind, size = "opaque", 0
@@ -321,7 +298,6 @@ class Planner:
         into the operand's buffer when that buffer is a temporary of this block or one
         of the ``donated`` invars (a loop body's carries); its kernel then skips the
         copy."""
-        from . import control
         j = closed.jaxpr
         out_vars = [o for o in j.outvars if isinstance(o, Var)]
         materialized = set(j.invars) | set(j.constvars) | set(out_vars)
@@ -338,16 +314,17 @@ class Planner:
         live, steps = [], []  # live: [var, buffer, nbytes] of this block's temporaries
         for gi, g in enumerate(groups):
             root = eqns[g["root"]]
-            if root.primitive.name in _UPDATES:
+            if root.primitive.updates_in_place:
                 self._update_in_place(root, gi, last_use, pinned, donated, live)
             for o in root.outvars:
                 if isinstance(o, Var) and o not in self.buffers:
                     b, nbytes = self.temp(o)
                     if o not in pinned:
                         live.append([o, b, nbytes])
-            if root.primitive.name in control.CONTROL_FLOW:
+            kind = _kind(root)
+            if kind == CONTROL:
                 steps.append(control.plan_control(self, root))
-            elif root.primitive in _HOST_CALLBACKS:
+            elif kind == HOST:
                 steps.append(self.host_step(root))
             elif g["kind"] == "opaque":
                 steps.append(self.add_kernel(kernels.opaque_kernel(
@@ -398,12 +375,6 @@ class Planner:
             live.remove(entry)
             if out not in pinned:
                 live.append([out, entry[1], entry[2]])
-
-
-#: Primitives whose first operand is the array they update (their kernels skip the
-#: copy when the output is the operand's buffer).
-_UPDATES = frozenset({"scatter", "scatter-add", "scatter-sub", "scatter-mul", "scatter-min",
-                      "scatter-max", "dynamic_update_slice"})
 
 
 def _take(free: list, nbytes: int):

@@ -13,6 +13,7 @@ import importlib
 
 from . import emit_c
 from .index import _atomic
+from .lowering import LOWERINGS, RANDOM_SOURCE, Lowering, register
 
 keys = importlib.import_module("transpile.random.keys")
 
@@ -39,10 +40,6 @@ emit_c._def(keys.random_seed_p, _seed)
 emit_c._def(keys.random_fold_in_p, _fold_in)
 emit_c._def(keys.random_clone_p, _clone)
 
-#: Primitives whose element is computed from its own index and the key it draws from.
-SOURCES = frozenset({keys.random_bits_p, keys.random_split_p})
-
-
 def source_expr(e, key_value: str, counter: str) -> str:
     """The C expression of element ``counter`` (a uint64 expression: the row-major index
     within the drawn shape) of ``random_bits``/``random_split`` under ``key_value``."""
@@ -53,3 +50,9 @@ def source_expr(e, key_value: str, counter: str) -> str:
         return f"tp_random_bits64({key_value}, {counter})"
     expr = f"tp_random_bits32({key_value}, {counter})"
     return expr if width == 32 else f"(uint{width}_t){expr}"
+
+
+# Computed from the element's own index and the key it draws from.
+register((keys.random_bits_p, keys.random_split_p), Lowering(RANDOM_SOURCE, emit=source_expr))
+#: The random-source primitives (read from the lowering table, for ``body.py``).
+SOURCES = frozenset(p for p, low in LOWERINGS.items() if low.kind == RANDOM_SOURCE)

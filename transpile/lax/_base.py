@@ -11,7 +11,7 @@ from .. import core, dtypes
 from ..core import ShapedArray
 
 __all__ = ["check_dtype", "broadcasting_shape", "FLOAT", "INT", "UINT", "BOOL", "NUMERIC",
-           "INTEGRAL", "ANY", "kinds_desc", "aval_of"]
+           "INTEGRAL", "ANY", "kinds_desc", "aval_of", "set_cost"]
 
 FLOAT = "f"
 INT = "i"
@@ -22,6 +22,14 @@ NUMERIC = "iuf"
 ANY = "biuf"
 
 _KIND_WORDS = {"f": "floating", "i": "signedinteger", "u": "unsignedinteger", "b": "bool"}
+
+
+def set_cost(cost: str, *prims: core.Primitive) -> None:
+    """Give ``prims`` the ``Primitive.cost`` ``cost`` (one of ``core.Cost.ALL``)."""
+    if cost not in core.Cost.ALL:
+        raise ValueError(f"unknown cost {cost!r}")
+    for p in prims:
+        p.cost = cost
 
 
 def kinds_desc(kinds: str) -> str:

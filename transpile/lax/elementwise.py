@@ -45,7 +45,7 @@ from ..interpreters.tracing import const_fold_rules
 from ..ir import Literal, pp_param_rules
 from ._xla_math import (xla_erf_inv_f32, xla_erf_inv_f64, xla_log1p_f32, xla_log1p_f64,
                         xla_log_f32, xla_log_f64)
-from ._base import broadcasting_shape, check_same_dtypes
+from ._base import broadcasting_shape, check_same_dtypes, set_cost
 
 __all__ = [
     # the lax API
@@ -300,6 +300,10 @@ erf_p = _unop("erf", REAL_FLOATING, _transcendental(_erf_f64))
 erf_inv_p = _unop("erf_inv", REAL_FLOATING, _via_xla(xla_erf_inv_f32, xla_erf_inv_f64))
 abs_p = _unop("abs", SIGNED_NUMBER, np.abs)
 not_p = _unop("not", INT_OR_BOOL, np.invert)  # logical not for bool
+set_cost(core.Cost.TRANSCENDENTAL, exp_p, exp2_p, expm1_p, log_p, log1p_p, cbrt_p, sin_p,
+         cos_p, tan_p, asin_p, acos_p, atan_p, sinh_p, cosh_p, tanh_p, asinh_p, acosh_p,
+         atanh_p, logistic_p, erf_p, erf_inv_p)
+set_cost(core.Cost.DIVIDE, sqrt_p, rsqrt_p)
 
 
 def _power_by_squaring(x, n: int):
@@ -457,6 +461,8 @@ shift_right_logical_p = _binop("shift_right_logical", INTEGER, _shift_right_logi
                                jnp_name="right_shift")
 shift_right_arithmetic_p = _binop("shift_right_arithmetic", INTEGER,
                                   _shift_right_arithmetic_impl, jnp_name="right_shift")
+set_cost(core.Cost.TRANSCENDENTAL, pow_p, atan2_p)
+set_cost(core.Cost.DIVIDE, div_p, rem_p)
 def _keys_as_words(fn):
     """``fn`` on typed keys compares their storage as one 64-bit word each."""
     def impl(x, y, **params):
@@ -481,6 +487,7 @@ add_any_p = _binop("add_any", NUMBER, _xla(np.add))
 # select_n, clamp
 
 select_n_p = core.new_primitive("select_n")
+select_n_p.cost = core.Cost.FREE
 
 
 @select_n_p.def_abstract_eval
@@ -530,6 +537,7 @@ clamp_p.def_impl(_xla(lambda lo, x, hi: _min_impl(_max_impl(x, lo), hi)))
 # convert_element_type
 
 convert_element_type_p = core.new_primitive("convert_element_type")
+convert_element_type_p.cost = core.Cost.FREE
 
 
 @convert_element_type_p.def_abstract_eval

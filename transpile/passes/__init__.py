@@ -14,7 +14,6 @@ import os
 import sys
 
 from ..ir import ClosedJaxpr
-from ._util import EFFECTFUL_PRIMITIVES
 from .closure import lift_consts
 from .contract import contract_multiply_add
 from .cse import eliminate_common_subexpressions
@@ -23,7 +22,7 @@ from .fold import UNFOLDABLE, fold_constants
 from .inline import inline_calls
 from .licm import hoist_loop_invariants
 
-__all__ = ["optimize", "PIPELINE", "ROUND", "MAX_ROUNDS", "EFFECTFUL_PRIMITIVES",
+__all__ = ["optimize", "PIPELINE", "ROUND", "MAX_ROUNDS",
            "UNFOLDABLE", "inline_calls", "fold_constants", "eliminate_common_subexpressions",
            "eliminate_dead_code", "used_inputs", "lift_consts", "FINAL",
            "hoist_loop_invariants", "contract_multiply_add"]
