@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import config, tree_util
+from .abi import EntryABI
 from .ir import ClosedJaxpr
 
 __all__ = ["Lowering", "lower_jaxpr", "compile_lowering", "compile_many", "executable_for",
@@ -44,6 +45,7 @@ class Lowering:
     cdef: str
     signature: str
     target: str = "c"        # "c" or "cuda"
+    abi: EntryABI | None = None  # the entry point's ABI
 
 
 def _signature_text(avals) -> str:
@@ -55,7 +57,7 @@ def lower_jaxpr(closed: ClosedJaxpr, name: str, optimized: ClosedJaxpr | None = 
     """Optimise, plan and render ``closed`` as the C entry point ``c_identifier(name)``
     (``target="cuda"``: CUDA C++ for nvcc; no GPU needed)."""
     from .codegen.plan import plan_program
-    from .codegen.render import render_module
+    from .codegen.render import entry_abi, render_module
     from .passes import optimize
     cname = c_identifier(name)
     if optimized is None:
@@ -70,38 +72,37 @@ def lower_jaxpr(closed: ClosedJaxpr, name: str, optimized: ClosedJaxpr | None = 
     if _debug("source"):
         print(f"--- source {cname} ---\n{source}", file=sys.stderr)
     return Lowering(cname, closed, optimized, program, source, cdef,
-                    _signature_text(closed.in_avals), target)
+                    _signature_text(closed.in_avals), target, entry_abi(program, target))
 
 
 def compile_lowering(lowering: Lowering, device=None):
     """Build (or load from the disk cache) and wrap as an ``Executable`` (a
     ``CudaExecutable`` on ``device``, default GPU 0, for a CUDA lowering)."""
     from .backend import build
-    from .backend.load import CallSpec, Executable
+    from .backend.load import Executable
     if lowering.target == "cuda":
         return _compile_cuda(lowering, device)
     t0 = time.perf_counter()
-    spec = CallSpec.from_program(lowering.program)
+    abi = lowering.abi
     lib = build(lowering.source, lowering.cdef, name=lowering.name,
-                signature=lowering.signature, meta={"call_spec": spec.to_json()})
+                signature=lowering.signature, meta={"abi": abi.to_json()})
     _log_compile(lowering.name, lowering.signature, lib, t0)
-    return Executable(lib, spec, [np.asarray(c) for c in lowering.optimized.consts],
+    return Executable(lib, abi, [np.asarray(c) for c in lowering.optimized.consts],
                       lowering.closed.out_avals, lowering.program.host_callbacks)
 
 
 def _compile_cuda(lowering: Lowering, device=None):
     from .backend import build
-    from .backend.load import CallSpec
     from .placement import require_cuda_device
     device = require_cuda_device(device)  # a clear error without a GPU, before nvcc
     from .backend.load_cuda import CudaExecutable
     t0 = time.perf_counter()
-    spec = CallSpec.from_program(lowering.program)
+    abi = lowering.abi
     lib = build(lowering.source, lowering.cdef, name=lowering.name,
-                signature=lowering.signature, meta={"call_spec": spec.to_json()},
+                signature=lowering.signature, meta={"abi": abi.to_json()},
                 target="cuda")
     _log_compile(lowering.name, lowering.signature, lib, t0)
-    return CudaExecutable(lib, spec, [np.asarray(c) for c in lowering.optimized.consts],
+    return CudaExecutable(lib, abi, [np.asarray(c) for c in lowering.optimized.consts],
                           lowering.closed.out_avals, device)
 
 
@@ -162,7 +163,7 @@ def executable_for(closed: ClosedJaxpr, name: str, device=None):
         return compile_lowering(lower_jaxpr(closed, name, target="cuda"), device)
     from .backend import load_entry
     from .backend.cache import index_get, index_put
-    from .backend.load import CallSpec, Executable
+    from .backend.load import Executable
     from .passes import optimize
     t0 = time.perf_counter()
     cname = c_identifier(name)
@@ -172,14 +173,25 @@ def executable_for(closed: ClosedJaxpr, name: str, device=None):
     if key is not None:
         lib = load_entry(key)
         # (a program that calls back into Python needs its callbacks: it is planned)
-        if lib is not None and "call_spec" in lib.meta and \
-                not lib.meta["call_spec"].get("host"):
+        abi = _stored_abi(lib)
+        if abi is not None and not abi.host:
             _log_compile(cname, _signature_text(closed.in_avals), lib, t0)
-            return Executable(lib, CallSpec.from_json(lib.meta["call_spec"]),
+            return Executable(lib, abi,
                               [np.asarray(c) for c in optimized.consts], closed.out_avals)
     exe = compile_lowering(lower_jaxpr(closed, name, optimized))
     index_put(fp, exe.library.key)
     return exe
+
+
+def _stored_abi(lib):
+    """The entry ABI stored with a cached library, or None (none stored, or unreadable:
+    the caller then plans and builds again)."""
+    if lib is None or "abi" not in lib.meta:
+        return None
+    try:
+        return EntryABI.from_json(lib.meta["abi"])
+    except ValueError:
+        return None
 
 
 # ---------------------------------------------------------------------------------------
@@ -308,9 +320,9 @@ def compile_many(named: list, device=None) -> list:
         One per entry of ``named``, in order.
     """
     from .backend import build
-    from .backend.load import CallSpec, Executable
+    from .backend.load import Executable
     from .codegen.plan import plan_program
-    from .codegen.render import render_module
+    from .codegen.render import entry_abi, render_module
     from .passes import optimize
     target = "c"
     if device is not None and device.platform != "cpu":
@@ -325,8 +337,8 @@ def compile_many(named: list, device=None) -> list:
     lib = build(source, cdef, name="+".join(n for n, _ in named)[:60],
                 signature=f"{len(named)} programs", target=target)
     if target == "cuda":
-        return [CudaExecutable(lib, CallSpec.from_program(p),
+        return [CudaExecutable(lib, entry_abi(p, target),
                                [np.asarray(c) for c in opt.consts], closed.out_avals, device)
                 for closed, opt, p in items]
-    return [Executable(lib, CallSpec.from_program(p), [np.asarray(c) for c in opt.consts],
+    return [Executable(lib, entry_abi(p, target), [np.asarray(c) for c in opt.consts],
                        closed.out_avals, p.host_callbacks) for closed, opt, p in items]

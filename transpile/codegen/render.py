@@ -12,12 +12,17 @@ from __future__ import annotations
 import functools
 
 import jinja2
+import numpy as np
 
 from .. import __version__
+from .. import abi
+from ..abi import EntryABI
+from ..dtypes import dtype_name
 from ..resources import templates_dir
 from .plan import Program
+from .steps import step_lines
 
-__all__ = ["render_module", "environment", "Signature"]
+__all__ = ["render_module", "environment", "entry_abi"]
 
 
 TARGETS = ("c", "cuda")
@@ -36,38 +41,37 @@ def environment(target: str = "c") -> jinja2.Environment:
         keep_trailing_newline=True, autoescape=False)
 
 
-class Signature:
-    """The entry point's parameters, as a C prototype and as a cffi declaration.
+def entry_abi(program: Program, target: str = "c") -> EntryABI:
+    """The ABI of ``program``'s entry point (prototype, cdef and call marshalling).
 
     Parameters
     ----------
     program : Program
+    target : {"c", "cuda"}
+        CUDA entry points take the stream last.
+
+    Returns
+    -------
+    backend.abi.EntryABI
     """
-
-    def __init__(self, program: Program, target: str = "c"):
-        self.name = program.name
-        self.target = target
-        params = [f"const {b.ctype} *restrict {b.name}" for b in program.inputs]
-        params += [f"const {b.ctype} *restrict {b.name}" for b in program.consts]
-        params += [f"{b.ctype} *restrict {b.name}" for b in program.outputs]
-        params.append("void *restrict workspace")
-        if program.host_callbacks:  # compiled code that calls back into Python
-            params.append("int (*tp_host)(int64_t, void **, void **)")
-        if target == "cuda":  # the stream every kernel is queued on
-            params.append("void *stream")
-        self.params = params
-
-    def prototype(self) -> str:
-        """The C declaration of the entry point."""
-        return f"int {self.name}({', '.join(self.params)});"
-
-    def cdef(self) -> str:
-        """The cffi declaration: every buffer is a ``void *`` (cffi passes NumPy buffers
-        as untyped pointers; the C definition gives them their element types)."""
-        kinds = ["int (*)(int64_t, void **, void **)" if p.startswith("int (*tp_host)")
-                 else "void *" for p in self.params]
-        return (f"int {self.name}({', '.join(kinds)});\n"
-                f"int64_t {self.name}_workspace_size(void);")
+    def buf(b, role):
+        return abi.Param(b.name, role, b.ctype, tuple(int(n) for n in b.aval.shape),
+                         dtype_name(b.aval.dtype))
+    params = [buf(b, abi.INPUT) for b in program.inputs]
+    params += [buf(b, abi.CONST) for b in program.consts]
+    params += [buf(b, abi.OUTPUT) for b in program.outputs]
+    params.append(abi.Param("workspace", abi.WORKSPACE))
+    if program.host_callbacks:  # compiled code that calls back into Python
+        params.append(abi.Param("tp_host", abi.HOST))
+    if target == "cuda":  # the stream every kernel is queued on
+        params.append(abi.Param("stream", abi.STREAM))
+    sources = []
+    for kind, what in program.out_sources:
+        if kind == "literal":
+            what = (np.asarray(what.val, what.aval.dtype).item(),
+                    dtype_name(what.aval.dtype))
+        sources.append((kind, what))
+    return EntryABI(program.name, tuple(params), tuple(sources), target)
 
 
 def _arg_name(decl: str) -> str:
@@ -100,10 +104,10 @@ def _program_view(program: Program, jaxpr_text: str, target: str = "c") -> dict:
             view["device_view"] = dict(view, name=f"{k.name}_dev")
         kernels.append(view)
     by_name = {k["name"]: k for k in kernels}
-    return dict(name=program.name, params=Signature(program, target).params,
+    return dict(name=program.name, params=entry_abi(program, target).declarations(),
                 temps=program.temps,
                 temp_bytes=program.workspace_bytes, scratch_exprs=scratch, kernels=kernels,
-                steps=_steps_view(program.steps, by_name),
+                body=step_lines(_steps_view(program.steps, by_name), cuda=target == "cuda"),
                 jaxpr_lines=jaxpr_text.replace("*/", "* /").splitlines())
 
 
@@ -167,5 +171,5 @@ def render_module(programs: list, export: dict | None = None,
             "random_" in text for _, text in programs),
         uses_linalg=bool(templates & {"kernel_top_k.j2", "kernel_cholesky.j2",
                                       "kernel_triangular_solve.j2"}))
-    cdef = "\n".join(Signature(p, target).cdef() for p, _ in programs)
+    cdef = "\n".join(entry_abi(p, target).cdef() for p, _ in programs)
     return source, cdef
