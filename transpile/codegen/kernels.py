@@ -9,6 +9,7 @@ loops and pragmas laid out there.
 """
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import re
 
@@ -25,6 +26,8 @@ from . import emit_c, indexing_kernels, linalg_kernels
 from .body import BodyBuilder, eqn_comment
 from .dot_plan import dot_fields
 from .index import row_major_strides
+from .kernel_plans import (ArgReducePlan, CumulativePlan, DotPlan, JoinPlan, KernelParam,
+                           LoopPlan, ReducePlan, SortPlan, SplitPlan, ThreefryPlan)
 from .lowering import KERNEL, RANDOM_SOURCE, REDUCTION, Lowering, lowering_of, register
 from .sort_plan import sort_fields
 
@@ -38,8 +41,8 @@ def _kernel_plan(**kw):
     return KernelPlan(**kw)
 
 
-def _param(b, const: bool) -> str:
-    return f"{'const ' if const else ''}{b.ctype} *restrict {b.name}"
+def _param(b, const: bool) -> KernelParam:
+    return KernelParam(b.name, b.ctype, writable=not const)
 
 
 def _params(reads: dict, writes: list) -> list:
@@ -90,15 +93,15 @@ def loop_kernel(kname, root, producer, buffers, names, comment, par_min) -> "Ker
     target = f"{ob.name}[{idx.get_flat() if shape else '0'}]"
     store = f"{target} = {_store(out.aval.dtype, value)};"
     parallel = size >= par_min and loops[0][1] > 1
-    fields = dict(params=_params(bb.reads, [ob]), loops=loops, parallel=parallel,
-                  collapse=max(len(loops) - 1, 1), body=_stmt_lines(bb.stmts) + [store])
+    fields = LoopPlan(params=_params(bb.reads, [ob]), loops=loops, parallel=parallel,
+                      collapse=max(len(loops) - 1, 1), body=_stmt_lines(bb.stmts) + [store])
     template = "kernel_loop.j2"
     if loops == [("idx", size)] and size >= 2 * SAMPLER_BLOCK:
         stages = _sampler_stages(bb.stmts, store)
         if stages is not None:
             template = "kernel_loop_blocked.j2"
-            fields.update(stages, block=SAMPLER_BLOCK, size=size,
-                          blocks=-(-size // SAMPLER_BLOCK))
+            fields = dataclasses.replace(fields, **stages, block=SAMPLER_BLOCK, size=size,
+                                         blocks=-(-size // SAMPLER_BLOCK))
     return _kernel_plan(
         name=kname, template=template, comment=comment, reads=list(bb.reads.values()),
         writes=[ob], fields=fields)
@@ -233,7 +236,7 @@ def reduce_kernel(kname, root, producer, buffers, names, comment, par_min) -> "K
     # the size alone, so results are identical with 1 or 16 threads.
     chunk = max(1 << 14, -(-total // 4096))
     acc = "acc_v[c_j]" if mode == "cols" else "acc"
-    fields = dict(
+    fields = ReducePlan(
         params=_params(bb.reads, [ob]), mode=mode, acc_type=acc_t, init=init,
         n_out=n_out, red_size=red_size,
         step=combine.format(a=acc, v=value), merge=combine.format(a="acc", v="part[c_i]"),
@@ -350,8 +353,7 @@ def opaque_kernel(kname, e, buffers, names) -> "KernelPlan":
 
 
 def _dot(kname, e, ins, outs, reads, common):
-    fields = dot_fields(e, ins, outs[0])
-    fields["params"] = _params(reads, outs)
+    fields = DotPlan(**dot_fields(e, ins, outs[0]), params=_params(reads, outs))
     return _kernel_plan(template="kernel_dot.j2", fields=fields, **common)
 
 
@@ -368,7 +370,7 @@ def _cumulative(kname, e, ins, outs, reads, common):
     else:
         acc_t, init, combine, _ = _acc(op, dt)
         update = combine.format(a="acc", v=_read(x, "at"))
-    fields = dict(params=_params(reads, outs), outer=outer, n=n, inner=inner,
+    fields = CumulativePlan(params=_params(reads, outs), outer=outer, n=n, inner=inner,
                   reverse=e.params["reverse"], acc_type=acc_t, init=init, step=update,
                   store=f"{o.name}[at] = "
                         f"{_store(dt, f'({emit_c.ctype(dt)})acc')};")
@@ -385,15 +387,14 @@ def _argreduce(kname, e, ins, outs, reads, common):
         cond = f"(!(best != best) && ({v} != {v} || {v} {better} best))"
     else:
         cond = f"{v} {better} best"
-    fields = dict(params=_params(reads, outs), outer=outer, n=n, inner=inner,
+    fields = ArgReducePlan(params=_params(reads, outs), outer=outer, n=n, inner=inner,
                   ctype=emit_c.ctype(x.aval.dtype), read=_read(x, "(base + k * inner_n)"),
                   cond=cond, out=o.name, index_type=emit_c.stype(o.aval.dtype))
     return _kernel_plan(template="kernel_argreduce.j2", fields=fields, **common)
 
 
 def _joining(kname, e, ins, outs, reads, common):
-    fields = _joining_fields(e, ins, outs[0])
-    fields["params"] = _params(reads, outs)
+    fields = JoinPlan(**_joining_fields(e, ins, outs[0]), params=_params(reads, outs))
     return _kernel_plan(template="kernel_concatenate.j2", fields=fields, **common)
 
 
@@ -406,26 +407,24 @@ def _split_kernel(kname, e, ins, outs, reads, common):
             pieces.append(dict(dst=o.name, outer=outer, mid=mid, inner=inner,
                                offset=off))
         off += mid
-    fields = dict(params=_params(reads, outs), pieces=pieces, src=x.name,
-                  total_mid=x.aval.shape[axis], ctype=x.ctype)
+    fields = SplitPlan(params=_params(reads, outs), pieces=pieces, src=x.name,
+                       total_mid=x.aval.shape[axis], ctype=x.ctype)
     return _kernel_plan(template="kernel_split.j2", fields=fields, **common)
 
 
 def _sort(kname, e, ins, outs, reads, common):
-    fields = sort_fields(kname, e, ins, outs)
-    fields["params"] = _params(reads, outs)
+    fields = SortPlan(**sort_fields(kname, e, ins, outs), params=_params(reads, outs))
     return _kernel_plan(template="kernel_sort.j2", fields=fields, **common)
 
 
 def _threefry(kname, e, ins, outs, reads, common):
-    fields = _threefry_fields(e, ins, outs)
-    fields["params"] = _params(reads, outs)
+    fields = ThreefryPlan(**_threefry_fields(e, ins, outs), params=_params(reads, outs))
     return _kernel_plan(template="kernel_threefry.j2", fields=fields, **common)
 
 
 def _linalg(kname, e, ins, outs, reads, common):
     template, fields = linalg_kernels.linalg_kernel(e, ins, outs)
-    fields["params"] = _params(reads, outs)
+    fields.params = _params(reads, outs)
     return _kernel_plan(template=template, fields=fields, **common)
 
 

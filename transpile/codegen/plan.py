@@ -25,6 +25,7 @@ from .. import core
 from ..ir import ClosedJaxpr, Literal, Var, _alpha, var_names
 from ..lax import structural
 from . import control, emit_c, kernels, prng_c  # noqa: F401  (prng_c fills the table)
+from .kernel_plans import KernelFields
 from .lowering import CONTROL, HOST, REDUCTION, Lowering, fusible, lowering_of, register
 from .body import BodyBuilder, local_name, pointer_name
 
@@ -68,13 +69,16 @@ class Buffer:
 
 @dataclass
 class KernelPlan:
-    """What one kernel template renders: see ``templates/c/kernel_*.j2``."""
+    """What one kernel template renders: see ``templates/c/kernel_*.j2``.
+
+    ``fields`` is the typed plan of the template's family (``kernel_plans.LoopPlan``,
+    ``ReducePlan``, ``DotPlan``...), whose attributes the template reads."""
     name: str
     template: str
     comment: str
     reads: list
     writes: list
-    fields: dict = field(default_factory=dict)
+    fields: KernelFields = field(default_factory=KernelFields)
 
 
 @dataclass
@@ -286,7 +290,7 @@ class Planner:
 
     def add_kernel(self, plan: KernelPlan) -> dict:
         self.kernels.append(plan)
-        self.extra_ws.extend(plan.fields.get("workspace_exprs", []))
+        self.extra_ws.extend(s.c_expr() for s in plan.fields.scratch)
         return {"kind": "call", "kernel": plan.name}
 
     def block(self, closed: ClosedJaxpr, keep=(), donated=()) -> list:

@@ -74,32 +74,31 @@ def entry_abi(program: Program, target: str = "c") -> EntryABI:
     return EntryABI(program.name, tuple(params), tuple(sources), target)
 
 
-def _arg_name(decl: str) -> str:
-    return decl.rsplit(" ", 1)[-1].lstrip("*")
-
-
 def _program_view(program: Program, jaxpr_text: str, target: str = "c") -> dict:
     from . import emit_cuda
     kernels = []
     scratch = []
     for k in program.kernels:
-        params = list(k.fields["params"])
-        names = [_arg_name(p) for p in params]
+        params = [p.declaration() for p in k.fields.params]
+        names = [p.name for p in k.fields.params]
         args = list(names)
         view = dict(name=k.name, template=k.template, comment=k.comment, fields=k.fields,
                     param_names=names)
-        exprs = list(k.fields.get("workspace_exprs", []))
+        exprs = [s.c_expr() for s in k.fields.scratch]
         if target == "cuda":
             view.update(emit_cuda.kernel_view(k, view))
             exprs = view["scratch_exprs"]
+        all_names = list(names)
         if exprs:
             params.append("char *restrict scratch")
+            all_names.append("scratch")
             args.append(f"ws + {program.workspace_bytes}")
             scratch.extend(exprs)
         # CUDA: kernel_params/param_names are a __global__ kernel's (no scratch); params
         # and all_names the launcher's, which gets the scratch pointer when there is one.
-        view.update(params=params, args=args, kernel_params=list(k.fields["params"]),
-                    all_names=[_arg_name(p) for p in params])
+        view.update(params=params, args=args,
+                    kernel_params=[p.declaration() for p in k.fields.params],
+                    all_names=all_names)
         if target == "cuda" and not view["native"]:
             view["device_view"] = dict(view, name=f"{k.name}_dev")
         kernels.append(view)
