@@ -225,6 +225,10 @@ class Primitive:
     updates_in_place : bool
         Whether the first operand is the array the primitive updates (scatter,
         ``dynamic_update_slice``): codegen may write the result into its buffer.
+    unflushed_dtypes : frozenset of numpy.dtype
+        The float dtypes whose subnormal operands and results the primitive keeps
+        (XLA:CPU evaluates it without flush-to-zero/denormals-are-zero, e.g. ``sin``);
+        in the others, subnormals flush to zero.
     """
 
     def __init__(self, name: str, multiple_results: bool = False):
@@ -235,6 +239,7 @@ class Primitive:
         self.cost: str = Cost.ARITH
         self.effectful = False
         self.updates_in_place = False
+        self.unflushed_dtypes: frozenset = frozenset()
 
     @property
     def expensive(self) -> bool:

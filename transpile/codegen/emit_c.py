@@ -430,24 +430,22 @@ _def(ew.pow_p, _pow)
 # ---------------------------------------------------------------------------------------
 # Unary float functions
 
-def _float_fn(name: str, keep_tiny: bool = False, keep_tiny_dtypes=(F32, F64)):
+def _float_fn(name: str, keep_tiny_dtypes=frozenset()):
     def rule(args, in_avals, out_aval, **_):
         dt = np.dtype(out_aval.dtype)
         expr = math_function(name, dt, args[0])
-        if keep_tiny and dt in keep_tiny_dtypes:
+        if dt in keep_tiny_dtypes:
             # XLA returns a subnormal operand unchanged here; DAZ would read it as 0.
             expr = f"tp_keep_subnormal_{_sfx(dt)}({args[0]}, {expr})"
         return expr
     return rule
 
 
-for _name, _tiny in (("exp", False), ("exp2", False), ("expm1", True), ("log", False),
-                     ("log1p", False), ("cbrt", False), ("sin", True), ("cos", False),
-                     ("tan", True), ("asin", False), ("acos", False), ("atan", True),
-                     ("sinh", False), ("cosh", False), ("asinh", False), ("acosh", False),
-                     ("atanh", False), ("erf", False), ("erf_inv", False)):
-    _def(getattr(ew, f"{_name}_p"), _float_fn(_name, _tiny))
-_def(ew.tanh_p, _float_fn("tanh", True, keep_tiny_dtypes=(F32,)))
+for _name in ("exp", "exp2", "expm1", "log", "log1p", "cbrt", "sin", "cos", "tan", "asin",
+              "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "erf", "erf_inv",
+              "tanh"):
+    _p = getattr(ew, f"{_name}_p")
+    _def(_p, _float_fn(_name, _p.unflushed_dtypes))
 
 
 def _sqrt(args, in_avals, out_aval, **_):

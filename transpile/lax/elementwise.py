@@ -144,6 +144,8 @@ def _xla(fn, *, daz=_F32_F64, ftz=_F32_F64, wide=False):
             out = np.asarray(fn(*args, **params))
         return _flush(out) if out.dtype in ftz else out
     impl.__name__ = getattr(fn, "__name__", "impl")
+    # read by _unop/_binop into Primitive.unflushed_dtypes (codegen keeps these too)
+    impl.unflushed_dtypes = frozenset(d for d in _F32_F64 if d not in daz and d not in ftz)
     return impl
 
 
@@ -163,6 +165,7 @@ def _unop(name: str, accepted, impl, out_dtype=None):
 
     p.def_abstract_eval(abstract)
     p.def_impl(impl)
+    p.unflushed_dtypes = getattr(impl, "unflushed_dtypes", frozenset())
     return p
 
 
@@ -187,6 +190,7 @@ def _binop(name: str, accepted, impl, out_dtype=None, jnp_name=None, dtype_rule=
 
     p.def_abstract_eval(abstract)
     p.def_impl(impl)
+    p.unflushed_dtypes = getattr(impl, "unflushed_dtypes", frozenset())
     return p
 
 
