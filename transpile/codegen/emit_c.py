@@ -167,9 +167,10 @@ def math_function(name: str, dtype, arg: str) -> str:
 
 #: Primitives whose float16 result is exactly one of the (float16) operand values or
 #: otherwise representable, so no rounding step is needed.
-_F16_EXACT = {"neg", "abs", "select_n", "clamp", "max", "min", "floor", "ceil", "round",
-              "sign", "stop_gradient", "convert_element_type", "nextafter", "rem",
-              "bitcast_convert_type"}
+_F16_EXACT = frozenset({
+    ew.neg_p, ew.abs_p, ew.select_n_p, ew.clamp_p, ew.max_p, ew.min_p, ew.floor_p, ew.ceil_p,
+    ew.round_p, ew.sign_p, sort_mod.stop_gradient_p, ew.convert_element_type_p,
+    ew.nextafter_p, ew.rem_p, layout.bitcast_convert_type_p})
 
 
 def emit(prim, args, in_avals, out_aval, params) -> str:
@@ -179,7 +180,7 @@ def emit(prim, args, in_avals, out_aval, params) -> str:
     if rule is None:
         raise NotImplementedError(f"no C emitter for primitive {prim.name!r}")
     expr = rule(args, in_avals, out_aval, **params)
-    if np.dtype(out_aval.dtype) == F16 and prim.name not in _F16_EXACT and \
+    if np.dtype(out_aval.dtype) == F16 and prim not in _F16_EXACT and \
             not expr.startswith("tp_f64_to_f16_round("):
         expr = f"tp_f16_round({expr})"
     return expr
