@@ -465,3 +465,8 @@ def test_lowering_entries_are_complete():
     assert kinds["exp"] == "elementwise" and kinds["reduce_sum"] == "reduction"
     assert kinds["dot_general"] == "kernel" and kinds["while"] == "control"
     assert kinds["broadcast_in_dim"] == "index_map" and kinds["random_bits"] == "random_source"
+    # a bitcast fuses where its elements map one to one, else copies bytes (a kernel)
+    assert kinds["bitcast_convert_type"] == "elementwise" and kinds["random_wrap"] == "kernel"
+    bitcast = next(low for p, low in lowering.LOWERINGS.items()
+                   if p.name == "bitcast_convert_type")
+    assert bitcast.emit is not None and bitcast.build is not None

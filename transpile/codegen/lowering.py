@@ -65,17 +65,18 @@ LOWERINGS: dict = {}
 
 def register(prims, lowering: Lowering) -> None:
     """Give each primitive of ``prims`` (one or an iterable) the entry ``lowering``,
-    merged with an entry it has already (an emitter and a kernel builder)."""
+    merged with an entry it has already: an elementwise emitter registered with a kernel
+    builder stays ``ELEMENTWISE``, the builder its fallback where ``fuses`` refuses."""
     if lowering.kind not in KINDS:
         raise ValueError(f"unknown lowering kind {lowering.kind!r}")
     for p in (prims if isinstance(prims, (tuple, list, set, frozenset)) else (prims,)):
+        new = lowering
         old = LOWERINGS.get(p)
         if old is not None:
-            lowering = Lowering(old.kind, old.emit or lowering.emit,
-                                old.build or lowering.build,
-                                old.reduction or lowering.reduction,
-                                old.fuses or lowering.fuses)
-        LOWERINGS[p] = lowering
+            kind = ELEMENTWISE if ELEMENTWISE in (old.kind, new.kind) else new.kind
+            new = Lowering(kind, old.emit or new.emit, old.build or new.build,
+                           old.reduction or new.reduction, old.fuses or new.fuses)
+        LOWERINGS[p] = new
 
 
 def lowering_of(p: core.Primitive) -> Lowering | None:
