@@ -439,7 +439,7 @@ def test_kernels_update_in_place_when_the_output_is_the_operand(name, fn, args):
     assert len(closed.jaxpr.eqns) == 1 and exe.workspace_bytes == 0
     lib, ffi = exe.library.lib, exe.library.ffi
     buf = [np.array(a) for a in args]
-    getattr(lib, exe.spec.name)(*[ffi.from_buffer(b) for b in buf], ffi.from_buffer(buf[0]),
+    getattr(lib, exe.abi.name)(*[ffi.from_buffer(b) for b in buf], ffi.from_buffer(buf[0]),
                                 ffi.NULL)
     assert _same_bits(buf[0], want)
 

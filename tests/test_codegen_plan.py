@@ -43,7 +43,7 @@ def test_fusion_groups(name, fn, kernels, templates):
 
 def test_a_value_used_twice_in_one_loop_is_computed_once():
     program = _plan(lambda x: jnp.sin(x) * jnp.sin(x) + jnp.sin(x), X)
-    body = program.kernels[0].fields["body"]
+    body = program.kernels[0].fields.body
     assert sum("sin" in line and "=" in line for line in body if
                not line.startswith("/*")) == 1
 
@@ -77,4 +77,4 @@ def test_expensive_values_are_not_recomputed_under_a_broadcast():
 def test_parallel_only_above_the_threshold():
     small = _plan(lambda x: x * 2, np.ones(100, np.float32)).kernels[0]
     big = _plan(lambda x: x * 2, np.ones(1 << 20, np.float32)).kernels[0]
-    assert not small.fields["parallel"] and big.fields["parallel"]
+    assert not small.fields.parallel and big.fields.parallel

@@ -12,6 +12,7 @@ import importlib
 import pytest
 
 from transpile import core
+from transpile.codegen import lowering, plan  # noqa: F401  (plan fills the lowering table)
 from transpile.interpreters import ad, batching
 
 # Importing these defines their primitives. A module not written yet is skipped.
@@ -55,6 +56,31 @@ RULE_TABLES = [
         # takes no operands, so it is never batched
         "iota",
         # only in tangent jaxprs of reverse mode (vmap of grad batches before linearizing)
+        "custom_lin",
+    }),
+    ("transpose", lambda p: p in ad.transpose_rules, {
+        # not linear in any operand: never in a linear (tangent) jaxpr
+        "abs", "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cbrt", "ceil",
+        "clamp", "cos", "cosh", "erf", "erf_inv", "exp", "exp2", "expm1", "floor", "fma",
+        "integer_pow", "is_finite", "log", "log1p", "logistic", "max", "min", "nextafter",
+        "pow", "rem", "round", "rsqrt", "sign", "sin", "sinh", "sqrt", "square", "tan",
+        "tanh", "cholesky", "cummax", "cummin", "cumprod", "reduce_max", "reduce_min",
+        "reduce_prod", "scatter-max", "scatter-min", "sort", "top_k", "argmax", "argmin",
+        # integer or boolean results: their tangents are symbolic zeros, never transposed
+        "and", "or", "xor", "not", "eq", "ne", "lt", "le", "gt", "ge", "shift_left",
+        "shift_right_arithmetic", "shift_right_logical", "reduce_and", "reduce_or",
+        "reduce_xor", "bitcast_convert_type", "iota", "threefry2x32", "random_bits",
+        "random_clone", "random_fold_in", "random_seed", "random_split", "random_unwrap",
+        "random_wrap",
+        # stop_gradient's tangent is zero; callbacks are not differentiated through
+        "stop_gradient", "debug_callback", "debug_print", "io_callback", "pure_callback",
+        # custom rules: replaced by their rule's jaxpr before transposing
+        "custom_jvp_call", "custom_vjp_call", "remat2",
+    }),
+    ("lowering (codegen)", lambda p: p in lowering.LOWERINGS, {
+        # inlined by passes.inline before planning
+        "jit", "custom_jvp_call", "custom_vjp_call", "remat2",
+        # only in the tangent jaxprs of reverse mode, which are transposed, never compiled
         "custom_lin",
     }),
 ]

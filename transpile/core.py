@@ -19,7 +19,7 @@ from .errors import (ConcretizationTypeError, TracerArrayConversionError,
                      TracerBoolConversionError, TracerIntegerConversionError,
                      UnexpectedTracerError)
 
-__all__ = ["ShapedArray", "Primitive", "Trace", "Tracer", "EvalTrace", "get_aval",
+__all__ = ["ShapedArray", "Cost", "Primitive", "Trace", "Tracer", "EvalTrace", "get_aval",
            "new_main", "find_top_trace", "concrete_or_error", "canonicalize_shape"]
 
 
@@ -177,12 +177,36 @@ def to_numpy(x, aval: ShapedArray | None = None) -> np.ndarray:
 # ---------------------------------------------------------------------------------------
 # Primitives
 
+class Cost:
+    """How costly one output element of a primitive is to compute (``Primitive.cost``).
+
+    The fusion planner does not recompute an expensive value once per element of a
+    broadcast of it, the multiply-add contraction leaves a product shared by an expensive
+    reader rounded, and the cost model counts flops and transcendentals from it.
+    """
+    #: moves or selects data, no arithmetic (index maps, copies, sort, gather)
+    FREE = "free"
+    #: one arithmetic operation per element (the default)
+    ARITH = "arith"
+    #: a division or square root: several times an add's latency
+    DIVIDE = "divide"
+    #: a libm-style function evaluated by a polynomial
+    TRANSCENDENTAL = "transcendental"
+    #: a round of the counter-based PRNG's cipher per element
+    HASH = "hash"
+
+    ALL = (FREE, ARITH, DIVIDE, TRANSCENDENTAL, HASH)
+    #: worth computing once rather than once per use
+    EXPENSIVE = frozenset({DIVIDE, TRANSCENDENTAL, HASH})
+
+
 class Primitive:
     """An operation of the IR, with its rules.
 
     ``abstract_eval(*avals, **params)`` gives the output aval(s); ``impl(*arrays,
     **params)`` evaluates with NumPy. Transformation and emission rules live in tables
-    owned by the modules that use them, keyed by the primitive.
+    owned by the modules that use them, keyed by the primitive. The properties below
+    are set next to the primitive's definition.
 
     Parameters
     ----------
@@ -190,6 +214,21 @@ class Primitive:
         The name printed in jaxprs.
     multiple_results : bool
         Whether the primitive returns a list of outputs.
+
+    Attributes
+    ----------
+    cost : str
+        One of ``Cost.ALL`` (default ``Cost.ARITH``).
+    effectful : bool
+        Whether an equation must run even when its outputs are unused or duplicated
+        (host callbacks that print or do I/O): passes never fold, merge or delete it.
+    updates_in_place : bool
+        Whether the first operand is the array the primitive updates (scatter,
+        ``dynamic_update_slice``): codegen may write the result into its buffer.
+    unflushed_dtypes : frozenset of numpy.dtype
+        The float dtypes whose subnormal operands and results the primitive keeps
+        (XLA:CPU evaluates it without flush-to-zero/denormals-are-zero, e.g. ``sin``);
+        in the others, subnormals flush to zero.
     """
 
     def __init__(self, name: str, multiple_results: bool = False):
@@ -197,6 +236,15 @@ class Primitive:
         self.multiple_results = multiple_results
         self.abstract_eval: Callable | None = None
         self.impl: Callable | None = None
+        self.cost: str = Cost.ARITH
+        self.effectful = False
+        self.updates_in_place = False
+        self.unflushed_dtypes: frozenset = frozenset()
+
+    @property
+    def expensive(self) -> bool:
+        """Whether the cost is in ``Cost.EXPENSIVE``."""
+        return self.cost in Cost.EXPENSIVE
 
     def __repr__(self) -> str:
         return self.name

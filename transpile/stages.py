@@ -15,13 +15,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import core, tree_util
+from .abi import EntryABI
 from .backend import build, compiler_info, load_entry
 from .backend.cache import CACHE_VERSION, index_get, index_put
-from .backend.load import CallSpec, Executable
+from .backend.load import Executable
 from .backend.load_cuda import CudaExecutable
 from .codegen.cost import cost_analysis
 from .codegen.plan import plan_program
-from .codegen.render import render_module
+from .codegen.render import entry_abi, render_module
 from .config import config
 from .ir import ClosedJaxpr
 from .passes import optimize
@@ -67,6 +68,7 @@ class Lowering:
     cdef: str
     signature: str
     target: str = "c"        # "c" or "cuda"
+    abi: EntryABI | None = None  # the entry point's ABI
 
 
 def _signature_text(avals) -> str:
@@ -90,7 +92,7 @@ def lower_jaxpr(closed: ClosedJaxpr, name: str, optimized: ClosedJaxpr | None = 
     if _debug("source"):
         print(f"--- source {cname} ---\n{source}", file=sys.stderr)
     return Lowering(cname, closed, optimized, program, source, cdef,
-                    _signature_text(closed.in_avals), target)
+                    _signature_text(closed.in_avals), target, entry_abi(program, target))
 
 
 def compile_lowering(lowering: Lowering, device=None):
@@ -99,23 +101,23 @@ def compile_lowering(lowering: Lowering, device=None):
     if lowering.target == "cuda":
         return _compile_cuda(lowering, device)
     t0 = time.perf_counter()
-    spec = CallSpec.from_program(lowering.program)
+    abi = lowering.abi
     lib = build(lowering.source, lowering.cdef, name=lowering.name,
-                signature=lowering.signature, meta={"call_spec": spec.to_json()})
+                signature=lowering.signature, meta={"abi": abi.to_json()})
     _log_compile(lowering.name, lowering.signature, lib, t0)
-    return Executable(lib, spec, [np.asarray(c) for c in lowering.optimized.consts],
+    return Executable(lib, abi, [np.asarray(c) for c in lowering.optimized.consts],
                       lowering.closed.out_avals, lowering.program.host_callbacks)
 
 
 def _compile_cuda(lowering: Lowering, device=None):
     device = require_cuda_device(device)  # a clear error without a GPU, before nvcc
     t0 = time.perf_counter()
-    spec = CallSpec.from_program(lowering.program)
+    abi = lowering.abi
     lib = build(lowering.source, lowering.cdef, name=lowering.name,
-                signature=lowering.signature, meta={"call_spec": spec.to_json()},
+                signature=lowering.signature, meta={"abi": abi.to_json()},
                 target="cuda")
     _log_compile(lowering.name, lowering.signature, lib, t0)
-    return CudaExecutable(lib, spec, [np.asarray(c) for c in lowering.optimized.consts],
+    return CudaExecutable(lib, abi, [np.asarray(c) for c in lowering.optimized.consts],
                           lowering.closed.out_avals, device)
 
 
@@ -178,14 +180,25 @@ def executable_for(closed: ClosedJaxpr, name: str, device=None):
     if key is not None:
         lib = load_entry(key)
         # (a program that calls back into Python needs its callbacks: it is planned)
-        if lib is not None and "call_spec" in lib.meta and \
-                not lib.meta["call_spec"].get("host"):
+        abi = _stored_abi(lib)
+        if abi is not None and not abi.host:
             _log_compile(cname, _signature_text(closed.in_avals), lib, t0)
-            return Executable(lib, CallSpec.from_json(lib.meta["call_spec"]),
+            return Executable(lib, abi,
                               [np.asarray(c) for c in optimized.consts], closed.out_avals)
     exe = compile_lowering(lower_jaxpr(closed, name, optimized))
     index_put(fp, exe.library.key)
     return exe
+
+
+def _stored_abi(lib):
+    """The entry ABI stored with a cached library, or None (none stored, or unreadable:
+    the caller then plans and builds again)."""
+    if lib is None or "abi" not in lib.meta:
+        return None
+    try:
+        return EntryABI.from_json(lib.meta["abi"])
+    except ValueError:
+        return None
 
 
 # ---------------------------------------------------------------------------------------
@@ -320,8 +333,8 @@ def compile_many(named: list, device=None) -> list:
     lib = build(source, cdef, name="+".join(n for n, _ in named)[:60],
                 signature=f"{len(named)} programs", target=target)
     if target == "cuda":
-        return [CudaExecutable(lib, CallSpec.from_program(p),
+        return [CudaExecutable(lib, entry_abi(p, target),
                                [np.asarray(c) for c in opt.consts], closed.out_avals, device)
                 for closed, opt, p in items]
-    return [Executable(lib, CallSpec.from_program(p), [np.asarray(c) for c in opt.consts],
+    return [Executable(lib, entry_abi(p, target), [np.asarray(c) for c in opt.consts],
                        closed.out_avals, p.host_callbacks) for closed, opt, p in items]

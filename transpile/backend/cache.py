@@ -49,7 +49,7 @@ __all__ = ["CACHE_VERSION", "CacheEntry", "cache_dir", "cache_key", "lib_filenam
            "key_lock", "entries", "clear", "info_text"]
 
 #: Bump when the layout, the metadata or the way a library is built changes.
-CACHE_VERSION = 3  # 3: call specs name key dtypes "key<fry>"
+CACHE_VERSION = 4  # 3: call specs name key dtypes "key<fry>"; 4: the entry ABI (meta "abi")
 
 _KEY_RE = re.compile(r"^[0-9a-f]{64}$")
 _DIRS: dict[str, Path] = {}                           # TRANSPILE_CACHE_DIR value -> directory

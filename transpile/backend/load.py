@@ -1,7 +1,7 @@
 """Load and call (stage 7): a built library's entry point as a Python callable.
 
-Input: a ``Library`` (``build.build``) and the ``Program`` it was rendered from. Output:
-``Executable``, which takes the flat list of argument values, passes their buffers to
+Input: a ``Library`` (``build.build``) and the ``abi.EntryABI`` of its entry point.
+Output: ``Executable``, which takes the flat list of argument values, passes their buffers to
 the C entry point with freshly allocated outputs (large ones from ``pool``) and a
 workspace, and returns ``Array``\\ s. Inputs that are not C-contiguous, not aligned or
 not of the compiled dtype are copied once; an ``Array`` keeps the pointer cffi made for
@@ -12,11 +12,12 @@ from __future__ import annotations
 import numpy as np
 
 from .. import core
+from ..abi import EntryABI
 from ..array import Array
-from ..dtypes import dtype_name, from_name
+from ..dtypes import from_name
 from ..memory import pool
 
-__all__ = ["Executable", "PooledArray", "CallSpec"]
+__all__ = ["BaseExecutable", "Executable", "PooledArray"]
 
 
 def _no_callbacks(primitive, params):
@@ -28,58 +29,6 @@ def _no_callbacks(primitive, params):
 #: calls (NumPy arrays in, its results out). The callback primitives live in ``lax``,
 #: which the backend never imports: ``transpile.callbacks`` sets this.
 host_function = _no_callbacks
-
-
-class CallSpec:
-    """What calling an entry point needs to know, as plain JSON-able data.
-
-    Built from a ``codegen.plan.Program`` on the slow path and stored with the cache
-    entry, so that a fresh process can call a cached library without planning.
-
-    Parameters
-    ----------
-    name : str
-        The entry point's C name.
-    inputs, consts : list of str
-        Dtype names of the input and constant buffers, in order.
-    outputs : list of (list of int, str)
-        Shape and dtype name of each output buffer.
-    out_sources : list
-        Per jaxpr output: ``["buffer", i]``, ``["input", i]``, ``["const", i]`` or
-        ``["literal", [value, dtype]]``.
-    """
-
-    def __init__(self, name, inputs, consts, outputs, out_sources, host=False):
-        self.name = name
-        self.host = bool(host)  # the entry takes a host-callback function last
-        self.inputs = [from_name(d) for d in inputs]
-        self.consts = [from_name(d) for d in consts]
-        self.outputs = [(tuple(s), from_name(d)) for s, d in outputs]
-        self.out_sources = [tuple(s) for s in out_sources]
-
-    @classmethod
-    def from_program(cls, program) -> "CallSpec":
-        sources = []
-        for kind, what in program.out_sources:
-            if kind == "literal":
-                what = [np.asarray(what.val, what.aval.dtype).item(),
-                        dtype_name(what.aval.dtype)]
-            sources.append([kind, what])
-        return cls(program.name, [dtype_name(b.aval.dtype) for b in program.inputs],
-                   [dtype_name(b.aval.dtype) for b in program.consts],
-                   [[list(b.aval.shape), dtype_name(b.aval.dtype)] for b in program.outputs],
-                   sources, bool(program.host_callbacks))
-
-    def to_json(self) -> dict:
-        return {"name": self.name, "inputs": [dtype_name(d) for d in self.inputs],
-                "consts": [dtype_name(d) for d in self.consts],
-                "outputs": [[list(s), dtype_name(d)] for s, d in self.outputs],
-                "out_sources": [list(s) for s in self.out_sources], "host": self.host}
-
-    @classmethod
-    def from_json(cls, data: dict) -> "CallSpec":
-        return cls(data["name"], data["inputs"], data["consts"], data["outputs"],
-                   data["out_sources"], data.get("host", False))
 
 
 class PooledArray(Array):
@@ -110,44 +59,90 @@ def _as_buffer(x, dtype: np.dtype) -> np.ndarray:
     return arr
 
 
-class Executable:
-    """The compiled entry point of one (function, signature).
+class BaseExecutable:
+    """What the C and CUDA executables share: the entry point, its ABI, the output
+    specs, and putting the results together from where each one comes from.
 
     Parameters
     ----------
     library : backend.build.Library
-    spec : CallSpec
-    consts : list of numpy.ndarray
-        The values of the jaxpr's constvars, in order.
+    abi : EntryABI
     out_avals : list of ShapedArray
         The jaxpr's output avals (weak types included).
     """
 
-    def __init__(self, library, spec: CallSpec, consts, out_avals, host_callbacks=None):
+    def __init__(self, library, abi: EntryABI, out_avals):
         self.library = library
-        self.spec = spec
+        self.abi = abi
         lib, ffi = library.lib, library.ffi
-        self._fn = getattr(lib, spec.name)
         self._ffi = ffi
+        self._fn = getattr(lib, abi.name)
+        self.workspace_bytes = int(getattr(lib, abi.workspace_size_function)())
+        self._in_dtypes = [p.np_dtype for p in abi.inputs]
+        self._const_dtypes = [p.np_dtype for p in abi.consts]
+        self._out_specs = [(p.shape, p.np_dtype, p.nbytes) for p in abi.outputs]
+        self._out_sources = list(abi.out_sources)
+        self._out_avals = list(out_avals)
+
+    def __call__(self, args) -> list:
+        """Run on the flat argument values; returns the flat list of arrays."""
+        return self.call(args)
+
+    def _assemble(self, outs, args) -> list:
+        """The jaxpr's outputs: output buffers ``outs``, arguments, constants and
+        literals, each made an array by the subclass's ``_from_*`` methods."""
+        result = []
+        for (kind, what), aval in zip(self._out_sources, self._out_avals, strict=True):
+            if kind == "buffer":
+                a = self._from_output(outs[what], aval)
+            elif kind == "input":
+                a = self._from_input(args[what], self._in_dtypes[what], aval)
+            elif kind == "const":
+                a = self._from_const(what, aval)
+            else:
+                value, dtype = what
+                a = self._from_host(np.asarray(
+                    tuple(value) if isinstance(value, list) else value, from_name(dtype)),
+                    aval)
+            result.append(a)
+        return result
+
+
+class Executable(BaseExecutable):
+    """The compiled C entry point of one (function, signature).
+
+    Parameters
+    ----------
+    library : backend.build.Library
+    abi : EntryABI
+    consts : list of numpy.ndarray
+        The values of the jaxpr's constvars, in order.
+    out_avals : list of ShapedArray
+        The jaxpr's output avals (weak types included).
+    host_callbacks : list, optional
+        ``(primitive, params, in avals, out avals)`` per callback id, for an entry that
+        calls back into Python.
+    """
+
+    def __init__(self, library, abi: EntryABI, consts, out_avals, host_callbacks=None):
+        super().__init__(library, abi, out_avals)
+        ffi = self._ffi
         self._from_buffer = ffi.from_buffer
-        self.workspace_bytes = int(getattr(lib, f"{spec.name}_workspace_size")())
-        self._in_dtypes = spec.inputs
         self._consts_keep = [_as_buffer(c, dt)
-                             for c, dt in zip(consts, spec.consts, strict=True)]
+                             for c, dt in zip(consts, self._const_dtypes, strict=True)]
         self._const_ptrs = [ffi.from_buffer(c) for c in self._consts_keep]
-        self._out_specs = [(shape, dt, int(np.prod(shape, dtype=np.int64)) * dt.itemsize
-                            >= pool.MIN_BYTES) for shape, dt in spec.outputs]
-        self._out_sources = spec.out_sources
+        self._out_specs = [(shape, dt, nbytes >= pool.MIN_BYTES)
+                           for shape, dt, nbytes in self._out_specs]
         self._out_weak = [a.weak_type for a in out_avals]
         self._consts = consts
-        self._simple_outputs = all(s[0] == "buffer" for s in spec.out_sources) and \
-            [s[1] for s in spec.out_sources] == list(range(len(spec.outputs)))
+        self._simple_outputs = all(s[0] == "buffer" for s in self._out_sources) and \
+            [s[1] for s in self._out_sources] == list(range(len(self._out_specs)))
         self._null = ffi.NULL
         self._host_cb = None
         self._host_error = None
-        if spec.host:
+        if abi.host:
             if host_callbacks is None:
-                raise RuntimeError(f"{spec.name} calls back into Python: its callbacks "
+                raise RuntimeError(f"{abi.name} calls back into Python: its callbacks "
                                    "must be given")
             self._host_cb = self._make_host(host_callbacks)
             self.call = self._general_call
@@ -214,7 +209,7 @@ class Executable:
         return ffi.callback("int(int64_t, void **, void **)", handler)
 
     def _fail(self):
-        raise RuntimeError(f"compiled function {self.spec.name} failed")
+        raise RuntimeError(f"compiled function {self.abi.name} failed")
 
     def _pointer(self, x, dtype):
         if type(x) is Array or type(x) is PooledArray:
@@ -223,10 +218,6 @@ class Executable:
                 p = x._ptr = self._from_buffer(v)
                 return p
         return self._from_buffer(_as_buffer(x, dtype))
-
-    def __call__(self, args) -> list:
-        """Run on the flat argument values; returns the flat list of ``Array`` results."""
-        return self.call(args)
 
     def _general_call(self, args) -> list:
         ptrs = []
@@ -259,32 +250,28 @@ class Executable:
             error, self._host_error = self._host_error, None
             if error is not None:
                 raise error
-            raise RuntimeError(f"compiled function {self.spec.name} failed "
+            raise RuntimeError(f"compiled function {self.abi.name} failed "
                                f"(status {status})")
         if self._simple_outputs:
             return [_wrap(arr, block, weak) for (arr, block), weak in
                     zip(outs, self._out_weak)]
         return self._assemble([_wrap(arr, block, False) for arr, block in outs], args)
 
-    def _assemble(self, arrays, args) -> list:
-        result = []
-        for (kind, what), weak in zip(self._out_sources, self._out_weak, strict=True):
-            if kind == "buffer":
-                v = arrays[what]._value
-                a = Array._new(v, weak) if v.size * v.itemsize < pool.MIN_BYTES else \
-                    arrays[what]
-            elif kind == "input":
-                x = args[what]
-                v = x._value if isinstance(x, Array) else _as_buffer(x, self._in_dtypes[what])
-                a = Array._new(v, weak)
-            elif kind == "const":
-                a = Array._new(np.asarray(self._consts[what]), weak)
-            else:
-                value, dtype = what
-                a = Array._new(np.asarray(tuple(value) if isinstance(value, list) else value,
-                                          from_name(dtype)), weak)
-            result.append(a)
-        return result
+    # Results are wrapped unweak first (_general_call); a small buffer is rewrapped
+    # with the output's weak type, a pooled one handed out as it is.
+    def _from_output(self, arr, aval):
+        v = arr._value
+        return Array._new(v, aval.weak_type) if v.size * v.itemsize < pool.MIN_BYTES else arr
+
+    def _from_input(self, x, dtype, aval):
+        v = x._value if isinstance(x, Array) else _as_buffer(x, dtype)
+        return Array._new(v, aval.weak_type)
+
+    def _from_const(self, i, aval):
+        return Array._new(np.asarray(self._consts[i]), aval.weak_type)
+
+    def _from_host(self, value, aval):
+        return Array._new(value, aval.weak_type)
 
 
 def _wrap(arr, block, weak):

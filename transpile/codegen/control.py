@@ -26,17 +26,17 @@ body reads the current buffers and writes the next ones, and the pointers swap.
 from __future__ import annotations
 
 from ..ir import ClosedJaxpr, Jaxpr, Literal, Var
+from ..lax import control_flow
 from . import emit_c
-from .program import _UPDATES, Buffer
+from .lowering import CONTROL, Lowering, lowering_of, register
+from .program import Buffer
 
-__all__ = ["CONTROL_FLOW", "plan_control"]
-
-CONTROL_FLOW = frozenset({"cond", "while", "scan"})
+__all__ = ["plan_control"]
 
 
 def plan_control(planner, eqn) -> dict:
     """The step of one control-flow equation (its outputs already have buffers)."""
-    return _RULES[eqn.primitive.name](planner, eqn)
+    return lowering_of(eqn.primitive).build(planner, eqn)
 
 
 # ---------------------------------------------------------------------------------------
@@ -215,7 +215,7 @@ class _Carries:
             if e is None or o in seen or o in self.planner.buffers:
                 continue
             seen.add(o)
-            if e.primitive.name in _UPDATES and e.invars[0] is inv:
+            if e.primitive.updates_in_place and e.invars[0] is inv:
                 continue
             self.planner.buffers[o] = nxt
 
@@ -320,4 +320,7 @@ def steps_block(steps: list) -> dict:
     return {"kind": "block", "steps": steps}
 
 
-_RULES = {"cond": _cond, "while": _while, "scan": _scan}
+# Steps of the entry (``build(planner, eqn) -> step``), not kernels.
+register(control_flow.cond_p, Lowering(CONTROL, build=_cond))
+register(control_flow.while_p, Lowering(CONTROL, build=_while))
+register(control_flow.scan_p, Lowering(CONTROL, build=_scan))

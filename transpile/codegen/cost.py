@@ -1,28 +1,22 @@
 """A static cost estimate of an optimised jaxpr: floating-point operations and bytes.
 
-``flops`` counts one per output element of each arithmetic or transcendental equation,
-``2*M*N*K`` per ``dot_general`` and one per reduced element; ``bytes accessed`` counts
-each jaxpr input and output once (fused kernels read and write nothing else), plus the
-operands and results of the equations that get kernels of their own.
+``flops`` counts one per output element of each equation whose ``Primitive.cost`` is
+not ``Cost.FREE`` (``transcendentals`` those of cost ``Cost.TRANSCENDENTAL``), ``2*M*N*K``
+per ``dot_general`` and one per reduced element; ``bytes accessed`` counts each jaxpr
+input and output once (fused kernels read and write nothing else), plus the operands
+and results of the equations that get kernels of their own (the lowering table's
+``KERNEL`` entries).
 """
 from __future__ import annotations
 
 import numpy as np
 
+from ..core import Cost
 from ..ir import ClosedJaxpr, Var
+from . import plan  # noqa: F401  (fills the lowering table)
+from .lowering import KERNEL, lowering_of
 
 __all__ = ["cost_analysis"]
-
-_NO_FLOPS = {"broadcast_in_dim", "reshape", "squeeze", "transpose", "rev", "slice", "pad",
-             "concatenate", "iota", "convert_element_type", "select_n", "stop_gradient",
-             "sort", "gather", "scatter", "dynamic_slice", "dynamic_update_slice"}
-_OWN_KERNEL = {"dot_general", "sort", "cumsum", "cumprod", "cummax", "cummin",
-               "concatenate", "argmax", "argmin", "gather", "scatter", "scatter-add",
-               "scatter-sub", "scatter-mul", "scatter-min", "scatter-max",
-               "dynamic_update_slice"}
-_TRANSCENDENTAL = {"exp", "exp2", "expm1", "log", "log1p", "sin", "cos", "tan", "tanh",
-                   "logistic", "erf", "erf_inv", "pow", "atan2", "sinh", "cosh", "asin",
-                   "acos", "atan", "asinh", "acosh", "atanh", "cbrt"}
 
 
 def _nbytes(aval) -> int:
@@ -70,11 +64,12 @@ def _eqns_cost(j) -> tuple[int, int, int]:
             flops += int(e.invars[0].aval.size)
         elif name.startswith("scatter-"):
             flops += int(e.invars[2].aval.size)
-        elif name not in _NO_FLOPS:
+        elif e.primitive.cost != Cost.FREE:
             flops += int(out.size)
-            if name in _TRANSCENDENTAL:
+            if e.primitive.cost == Cost.TRANSCENDENTAL:
                 trans += int(out.size)
-        if name in _OWN_KERNEL:
+        low = lowering_of(e.primitive)
+        if low is not None and low.kind == KERNEL:  # reads and writes buffers
             nbytes += sum(_nbytes(a.aval) for a in e.invars) + \
                 sum(_nbytes(o.aval) for o in e.outvars)
     return flops, trans, nbytes

@@ -10,7 +10,6 @@ Grid sizes depend on the shapes alone (``_grid``, which ``emit_cuda`` uses too),
 from __future__ import annotations
 
 import math
-import re
 
 import numpy as np
 
@@ -46,12 +45,12 @@ def _copy_unit(k) -> tuple:
     item = out.aval.dtype.itemsize
     srcs = {b.name: b for b in k.reads}
     sizes = {item}
-    for p in k.fields["pieces"]:
+    for p in k.fields.pieces:
         b = srcs.get(p["src"])
         sizes.add(b.aval.dtype.itemsize if b is not None else 1)  # a literal: bytes
     unit = math.gcd(*sizes)
     if unit == item and all(srcs[p["src"]].ctype == out.ctype
-                            for p in k.fields["pieces"] if p["src"] in srcs):
+                            for p in k.fields.pieces if p["src"] in srcs):
         return out.ctype, 1
     return _UNITS[unit], item // unit
 
@@ -60,12 +59,12 @@ def _pieces(k, src_key: str) -> dict:
     """One copy per piece, in units: ``n`` units in rows of ``row``; row ``o`` of the
     piece sits at ``o * stride + offset`` in the joined buffer."""
     f = k.fields
-    unit, scale = _copy_unit(k) if src_key == "src" else (f["ctype"], 1)
+    unit, scale = _copy_unit(k) if src_key == "src" else (f.ctype, 1)
     pieces = []
-    for p in f["pieces"]:
+    for p in f.pieces:
         row = p["mid"] * p["inner"] * scale
         pieces.append(dict(p, n=p["outer"] * row, row=row,
-                           stride=f["total_mid"] * p["inner"] * scale,
+                           stride=f.total_mid * p["inner"] * scale,
                            at=p["offset"] * p["inner"] * scale))
     size = max([p["n"] for p in pieces], default=0)
     return dict(cuda=dict(unit=unit, pieces=pieces, grid=_grid(size)), scratch_exprs=[])
@@ -82,33 +81,26 @@ def _split(k) -> dict:
 def _lines(k) -> dict:
     """One thread per (outer, inner) line of a scan or an arg-reduction."""
     f = k.fields
-    lines = f["outer"] * f["inner"] if f["n"] else 0
+    lines = f.outer * f.inner if f.n else 0
     return dict(cuda=dict(lines=lines, grid=_grid(lines)), scratch_exprs=[])
 
 
 def _threefry(k) -> dict:
-    return dict(cuda=dict(grid=_grid(k.fields["size"])), scratch_exprs=[])
+    return dict(cuda=dict(grid=_grid(k.fields.size)), scratch_exprs=[])
 
 
-#: A window's contiguous run, as ``indexing_kernels._window`` copies it.
-_MEMCPY = re.compile(r"memcpy\((.+), (.+), sizeof\(\*dst\) \* (\d+)\);")
+def _element(name: str, offset: str) -> str:
+    """Element ``tp_e`` of a run starting at ``name + offset``."""
+    return f"{name}[tp_e]" if offset == "0" else f"{name}[{offset} + tp_e]"
 
 
-def _element(pointer: str, name: str) -> str:
-    """``dst + w0 * 5`` -> ``dst[w0 * 5 + tp_e]``: element ``tp_e`` of a run."""
-    if pointer == name:
-        return f"{name}[tp_e]"
-    return f"{name}[{pointer[len(name) + 3:]} + tp_e]"
-
-
-def _run(move: list):
-    """A window's move when it is one ``memcpy`` of a run: its length and the element
-    ``tp_e`` of its destination and source (so that threads share the run), else None."""
-    m = _MEMCPY.fullmatch(move[0]) if len(move) == 1 else None
-    if m is None or not all(e == name or e.startswith(f"{name} + ")
-                            for e, name in ((m[1], "dst"), (m[2], "src"))):
+def _run(run):
+    """A window's contiguous run (``kernel_plans.WindowRun``, or None): its length and
+    the element ``tp_e`` of its destination and source, so that threads share it."""
+    if run is None:
         return None
-    return dict(n=int(m[3]), dst=_element(m[1], "dst"), src=_element(m[2], "src"))
+    return dict(n=run.n, dst=_element("dst", run.dst_offset),
+                src=_element("src", run.src_offset))
 
 
 def _gather(k) -> dict:
@@ -116,11 +108,11 @@ def _gather(k) -> dict:
     window's loops and its contiguous run too: every output element is then one
     thread's."""
     f = k.fields
-    loops, run = list(f["batch"]), None
-    if not f["guard"]:
-        run = _run(f["move"])
-        loops += list(f["window"]) + ([("tp_e", run["n"])] if run else [])
-    size = 0 if f["empty"] else _size(extent for _, extent in loops)
+    loops, run = list(f.batch), None
+    if not f.guard:
+        run = _run(f.run)
+        loops += list(f.window) + ([("tp_e", run["n"])] if run else [])
+    size = 0 if f.empty else _size(extent for _, extent in loops)
     return dict(cuda=dict(size=size, grid=_grid(size), loops=loops, run=run),
                 scratch_exprs=[])
 
@@ -132,18 +124,16 @@ def _scatter(k) -> dict:
     shared out among threads."""
     f = k.fields
     out = k.writes[0]
-    copy, init_serial = None, bool(f["init"])
-    for b in k.reads:
-        if f["init"] == [f"if ({out.name} != {b.name}) memcpy({out.name}, {b.name}, "
-                         f"{out.nbytes});"]:
-            init_serial = False
-            if b.name != out.name:  # else updated in place: nothing to copy
-                copy = dict(src=b.name, dst=out.name, size=int(out.aval.size),
-                            grid=_grid(out.aval.size))
+    copy, init_serial = None, bool(f.init)
+    if f.copy_src is not None:
+        init_serial = False
+        if f.copy_src != out.name:  # else updated in place: nothing to copy
+            copy = dict(src=f.copy_src, dst=out.name, size=int(out.aval.size),
+                        grid=_grid(out.aval.size))
     # One thread when the output starts from anything but a copy (a literal operand).
-    serial = f["empty"] or f["batch"] or init_serial
-    run = None if serial else _run(f["move"])
-    loops = list(f["window"]) + ([("tp_e", run["n"])] if run else [])
+    serial = f.empty or f.batch or init_serial
+    run = None if serial else _run(f.run)
+    loops = list(f.window) + ([("tp_e", run["n"])] if run else [])
     window = 0 if serial else _size(e for _, e in loops)
     return dict(cuda=dict(init_copy=copy, init_serial=init_serial, window=window,
                           grid=_grid(window), loops=loops, run=run), scratch_exprs=[])

@@ -15,6 +15,7 @@ import numpy as np
 from ..lax import contraction as dot_mod
 from . import emit_c
 from .index import row_major_strides
+from .kernel_plans import Scratch
 
 __all__ = ["dot_fields"]
 
@@ -74,7 +75,6 @@ def dot_fields(e, ins, out) -> dict:
             (np.dtype(np.float32), np.dtype(np.float64)))
     sfx = "f32" if out_dt == np.float32 else "f64"
     copies_bytes = sum(v["copy_plan"]["nbytes"] for v in (a, b) if v["copy_plan"])
-    gemm_ws = f"tp_gemm_workspace_bytes_{sfx}({M}, {N}, {K})" if gemm else "0"
     fields = dict(
         M=M, N=N, K=K, B=B, batch_shape=batch_shape,
         batch_terms={side: [] if v["copy_plan"] else
@@ -83,8 +83,8 @@ def dot_fields(e, ins, out) -> dict:
         out_type=out.ctype,
         a=a, b=b, lhs=lhs.name, rhs=rhs.name, out=out.name,
         lhs_type=lhs.ctype, rhs_type=rhs.ctype, gemm=gemm, sfx=sfx,
-        copies_bytes=copies_bytes, gemm_ws=gemm_ws,
-        workspace_exprs=[f"(int64_t){copies_bytes} + (int64_t){gemm_ws}"],
+        copies_bytes=copies_bytes,
+        scratch=[Scratch(copies_bytes, (sfx, M, N, K) if gemm else None)],
         acc_type=("uint64_t" if compute.kind != "f" else emit_c.ctype(compute)),
         read_a=_reader(lhs, "pa", "ia"), read_b=_reader(rhs, "pb", "ib"),
         store=_store_expr(out_dt, compute, op_dt))

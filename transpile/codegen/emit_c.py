@@ -4,7 +4,8 @@ Input: a primitive, its operands as C expressions (local names, literals or buff
 reads) with their avals, and its params. Output: one C expression computing the result
 element in the result's compute type (``dtypes.C_COMPUTE_TYPES``).
 
-Rules live in ``rules``, keyed by primitive and filled below per family. The semantics
+Emitters live in the lowering table (``lowering.LOWERINGS``, kind ``ELEMENTWISE``),
+keyed by primitive and filled below per family. The semantics
 are the NumPy rules of ``lax/elementwise.py`` (XLA:CPU's): generated kernels run with
 flush-to-zero and denormals-are-zero set (``tp_ftz_begin`` in ``runtime/tp_ops.h``), so
 plain C float arithmetic already flushes as XLA does; the few primitives that must see a
@@ -24,20 +25,18 @@ import numpy as np
 from .. import dtypes
 from ..lax import elementwise as ew
 from ..lax import fma as lax_fma
-from ..lax import layout as lax_layout
+from ..lax import layout
 from ..lax import sorting as sort_mod
 from ..resources import runtime_dir
+from .lowering import ELEMENTWISE, LOWERINGS, Lowering, register
 
-__all__ = ["rules", "emit", "literal", "ctype", "stype", "math_function", "clamp_start",
-           "start_in_bounds", "bitcast_fuses", "FUSIBLE_ELEMENTWISE"]
+__all__ = ["emit", "literal", "ctype", "stype", "math_function", "clamp_start",
+           "start_in_bounds", "bitcast_fuses"]
 
 F16 = np.dtype(np.float16)
 F32 = np.dtype(np.float32)
 F64 = np.dtype(np.float64)
 BOOL = np.dtype(np.bool_)
-
-#: rules[prim](args, in_avals, out_aval, **params) -> C expression
-rules: dict = {}
 
 
 def ctype(dtype) -> str:
@@ -167,26 +166,29 @@ def math_function(name: str, dtype, arg: str) -> str:
 
 #: Primitives whose float16 result is exactly one of the (float16) operand values or
 #: otherwise representable, so no rounding step is needed.
-_F16_EXACT = {"neg", "abs", "select_n", "clamp", "max", "min", "floor", "ceil", "round",
-              "sign", "stop_gradient", "convert_element_type", "nextafter", "rem",
-              "bitcast_convert_type"}
+_F16_EXACT = frozenset({
+    ew.neg_p, ew.abs_p, ew.select_n_p, ew.clamp_p, ew.max_p, ew.min_p, ew.floor_p, ew.ceil_p,
+    ew.round_p, ew.sign_p, sort_mod.stop_gradient_p, ew.convert_element_type_p,
+    ew.nextafter_p, ew.rem_p, layout.bitcast_convert_type_p})
 
 
 def emit(prim, args, in_avals, out_aval, params) -> str:
     """The C expression for one equation (see the module docstring)."""
-    rule = rules.get(prim)
+    low = LOWERINGS.get(prim)
+    rule = low.emit if low is not None and low.kind == ELEMENTWISE else None
     if rule is None:
         raise NotImplementedError(f"no C emitter for primitive {prim.name!r}")
     expr = rule(args, in_avals, out_aval, **params)
-    if np.dtype(out_aval.dtype) == F16 and prim.name not in _F16_EXACT and \
+    if np.dtype(out_aval.dtype) == F16 and prim not in _F16_EXACT and \
             not expr.startswith("tp_f64_to_f16_round("):
         expr = f"tp_f16_round({expr})"
     return expr
 
 
-def _def(prim_or_prims, fn: Callable) -> None:
-    for p in (prim_or_prims if isinstance(prim_or_prims, (list, tuple)) else [prim_or_prims]):
-        rules[p] = fn
+def _def(prim_or_prims, fn: Callable, fuses: Callable | None = None) -> None:
+    """Register ``fn(args, in_avals, out_aval, **params)`` as the elementwise lowering
+    of each primitive given."""
+    register(prim_or_prims, Lowering(ELEMENTWISE, emit=fn, fuses=fuses))
 
 
 # ---------------------------------------------------------------------------------------
@@ -428,24 +430,22 @@ _def(ew.pow_p, _pow)
 # ---------------------------------------------------------------------------------------
 # Unary float functions
 
-def _float_fn(name: str, keep_tiny: bool = False, keep_tiny_dtypes=(F32, F64)):
+def _float_fn(name: str, keep_tiny_dtypes=frozenset()):
     def rule(args, in_avals, out_aval, **_):
         dt = np.dtype(out_aval.dtype)
         expr = math_function(name, dt, args[0])
-        if keep_tiny and dt in keep_tiny_dtypes:
+        if dt in keep_tiny_dtypes:
             # XLA returns a subnormal operand unchanged here; DAZ would read it as 0.
             expr = f"tp_keep_subnormal_{_sfx(dt)}({args[0]}, {expr})"
         return expr
     return rule
 
 
-for _name, _tiny in (("exp", False), ("exp2", False), ("expm1", True), ("log", False),
-                     ("log1p", False), ("cbrt", False), ("sin", True), ("cos", False),
-                     ("tan", True), ("asin", False), ("acos", False), ("atan", True),
-                     ("sinh", False), ("cosh", False), ("asinh", False), ("acosh", False),
-                     ("atanh", False), ("erf", False), ("erf_inv", False)):
-    _def(getattr(ew, f"{_name}_p"), _float_fn(_name, _tiny))
-_def(ew.tanh_p, _float_fn("tanh", True, keep_tiny_dtypes=(F32,)))
+for _name in ("exp", "exp2", "expm1", "log", "log1p", "cbrt", "sin", "cos", "tan", "asin",
+              "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "erf", "erf_inv",
+              "tanh"):
+    _p = getattr(ew, f"{_name}_p")
+    _def(_p, _float_fn(_name, _p.unflushed_dtypes))
 
 
 def _sqrt(args, in_avals, out_aval, **_):
@@ -575,7 +575,10 @@ def _bitcast(args, in_avals, out_aval, *, new_dtype):
     return bits if dst.kind == "u" else f"({ctype(dst)})({bits})"
 
 
-_def(lax_layout.bitcast_convert_type_p, _bitcast)
+# A bitcast between dtypes whose elements do not map one to one copies bytes instead
+# (a kernel of its own: kernels.py).
+_def(layout.bitcast_convert_type_p, _bitcast,
+     fuses=lambda e: bitcast_fuses(e.invars[0].aval.dtype, e.outvars[0].aval.dtype))
 
 # ---------------------------------------------------------------------------------------
 # Dynamic start indices
@@ -595,6 +598,3 @@ def start_in_bounds(value: str, dtype, hi: int) -> str:
     return f"{_start_fn('start_in_bounds', dtype)}({value}, {hi})"
 
 
-#: Primitives computed one element at a time from the same element of each operand
-#: (``bitcast_convert_type`` too where ``bitcast_fuses``: ``plan.fusible`` decides).
-FUSIBLE_ELEMENTWISE = frozenset(p for p in rules if p.name != "bitcast_convert_type")

@@ -35,39 +35,39 @@ def native_templates() -> frozenset:
 
 
 def _loop(k) -> dict:
-    size = int(np.prod([extent for _, extent in k.fields["loops"]], dtype=np.int64))
+    size = int(np.prod([extent for _, extent in k.fields.loops], dtype=np.int64))
     return dict(cuda=dict(size=size, grid=_grid(size)), scratch_exprs=[])
 
 
 def _reduce(k) -> dict:
     f = k.fields
-    if f["mode"] == "full":
-        grid = _grid(f["total"], REDUCE_PER_THREAD, REDUCE_GRID)
+    if f.mode == "full":
+        grid = _grid(f.total, REDUCE_PER_THREAD, REDUCE_GRID)
         return dict(cuda=dict(grid=grid),
-                    scratch_exprs=[f"(int64_t){grid} * (int64_t)sizeof({f['acc_type']})"])
-    if f["mode"] == "cols":
-        return dict(cuda=dict(grid=_grid(f["n_out"])), scratch_exprs=[])
-    per_block = f["red_size"] >= BLOCK_PER_OUTPUT_MIN
-    grid = max(1, min(f["n_out"], MAX_GRID)) if per_block else _grid(f["n_out"])
+                    scratch_exprs=[f"(int64_t){grid} * (int64_t)sizeof({f.acc_type})"])
+    if f.mode == "cols":
+        return dict(cuda=dict(grid=_grid(f.n_out)), scratch_exprs=[])
+    per_block = f.red_size >= BLOCK_PER_OUTPUT_MIN
+    grid = max(1, min(f.n_out, MAX_GRID)) if per_block else _grid(f.n_out)
     return dict(cuda=dict(grid=grid, block_per_output=per_block), scratch_exprs=[])
 
 
 def _dot(k) -> dict:
     f = k.fields
-    double = f["acc_type"] in ("double", "uint64_t")
+    double = f.acc_type in ("double", "uint64_t")
     # 128x128 tiles of 8x8 per thread for float32 (the register blocking that keeps the
     # FMA units busy); 64x64 tiles of 4x4 where each accumulator takes two registers.
     bm, bn, tm, tn, bk = (64, 64, 4, 4, 16) if double else (128, 128, 8, 8, 8)
-    tiles_m = -(-max(f["M"], 1) // bm)
+    tiles_m = -(-max(f.M, 1) // bm)
     c = dict(bm=bm, bn=bn, tm=tm, tn=tn, bk=bk, tiles_m=tiles_m,
-             grid_x=max(1, -(-f["N"] // bn)), grid_y=max(1, min(tiles_m, MAX_GRID_YZ)),
-             grid_z=max(1, min(f["B"], MAX_GRID_YZ)),
-             fma=f["acc_type"] in ("float", "double"))
+             grid_x=max(1, -(-f.N // bn)), grid_y=max(1, min(tiles_m, MAX_GRID_YZ)),
+             grid_z=max(1, min(f.B, MAX_GRID_YZ)),
+             fma=f.acc_type in ("float", "double"))
     for side in ("a", "b"):
-        plan = f[side]["copy_plan"]
+        plan = getattr(f, side)["copy_plan"]
         if plan:
             c[f"copy_grid_{side}"] = _grid(plan["size"])
-    scratch = [f"(int64_t){f['copies_bytes']}"] if f["copies_bytes"] else []
+    scratch = [f"(int64_t){f.copies_bytes}"] if f.copies_bytes else []
     return dict(cuda=c, scratch_exprs=scratch)
 
 
@@ -85,8 +85,9 @@ def kernel_view(k, view: dict) -> dict:
     extra = _NATIVE_EXTRA.get(k.template)
     if extra is not None and k.template in native_templates():
         return dict(native=True, **extra(k))
-    return dict(native=False, cuda={}, scratch_exprs=list(
-        e for e in k.fields.get("workspace_exprs", []) if "tp_gemm" not in e))
+    # (the CPU matmul's packing workspace is not the device's)
+    return dict(native=False, cuda={}, scratch_exprs=[
+        s.c_expr() for s in k.fields.scratch if s.gemm is None])
 
 
 def check_supported(program) -> None:

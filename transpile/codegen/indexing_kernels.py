@@ -33,6 +33,7 @@ from ..passes import optimize
 from . import emit_c
 from .body import BodyBuilder, _stmt_lines
 from .index import row_major_strides
+from .kernel_plans import GatherPlan, KernelParam, ScatterPlan, WindowRun
 from .program import PARALLEL_MIN_ELEMENTS
 
 __all__ = ["RULES", "indexing_kernel"]
@@ -118,23 +119,27 @@ def _storage_literal(value, dtype) -> str:
 
 
 def _window(loops: list, move=None) -> tuple:
-    """The window nest: ``(loops, lines)`` for the template's ``nest`` macro.
+    """The window nest: ``(loops, lines, run)``, loops and lines for the template's
+    ``nest`` macro.
 
     ``move(dst_offset, src_offset)`` is the statement for one element; without it the
     window is copied, a ``memcpy`` per contiguous innermost run (gcc inlines the short
-    ones: the sizes are constants)."""
+    ones: the sizes are constants), and ``run`` describes that run (else None)."""
     names, loops = _nest(loops, "w")
+    run = None
     if move is None and loops and loops[-1].strides["dst"] == 1 and \
             loops[-1].strides["src"] == 1:
-        run = loops.pop()
+        inner = loops.pop()
         names.pop()
-        line = (f"memcpy({_at('dst', _offset(names, loops, 'dst'))}, "
-                f"{_at('src', _offset(names, loops, 'src'))}, sizeof(*dst) * {run.extent});")
+        run = WindowRun(inner.extent, _offset(names, loops, "dst"),
+                        _offset(names, loops, "src"))
+        line = (f"memcpy({_at('dst', run.dst_offset)}, "
+                f"{_at('src', run.src_offset)}, sizeof(*dst) * {run.n});")
     else:
         move = move or (lambda d, s: f"dst[{d}] = src[{s}];")
         line = move(_offset(names, loops, "dst"), _offset(names, loops, "src"))
     lines = [line] if isinstance(line, str) else line
-    return list(zip(names, [lp.extent for lp in loops], strict=True)), lines
+    return list(zip(names, [lp.extent for lp in loops], strict=True)), lines, run
 
 
 # ---------------------------------------------------------------------------------------
@@ -189,8 +194,7 @@ def _param_list(entries) -> list:
             continue
         w, r, _ = seen.get(b.name, (False, True, b))
         seen[b.name] = (w or writable, r and restrict, b)
-    return [f"{'' if w else 'const '}{b.ctype} *{'restrict ' if r else ''}{b.name}"
-            for w, r, b in seen.values()]
+    return [KernelParam(b.name, b.ctype, writable=w, restrict=r) for w, r, b in seen.values()]
 
 
 def _copy_lines(x, out) -> list:
@@ -201,6 +205,11 @@ def _copy_lines(x, out) -> list:
     if out.nbytes == 0:
         return []
     return [f"if ({out.name} != {x.name}) memcpy({out.name}, {x.name}, {out.nbytes});"]
+
+
+def _copy_src(x, out):
+    """The buffer ``_copy_lines`` copies the output from (None: a literal, or nothing)."""
+    return None if isinstance(x, Literal) or out.nbytes == 0 else x.name
 
 
 def _scalar(b):
@@ -303,11 +312,11 @@ def _gather(e, x, ind, out) -> tuple:
     start_lines, cond, base = _batch_starts(
         ind, names, loops, dn.start_index_map, xs, sizes,
         checked=p["mode"] == indexing.GatherScatterMode.FILL_OR_DROP)
-    fill_loops, fill_lines = _window([_Loop(lp.extent, {"dst": lp.strides["dst"]})
+    fill_loops, fill_lines, _ = _window([_Loop(lp.extent, {"dst": lp.strides["dst"]})
                                       for lp in window],
                                      lambda d, s: f"dst[{d}] = {_fill(out.aval.dtype, p)};")
-    window_loops, window_lines = _window(window)
-    return "kernel_gather.j2", dict(
+    window_loops, window_lines, run = _window(window)
+    return "kernel_gather.j2", GatherPlan(
         params=_param_list([(x, False, True), (ind, False, True), (out, True, True)]),
         empty=out.aval.size == 0, ctype=out.ctype,
         batch=list(zip(names, [lp.extent for lp in loops], strict=True)),
@@ -315,7 +324,7 @@ def _gather(e, x, ind, out) -> tuple:
         prologue=start_lines,
         src=_at(x.name, _plus(base, _offset(names, loops, "src"))),
         dst=_at(out.name, _offset(names, loops, "dst")),
-        window=window_loops, move=window_lines, guard=cond,
+        window=window_loops, move=window_lines, run=run, guard=cond,
         fill_window=fill_loops, fill_move=fill_lines)
 
 
@@ -356,13 +365,13 @@ def _scatter(e, x, ind, upd, out) -> tuple:
     literal = upd.val if isinstance(upd, Literal) else None
     combine = COMBINE[e.primitive]
     # The combining scatters carry their combiner as update_jaxpr too; the prim rules.
-    window_loops, window_lines = _window(window, _combine_move(
+    window_loops, window_lines, run = _window(window, _combine_move(
         combine, out.aval.dtype, literal,
         e.params["update_jaxpr"] if combine is None else None, e.params["update_consts"]))
-    return "kernel_scatter.j2", dict(
+    return "kernel_scatter.j2", ScatterPlan(
         params=_param_list([(x, False, False), (ind, False, True), (upd, False, True),
                             (out, True, True)]),
-        init=_copy_lines(x, out), ctype=out.ctype,
+        init=_copy_lines(x, out), copy_src=_copy_src(x, out), ctype=out.ctype,
         # An operand too small for one window (only an empty one) takes no update.
         empty=upd.aval.size == 0 or any(w > n for w, n in zip(wsize, xs, strict=True)),
         batch=list(zip(names, [lp.extent for lp in loops], strict=True)),
@@ -370,7 +379,7 @@ def _scatter(e, x, ind, upd, out) -> tuple:
         dst=_at(out.name, _plus(base, _offset(names, loops, "dst"))),
         src=None if literal is not None or not any("src" in ln for ln in window_lines)
         else _at(upd.name, _offset(names, loops, "src")),
-        window=window_loops, move=window_lines)
+        window=window_loops, move=window_lines, run=run)
 
 
 def _dynamic_update_slice(e, x, upd, *starts, out) -> tuple:
@@ -381,15 +390,15 @@ def _dynamic_update_slice(e, x, upd, *starts, out) -> tuple:
                                         xs, us)
     literal = upd.val if isinstance(upd, Literal) else None
     window = [_Loop(n, {"dst": xstr[d], "src": ustr[d]}) for d, n in enumerate(us)]
-    window_loops, window_lines = _window(window, _combine_move(None, out.aval.dtype,
-                                                               literal))
-    return "kernel_scatter.j2", dict(
+    window_loops, window_lines, run = _window(window, _combine_move(None, out.aval.dtype,
+                                                                    literal))
+    return "kernel_scatter.j2", ScatterPlan(
         params=_param_list([(x, False, False), (upd, False, True)]
                            + [(s, False, True) for s in starts] + [(out, True, True)]),
-        init=_copy_lines(x, out), ctype=out.ctype, empty=upd.aval.size == 0, batch=[],
-        prologue=start_lines, guard=None, dst=_at(out.name, base),
-        src=None if literal is not None else upd.name,
-        window=window_loops, move=window_lines)
+        init=_copy_lines(x, out), copy_src=_copy_src(x, out), ctype=out.ctype,
+        empty=upd.aval.size == 0, batch=[], prologue=start_lines, guard=None,
+        dst=_at(out.name, base), src=None if literal is not None else upd.name,
+        window=window_loops, move=window_lines, run=run)
 
 
 def indexing_kernel(e, ins, outs) -> tuple:

@@ -9,20 +9,24 @@ loops and pragmas laid out there.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import numpy as np
 
+from .. import core
 from ..lax import contraction as dot_mod
 from ..lax import keys, layout, prng, slicing
 from ..lax import reduction as red
 from ..lax import sorting as sort_mod
-from . import emit_c, linalg_kernels
+from . import emit_c, indexing_kernels, linalg_kernels
 from .body import BodyBuilder, _stmt_lines, eqn_comment
 from .dot_plan import dot_fields
 from .index import row_major_strides
-from .indexing_kernels import RULES, indexing_kernel
-from .program import PARALLEL_MIN_ELEMENTS, REDUCTIONS, KernelPlan
+from .kernel_plans import (ArgReducePlan, CumulativePlan, DotPlan, JoinPlan, KernelParam,
+                           LoopPlan, ReducePlan, SortPlan, SplitPlan, ThreefryPlan)
+from .lowering import KERNEL, RANDOM_SOURCE, REDUCTION, Lowering, lowering_of, register
+from .program import PARALLEL_MIN_ELEMENTS, KernelPlan
 from .sort_plan import sort_fields
 
 __all__ = ["loop_kernel", "reduce_kernel", "opaque_kernel"]
@@ -34,8 +38,8 @@ def _kernel_plan(**kw):
     return KernelPlan(**kw)
 
 
-def _param(b, const: bool) -> str:
-    return f"{'const ' if const else ''}{b.ctype} *restrict {b.name}"
+def _param(b, const: bool) -> KernelParam:
+    return KernelParam(b.name, b.ctype, writable=not const)
 
 
 def _params(reads: dict, writes: list) -> list:
@@ -77,15 +81,15 @@ def loop_kernel(kname, root, producer, buffers, names, comment, par_min) -> "Ker
     target = f"{ob.name}[{idx.get_flat() if shape else '0'}]"
     store = f"{target} = {_store(out.aval.dtype, value)};"
     parallel = size >= par_min and loops[0][1] > 1
-    fields = dict(params=_params(bb.reads, [ob]), loops=loops, parallel=parallel,
-                  collapse=max(len(loops) - 1, 1), body=_stmt_lines(bb.stmts) + [store])
+    fields = LoopPlan(params=_params(bb.reads, [ob]), loops=loops, parallel=parallel,
+                      collapse=max(len(loops) - 1, 1), body=_stmt_lines(bb.stmts) + [store])
     template = "kernel_loop.j2"
     if loops == [("idx", size)] and size >= 2 * SAMPLER_BLOCK:
         stages = _sampler_stages(bb.stmts, store)
         if stages is not None:
             template = "kernel_loop_blocked.j2"
-            fields.update(stages, block=SAMPLER_BLOCK, size=size,
-                          blocks=-(-size // SAMPLER_BLOCK))
+            fields = dataclasses.replace(fields, **stages, block=SAMPLER_BLOCK, size=size,
+                                         blocks=-(-size // SAMPLER_BLOCK))
     return _kernel_plan(
         name=kname, template=template, comment=comment, reads=list(bb.reads.values()),
         writes=[ob], fields=fields)
@@ -93,9 +97,8 @@ def loop_kernel(kname, root, producer, buffers, names, comment, par_min) -> "Ker
 
 #: Elements per block of a sampler loop split in two stages (``_sampler_stages``).
 SAMPLER_BLOCK = 1024
-#: Functions costly enough that a sampler computes them in a loop of their own.
-_HEAVY = {"erf_inv", "log", "log1p", "exp", "expm1", "tanh", "logistic", "erf", "sin",
-          "cos", "pow", "sqrt"}
+#: Costs of functions costly enough that a sampler computes them in a loop of their own.
+_HEAVY = frozenset({core.Cost.TRANSCENDENTAL, core.Cost.DIVIDE})
 _SCALAR_READ = re.compile(r"^\w+\[0\]$")
 
 
@@ -114,12 +117,13 @@ def _sampler_stages(stmts, store: str) -> dict | None:
     One loop holding both the cipher and the transform needs more vector registers than
     there are, and spills; two smaller loops over a block that stays in L1 ran 20-25%
     faster (``benchmarks/bench_random.py``). None when the body is not such a sampler."""
-    prims = [_stmt_primitive(c) for c, _, _, _ in stmts]
-    src = next((i for i, p in enumerate(prims) if p in ("random_bits", "random_split")),
-               None)
+    prims = [core.primitives.get(_stmt_primitive(c)) for c, _, _, _ in stmts]
+    src = next((i for i, p in enumerate(prims)
+                if p is not None and lowering_of(p).kind == RANDOM_SOURCE), None)
     if src is None:
         return None
-    cut = next((i for i in range(src + 1, len(stmts)) if prims[i] in _HEAVY), None)
+    cut = next((i for i in range(src + 1, len(stmts))
+                if prims[i] is not None and prims[i].cost in _HEAVY), None)
     if cut is None:
         return None
     first, second = stmts[:cut], stmts[cut:]
@@ -173,7 +177,7 @@ def _acc(op: str, dtype):
 
 def reduce_kernel(kname, root, producer, buffers, names, comment, par_min) -> "KernelPlan":
     """A reduction whose operand is computed by the fused equations in the loop."""
-    op = REDUCTIONS[root.primitive]
+    op = lowering_of(root.primitive).reduction
     x = root.invars[0]
     out = root.outvars[0]
     axes = tuple(sorted(root.params["axes"]))
@@ -220,7 +224,7 @@ def reduce_kernel(kname, root, producer, buffers, names, comment, par_min) -> "K
     # the size alone, so results are identical with 1 or 16 threads.
     chunk = max(1 << 14, -(-total // 4096))
     acc = "acc_v[c_j]" if mode == "cols" else "acc"
-    fields = dict(
+    fields = ReducePlan(
         params=_params(bb.reads, [ob]), mode=mode, acc_type=acc_t, init=init,
         n_out=n_out, red_size=red_size,
         step=combine.format(a=acc, v=value), merge=combine.format(a="acc", v="part[c_i]"),
@@ -321,81 +325,115 @@ def _threefry_fields(e, ins, outs) -> dict:
 
 
 def opaque_kernel(kname, e, buffers, names) -> "KernelPlan":
-    """Kernels for dot_general, cumulative ops, sort, concatenate, stack, split,
-    byte-copying bitcasts, argmax/argmin, threefry2x32, top_k, cholesky, triangular_solve
-    (``linalg_kernels.py``), and the dynamic-indexing primitives
-    (``indexing_kernels.py``)."""
+    """The kernel of its own of ``e``, made by its primitive's builder in the lowering
+    table (``lowering.LOWERINGS``)."""
     p = e.primitive
+    low = lowering_of(p)
+    if low is None or low.build is None:
+        raise NotImplementedError(f"transpile cannot compile primitive {p.name!r} to C yet")
     ins = [buffers[a] if not hasattr(a, "val") else a for a in e.invars]
     outs = [buffers[o] for o in e.outvars]
-    comment = eqn_comment(e, names)
     reads = {b.name: b for b in ins if hasattr(b, "kind")}
-    common = dict(name=kname, comment=comment, reads=list(reads.values()), writes=outs)
-    if p is dot_mod.dot_general_p:
-        fields = dot_fields(e, ins, outs[0])
-        fields["params"] = _params(reads, outs)
-        return _kernel_plan(template="kernel_dot.j2", fields=fields, **common)
-    if p in (red.cumsum_p, red.cumprod_p, red.cummax_p, red.cummin_p):
-        op = p.name[3:]
-        x, o = ins[0], outs[0]
-        outer, n, inner = _split(x.aval.shape, e.params["axis"])
-        dt = x.aval.dtype
-        if op in ("sum", "prod"):
-            acc_t = "double" if dt == np.float64 else ("float" if dt.kind == "f"
-                                                        else "uint64_t")
-            init = ("0" if op == "sum" else "1")
-            update = f"acc {'+' if op == 'sum' else '*'} ({acc_t}){_read(x, 'at')}"
-        else:
-            acc_t, init, combine, _ = _acc(op, dt)
-            update = combine.format(a="acc", v=_read(x, "at"))
-        fields = dict(params=_params(reads, outs), outer=outer, n=n, inner=inner,
-                      reverse=e.params["reverse"], acc_type=acc_t, init=init, step=update,
-                      store=f"{o.name}[at] = "
-                            f"{_store(dt, f'({emit_c.ctype(dt)})acc')};")
-        return _kernel_plan(template="kernel_cumulative.j2", fields=fields, **common)
-    if p in (red.argmax_p, red.argmin_p):
-        x, o = ins[0], outs[0]
-        outer, n, inner = _split(x.aval.shape, e.params["axes"][0])
-        better = ">" if p is red.argmax_p else "<"
-        v = "v"
-        if x.aval.dtype.kind == "f":
-            # The first NaN wins; otherwise strictly better replaces (ties keep the first).
-            cond = f"(!(best != best) && ({v} != {v} || {v} {better} best))"
-        else:
-            cond = f"{v} {better} best"
-        fields = dict(params=_params(reads, outs), outer=outer, n=n, inner=inner,
-                      ctype=emit_c.ctype(x.aval.dtype), read=_read(x, "(base + k * inner_n)"),
-                      cond=cond, out=o.name, index_type=emit_c.stype(o.aval.dtype))
-        return _kernel_plan(template="kernel_argreduce.j2", fields=fields, **common)
-    if p in (slicing.concatenate_p, layout.stack_p) or p in _BYTE_COPIES:
-        fields = _joining_fields(e, ins, outs[0])
-        fields["params"] = _params(reads, outs)
-        return _kernel_plan(template="kernel_concatenate.j2", fields=fields, **common)
-    if p is layout.split_p:
-        x, axis = ins[0], e.params["axis"]
-        pieces, off = [], 0
-        for o in outs:
-            outer, mid, inner = _split(o.aval.shape, axis)
-            if o.aval.size:
-                pieces.append(dict(dst=o.name, outer=outer, mid=mid, inner=inner,
-                                   offset=off))
-            off += mid
-        fields = dict(params=_params(reads, outs), pieces=pieces, src=x.name,
-                      total_mid=x.aval.shape[axis], ctype=x.ctype)
-        return _kernel_plan(template="kernel_split.j2", fields=fields, **common)
-    if p is sort_mod.sort_p:
-        fields = sort_fields(kname, e, ins, outs)
-        fields["params"] = _params(reads, outs)
-        return _kernel_plan(template="kernel_sort.j2", fields=fields, **common)
-    if p is prng.threefry2x32_p:
-        fields = _threefry_fields(e, ins, outs)
-        fields["params"] = _params(reads, outs)
-        return _kernel_plan(template="kernel_threefry.j2", fields=fields, **common)
-    if p in linalg_kernels.RULES:
-        template, fields = linalg_kernels.linalg_kernel(e, ins, outs)
-        fields["params"] = _params(reads, outs)
-        return _kernel_plan(template=template, fields=fields, **common)
-    if p in RULES:
-        template, fields = indexing_kernel(e, ins, outs)
-        return _kernel_plan(template=template, fields=fields, **common)
-    raise NotImplementedError(f"transpile cannot compile primitive {p.name!r} to C yet")
+    common = dict(name=kname, comment=eqn_comment(e, names), reads=list(reads.values()),
+                  writes=outs)
+    return low.build(kname, e, ins, outs, reads, common)
+
+
+def _dot(kname, e, ins, outs, reads, common):
+    fields = DotPlan(**dot_fields(e, ins, outs[0]), params=_params(reads, outs))
+    return _kernel_plan(template="kernel_dot.j2", fields=fields, **common)
+
+
+def _cumulative(kname, e, ins, outs, reads, common):
+    op = e.primitive.name[3:]
+    x, o = ins[0], outs[0]
+    outer, n, inner = _split(x.aval.shape, e.params["axis"])
+    dt = x.aval.dtype
+    if op in ("sum", "prod"):
+        acc_t = "double" if dt == np.float64 else ("float" if dt.kind == "f"
+                                                    else "uint64_t")
+        init = ("0" if op == "sum" else "1")
+        update = f"acc {'+' if op == 'sum' else '*'} ({acc_t}){_read(x, 'at')}"
+    else:
+        acc_t, init, combine, _ = _acc(op, dt)
+        update = combine.format(a="acc", v=_read(x, "at"))
+    fields = CumulativePlan(params=_params(reads, outs), outer=outer, n=n, inner=inner,
+                  reverse=e.params["reverse"], acc_type=acc_t, init=init, step=update,
+                  store=f"{o.name}[at] = "
+                        f"{_store(dt, f'({emit_c.ctype(dt)})acc')};")
+    return _kernel_plan(template="kernel_cumulative.j2", fields=fields, **common)
+
+
+def _argreduce(kname, e, ins, outs, reads, common):
+    x, o = ins[0], outs[0]
+    outer, n, inner = _split(x.aval.shape, e.params["axes"][0])
+    better = ">" if e.primitive is red.argmax_p else "<"
+    v = "v"
+    if x.aval.dtype.kind == "f":
+        # The first NaN wins; otherwise strictly better replaces (ties keep the first).
+        cond = f"(!(best != best) && ({v} != {v} || {v} {better} best))"
+    else:
+        cond = f"{v} {better} best"
+    fields = ArgReducePlan(params=_params(reads, outs), outer=outer, n=n, inner=inner,
+                  ctype=emit_c.ctype(x.aval.dtype), read=_read(x, "(base + k * inner_n)"),
+                  cond=cond, out=o.name, index_type=emit_c.stype(o.aval.dtype))
+    return _kernel_plan(template="kernel_argreduce.j2", fields=fields, **common)
+
+
+def _joining(kname, e, ins, outs, reads, common):
+    fields = JoinPlan(**_joining_fields(e, ins, outs[0]), params=_params(reads, outs))
+    return _kernel_plan(template="kernel_concatenate.j2", fields=fields, **common)
+
+
+def _split_kernel(kname, e, ins, outs, reads, common):
+    x, axis = ins[0], e.params["axis"]
+    pieces, off = [], 0
+    for o in outs:
+        outer, mid, inner = _split(o.aval.shape, axis)
+        if o.aval.size:
+            pieces.append(dict(dst=o.name, outer=outer, mid=mid, inner=inner,
+                               offset=off))
+        off += mid
+    fields = SplitPlan(params=_params(reads, outs), pieces=pieces, src=x.name,
+                       total_mid=x.aval.shape[axis], ctype=x.ctype)
+    return _kernel_plan(template="kernel_split.j2", fields=fields, **common)
+
+
+def _sort(kname, e, ins, outs, reads, common):
+    fields = SortPlan(**sort_fields(kname, e, ins, outs), params=_params(reads, outs))
+    return _kernel_plan(template="kernel_sort.j2", fields=fields, **common)
+
+
+def _threefry(kname, e, ins, outs, reads, common):
+    fields = ThreefryPlan(**_threefry_fields(e, ins, outs), params=_params(reads, outs))
+    return _kernel_plan(template="kernel_threefry.j2", fields=fields, **common)
+
+
+def _linalg(kname, e, ins, outs, reads, common):
+    template, fields = linalg_kernels.linalg_kernel(e, ins, outs)
+    fields.params = _params(reads, outs)
+    return _kernel_plan(template=template, fields=fields, **common)
+
+
+def _indexing(kname, e, ins, outs, reads, common):
+    template, fields = indexing_kernels.indexing_kernel(e, ins, outs)  # has its params
+    return _kernel_plan(template=template, fields=fields, **common)
+
+
+for _p, _kind in ((red.reduce_sum_p, "sum"), (red.reduce_prod_p, "prod"),
+                  (red.reduce_max_p, "max"), (red.reduce_min_p, "min"),
+                  (red.reduce_and_p, "and"), (red.reduce_or_p, "or"),
+                  (red.reduce_xor_p, "xor")):
+    register(_p, Lowering(REDUCTION, reduction=_kind))
+register(dot_mod.dot_general_p, Lowering(KERNEL, build=_dot))
+register((red.cumsum_p, red.cumprod_p, red.cummax_p, red.cummin_p),
+         Lowering(KERNEL, build=_cumulative))
+register((red.argmax_p, red.argmin_p), Lowering(KERNEL, build=_argreduce))
+register((slicing.concatenate_p, layout.stack_p), Lowering(KERNEL, build=_joining))
+# Byte copies: bitcast_convert_type's entry is elementwise where it fuses (emit_c.py).
+register(_BYTE_COPIES, Lowering(KERNEL, build=_joining))
+register(layout.split_p, Lowering(KERNEL, build=_split_kernel))
+register(sort_mod.sort_p, Lowering(KERNEL, build=_sort))
+register(prng.threefry2x32_p, Lowering(KERNEL, build=_threefry))
+register(frozenset(linalg_kernels.RULES), Lowering(KERNEL, build=_linalg))
+register(indexing_kernels.RULES, Lowering(KERNEL, build=_indexing))

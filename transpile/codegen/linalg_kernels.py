@@ -15,6 +15,7 @@ import numpy as np
 
 from ..lax import linalg
 from ..lax import sorting as sort_mod
+from .kernel_plans import CholeskyPlan, Scratch, TopKPlan, TriangularSolvePlan
 
 __all__ = ["RULES", "linalg_kernel"]
 
@@ -42,10 +43,10 @@ def _top_k(e, ins, outs) -> tuple:
     inner = int(np.prod(shape[axis + 1:], dtype=np.int64))
     if outer * inner * k == 0:  # nothing to write
         outer = 0
-    fields = dict(outer=outer, n=n, n_alloc=max(n, 1), inner=inner, k=k, src=x.name,
+    fields = TopKPlan(outer=outer, n=n, n_alloc=max(n, 1), inner=inner, k=k, src=x.name,
                   out_values=outs[0].name, out_indices=outs[1].name,
                   key=_key_expr(x.aval.dtype, f"{x.name}[src + s * {inner}]"),
-                  workspace_exprs=[f"(int64_t){3 * max(n, 1) * 8}"])
+                  scratch=[Scratch(3 * max(n, 1) * 8)])
     return "kernel_top_k.j2", fields
 
 
@@ -55,7 +56,7 @@ def _cholesky(e, ins, outs) -> tuple:
     linalg._check_supported(dt)
     n = int(x.aval.shape[-1])
     batch = int(np.prod(x.aval.shape[:-2], dtype=np.int64)) if n else 0
-    fields = dict(batch=batch, n=n, src=x.name, dst=o.name,
+    fields = CholeskyPlan(batch=batch, n=n, src=x.name, dst=o.name,
                   fn=f"tp_cholesky_f{dt.itemsize * 8}",
                   parallel=batch > 1 and batch * n ** 3 // 3 >= PARALLEL_MIN_FLOPS)
     return "kernel_cholesky.j2", fields
@@ -70,7 +71,7 @@ def _triangular_solve(e, ins, outs) -> tuple:
     size = int(a.aval.shape[-1])
     batch = int(np.prod(b.aval.shape[:-2], dtype=np.int64)) if m * n else 0
     p = e.params
-    fields = dict(batch=batch, m=m, n=n, a=a.name, src=b.name, dst=o.name,
+    fields = TriangularSolvePlan(batch=batch, m=m, n=n, a=a.name, src=b.name, dst=o.name,
                   a_stride=size * size, fn=f"tp_triangular_solve_f{dt.itemsize * 8}",
                   flags=", ".join(str(int(bool(p[k]))) for k in
                                   ("left_side", "lower", "transpose_a", "unit_diagonal")),

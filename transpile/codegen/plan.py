@@ -19,44 +19,26 @@ from __future__ import annotations
 import numpy as np
 
 from ..ir import ClosedJaxpr, Literal, Var, _alpha, var_names
-from ..lax import contraction, indexing, layout, slicing, structural
 from ..lax import callbacks as lax_callbacks
-from ..lax import elementwise as ew
+from ..lax import contraction, structural
 from ..lax.control_flow_batching import lower_vector_predicate_whiles
 from ..passes.dce import eliminate_dead_code
-from . import control, emit_c, kernels, prng_c
+from . import control, emit_c, kernels, prng_c  # noqa: F401  (prng_c fills the table)
 from .body import BodyBuilder, eqn_comment, local_name, pointer_name
-# The plan dataclasses and tables live in ``program`` (the kernel builders use them).
-from .program import (PARALLEL_MIN_ELEMENTS, REDUCTIONS, _UPDATES, Buffer,  # noqa: F401
-                      KernelPlan, Program)
+from .lowering import CONTROL, HOST, REDUCTION, Lowering, fusible, lowering_of, register
+# The plan dataclasses live in ``program`` (the kernel builders use them too).
+from .program import PARALLEL_MIN_ELEMENTS, Buffer, KernelPlan, Program
 
 __all__ = ["Buffer", "KernelPlan", "Program", "plan_program", "PARALLEL_MIN_ELEMENTS"]
 
-_INDEX_MAPS = {structural.broadcast_in_dim_p, structural.reshape_p, structural.squeeze_p,
-               structural.transpose_p, structural.rev_p, slicing.slice_p, slicing.pad_p,
-               slicing.iota_p, layout.copy_p, layout.tile_p,
-               # dynamic indexing: starts read and clamped in the loop body (body.py)
-               indexing.dynamic_slice_p}
-FUSIBLE = frozenset(emit_c.FUSIBLE_ELEMENTWISE | prng_c.ELEMENTWISE | _INDEX_MAPS
-                    | prng_c.SOURCES)
-
-
-def fusible(e) -> bool:
-    """Whether equation ``e`` can join a loop body (a bitcast only between dtypes whose
-    elements map one to one: see ``emit_c.bitcast_fuses``; else it copies bytes)."""
-    if e.primitive is layout.bitcast_convert_type_p:
-        return emit_c.bitcast_fuses(e.invars[0].aval.dtype, e.outvars[0].aval.dtype)
-    return e.primitive in FUSIBLE
-
-
 _HOST_CALLBACKS = lax_callbacks.HOST_CALLBACKS
+# A step of the entry that calls back into Python (``Planner.host_step``).
+register(_HOST_CALLBACKS, Lowering(HOST))
 
-#: Fusing these under a broadcast would recompute them for every copy.
-_EXPENSIVE = {ew.exp_p, ew.exp2_p, ew.expm1_p, ew.log_p, ew.log1p_p, ew.sin_p, ew.cos_p,
-              ew.tan_p, ew.asin_p, ew.acos_p, ew.atan_p, ew.sinh_p, ew.cosh_p, ew.tanh_p,
-              ew.asinh_p, ew.acosh_p, ew.atanh_p, ew.logistic_p, ew.erf_p, ew.erf_inv_p,
-              ew.pow_p, ew.atan2_p, ew.cbrt_p, ew.div_p, ew.rem_p, ew.sqrt_p, ew.rsqrt_p,
-              *prng_c.SOURCES, prng_c.keys.random_fold_in_p}
+
+def _kind(e) -> str | None:
+    low = lowering_of(e.primitive)
+    return None if low is None else low.kind
 
 
 def _names(closed: ClosedJaxpr) -> dict:
@@ -92,14 +74,14 @@ def _groups(closed: ClosedJaxpr, materialized: set):
             if v not in materialized and len(gids) == 1:
                 g = groups[next(iter(gids))]
                 if g["kind"] in ("loop", "reduce") and not (
-                        e.primitive in _EXPENSIVE and g["size"] > v.aval.size):
+                        e.primitive.expensive and g["size"] > v.aval.size):
                     g["members"].append(k)
                     group_of[k] = g["id"]
                     continue
             materialized.add(v)
             kind = "loop"
             size = v.aval.size
-        elif e.primitive in REDUCTIONS:
+        elif _kind(e) == REDUCTION:
             kind, size = "reduce", e.invars[0].aval.size
         else:
             kind, size = "opaque", 0
@@ -248,7 +230,7 @@ class Planner:
 
     def add_kernel(self, plan: KernelPlan) -> dict:
         self.kernels.append(plan)
-        self.extra_ws.extend(plan.fields.get("workspace_exprs", []))
+        self.extra_ws.extend(s.c_expr() for s in plan.fields.scratch)
         return {"kind": "call", "kernel": plan.name}
 
     def block(self, closed: ClosedJaxpr, keep=(), donated=()) -> list:
@@ -276,16 +258,17 @@ class Planner:
         live, steps = [], []  # live: [var, buffer, nbytes] of this block's temporaries
         for gi, g in enumerate(groups):
             root = eqns[g["root"]]
-            if root.primitive.name in _UPDATES:
+            if root.primitive.updates_in_place:
                 self._update_in_place(root, gi, last_use, pinned, donated, live)
             for o in root.outvars:
                 if isinstance(o, Var) and o not in self.buffers:
                     b, nbytes = self.temp(o)
                     if o not in pinned:
                         live.append([o, b, nbytes])
-            if root.primitive.name in control.CONTROL_FLOW:
+            kind = _kind(root)
+            if kind == CONTROL:
                 steps.append(control.plan_control(self, root))
-            elif root.primitive in _HOST_CALLBACKS:
+            elif kind == HOST:
                 steps.append(self.host_step(root))
             elif g["kind"] == "opaque":
                 steps.append(self.add_kernel(kernels.opaque_kernel(

@@ -12,8 +12,9 @@ from __future__ import annotations
 from ..lax import keys
 from . import emit_c
 from .index import _atomic
+from .lowering import LOWERINGS, RANDOM_SOURCE, Lowering, register
 
-__all__ = ["SOURCES", "ELEMENTWISE", "source_expr"]
+__all__ = ["SOURCES", "source_expr"]
 
 
 def _seed(args, in_avals, out_aval, **params):
@@ -36,15 +37,6 @@ emit_c._def(keys.random_seed_p, _seed)
 emit_c._def(keys.random_fold_in_p, _fold_in)
 emit_c._def(keys.random_clone_p, _clone)
 
-#: The key primitives computed one element at a time (``plan`` fuses them with
-#: ``emit_c.FUSIBLE_ELEMENTWISE``; this module registers their emitters in
-#: ``emit_c.rules`` when imported, as ``plan`` and ``body`` do).
-ELEMENTWISE = frozenset({keys.random_seed_p, keys.random_fold_in_p, keys.random_clone_p})
-
-#: Primitives whose element is computed from its own index and the key it draws from.
-SOURCES = frozenset({keys.random_bits_p, keys.random_split_p})
-
-
 def source_expr(e, key_value: str, counter: str) -> str:
     """The C expression of element ``counter`` (a uint64 expression: the row-major index
     within the drawn shape) of ``random_bits``/``random_split`` under ``key_value``."""
@@ -55,3 +47,9 @@ def source_expr(e, key_value: str, counter: str) -> str:
         return f"tp_random_bits64({key_value}, {counter})"
     expr = f"tp_random_bits32({key_value}, {counter})"
     return expr if width == 32 else f"(uint{width}_t){expr}"
+
+
+# Computed from the element's own index and the key it draws from.
+register((keys.random_bits_p, keys.random_split_p), Lowering(RANDOM_SOURCE, emit=source_expr))
+#: The random-source primitives (read from the lowering table, for ``body.py``).
+SOURCES = frozenset(p for p, low in LOWERINGS.items() if low.kind == RANDOM_SOURCE)

@@ -1,5 +1,5 @@
 """The plan dataclasses every code generator module shares: ``Buffer``, ``KernelPlan``
-(the only thing templates see) and ``Program``, with the planning tables the kernel
+(the only thing templates see) and ``Program``, with the planning constants the kernel
 builders read. ``plan.py`` builds them; ``kernels``, ``control`` and the other kernel
 builders fill their fields.
 """
@@ -9,23 +9,14 @@ from dataclasses import dataclass, field
 
 from .. import core
 from ..ir import Var
-from ..lax import reduction as red
 from . import emit_c
+from .kernel_plans import KernelFields
 
-__all__ = ["Buffer", "KernelPlan", "Program", "PARALLEL_MIN_ELEMENTS", "REDUCTIONS"]
+__all__ = ["Buffer", "KernelPlan", "Program", "PARALLEL_MIN_ELEMENTS"]
 
 #: Below this many elements a kernel runs on the calling thread: starting the OpenMP
 #: team costs more than the loop.
 PARALLEL_MIN_ELEMENTS = 1 << 16
-
-REDUCTIONS = {red.reduce_sum_p: "sum", red.reduce_prod_p: "prod", red.reduce_max_p: "max",
-              red.reduce_min_p: "min", red.reduce_and_p: "and", red.reduce_or_p: "or",
-              red.reduce_xor_p: "xor"}
-
-#: Primitives whose first operand is the array they update (their kernels skip the
-#: copy when the output is the operand's buffer).
-_UPDATES = frozenset({"scatter", "scatter-add", "scatter-sub", "scatter-mul", "scatter-min",
-                      "scatter-max", "dynamic_update_slice"})
 
 
 @dataclass
@@ -52,13 +43,16 @@ class Buffer:
 
 @dataclass
 class KernelPlan:
-    """What one kernel template renders: see ``templates/c/kernel_*.j2``."""
+    """What one kernel template renders: see ``templates/c/kernel_*.j2``.
+
+    ``fields`` is the typed plan of the template's family (``kernel_plans.LoopPlan``,
+    ``ReducePlan``, ``DotPlan``...), whose attributes the template reads."""
     name: str
     template: str
     comment: str
     reads: list
     writes: list
-    fields: dict = field(default_factory=dict)
+    fields: KernelFields = field(default_factory=KernelFields)
 
 
 @dataclass

@@ -11,13 +11,19 @@ from __future__ import annotations
 
 import functools
 
+import numpy as np
+
+from .. import abi
+from ..abi import EntryABI
+from ..dtypes import dtype_name
 from ..resources import templates_dir
 from ..version import __version__
 from . import emit_cuda
 from .emit_cuda import check_supported
 from .program import Program
+from .steps import step_lines
 
-__all__ = ["render_module", "environment", "Signature"]
+__all__ = ["render_module", "environment", "entry_abi"]
 
 
 TARGETS = ("c", "cuda")
@@ -39,73 +45,71 @@ def environment(target: str = "c") -> "jinja2.Environment":
         keep_trailing_newline=True, autoescape=False)
 
 
-class Signature:
-    """The entry point's parameters, as a C prototype and as a cffi declaration.
+def entry_abi(program: Program, target: str = "c") -> EntryABI:
+    """The ABI of ``program``'s entry point (prototype, cdef and call marshalling).
 
     Parameters
     ----------
     program : Program
+    target : {"c", "cuda"}
+        CUDA entry points take the stream last.
+
+    Returns
+    -------
+    backend.abi.EntryABI
     """
-
-    def __init__(self, program: Program, target: str = "c"):
-        self.name = program.name
-        self.target = target
-        params = [f"const {b.ctype} *restrict {b.name}" for b in program.inputs]
-        params += [f"const {b.ctype} *restrict {b.name}" for b in program.consts]
-        params += [f"{b.ctype} *restrict {b.name}" for b in program.outputs]
-        params.append("void *restrict workspace")
-        if program.host_callbacks:  # compiled code that calls back into Python
-            params.append("int (*tp_host)(int64_t, void **, void **)")
-        if target == "cuda":  # the stream every kernel is queued on
-            params.append("void *stream")
-        self.params = params
-
-    def prototype(self) -> str:
-        """The C declaration of the entry point."""
-        return f"int {self.name}({', '.join(self.params)});"
-
-    def cdef(self) -> str:
-        """The cffi declaration: every buffer is a ``void *`` (cffi passes NumPy buffers
-        as untyped pointers; the C definition gives them their element types)."""
-        kinds = ["int (*)(int64_t, void **, void **)" if p.startswith("int (*tp_host)")
-                 else "void *" for p in self.params]
-        return (f"int {self.name}({', '.join(kinds)});\n"
-                f"int64_t {self.name}_workspace_size(void);")
-
-
-def _arg_name(decl: str) -> str:
-    return decl.rsplit(" ", 1)[-1].lstrip("*")
+    def buf(b, role):
+        return abi.Param(b.name, role, b.ctype, tuple(int(n) for n in b.aval.shape),
+                         dtype_name(b.aval.dtype))
+    params = [buf(b, abi.INPUT) for b in program.inputs]
+    params += [buf(b, abi.CONST) for b in program.consts]
+    params += [buf(b, abi.OUTPUT) for b in program.outputs]
+    params.append(abi.Param("workspace", abi.WORKSPACE))
+    if program.host_callbacks:  # compiled code that calls back into Python
+        params.append(abi.Param("tp_host", abi.HOST))
+    if target == "cuda":  # the stream every kernel is queued on
+        params.append(abi.Param("stream", abi.STREAM))
+    sources = []
+    for kind, what in program.out_sources:
+        if kind == "literal":
+            what = (np.asarray(what.val, what.aval.dtype).item(),
+                    dtype_name(what.aval.dtype))
+        sources.append((kind, what))
+    return EntryABI(program.name, tuple(params), tuple(sources), target)
 
 
 def _program_view(program: Program, jaxpr_text: str, target: str = "c") -> dict:
     kernels = []
     scratch = []
     for k in program.kernels:
-        params = list(k.fields["params"])
-        names = [_arg_name(p) for p in params]
+        params = [p.declaration() for p in k.fields.params]
+        names = [p.name for p in k.fields.params]
         args = list(names)
         view = dict(name=k.name, template=k.template, comment=k.comment, fields=k.fields,
                     param_names=names)
-        exprs = list(k.fields.get("workspace_exprs", []))
+        exprs = [s.c_expr() for s in k.fields.scratch]
         if target == "cuda":
             view.update(emit_cuda.kernel_view(k, view))
             exprs = view["scratch_exprs"]
+        all_names = list(names)
         if exprs:
             params.append("char *restrict scratch")
+            all_names.append("scratch")
             args.append(f"ws + {program.workspace_bytes}")
             scratch.extend(exprs)
         # CUDA: kernel_params/param_names are a __global__ kernel's (no scratch); params
         # and all_names the launcher's, which gets the scratch pointer when there is one.
-        view.update(params=params, args=args, kernel_params=list(k.fields["params"]),
-                    all_names=[_arg_name(p) for p in params])
+        view.update(params=params, args=args,
+                    kernel_params=[p.declaration() for p in k.fields.params],
+                    all_names=all_names)
         if target == "cuda" and not view["native"]:
             view["device_view"] = dict(view, name=f"{k.name}_dev")
         kernels.append(view)
     by_name = {k["name"]: k for k in kernels}
-    return dict(name=program.name, params=Signature(program, target).params,
+    return dict(name=program.name, params=entry_abi(program, target).declarations(),
                 temps=program.temps,
                 temp_bytes=program.workspace_bytes, scratch_exprs=scratch, kernels=kernels,
-                steps=_steps_view(program.steps, by_name),
+                body=step_lines(_steps_view(program.steps, by_name), cuda=target == "cuda"),
                 jaxpr_lines=jaxpr_text.replace("*/", "* /").splitlines())
 
 
@@ -168,5 +172,5 @@ def render_module(programs: list, export: dict | None = None,
             "random_" in text for _, text in programs),
         uses_linalg=bool(templates & {"kernel_top_k.j2", "kernel_cholesky.j2",
                                       "kernel_triangular_solve.j2"}))
-    cdef = "\n".join(Signature(p, target).cdef() for p, _ in programs)
+    cdef = "\n".join(entry_abi(p, target).cdef() for p, _ in programs)
     return source, cdef

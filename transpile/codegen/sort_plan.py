@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import emit_c
+from .kernel_plans import Scratch
 
 __all__ = ["sort_fields"]
 
@@ -27,5 +28,4 @@ def sort_fields(kname, e, ins, outs) -> dict:
                          src=b.name))
     moves = [dict(src=b.name, dst=o.name) for b, o in zip(ins, outs, strict=True)]
     return dict(outer=outer, n=n, inner=inner, sort_keys=keys, moves=moves,
-                scratch_bytes=2 * max(n, 1) * 8,
-                workspace_exprs=[f"(int64_t){2 * max(n, 1) * 8}"])
+                scratch=[Scratch(2 * max(n, 1) * 8)])

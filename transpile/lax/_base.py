@@ -14,7 +14,7 @@ from ..core import ShapedArray
 from ..interpreters import ad
 
 __all__ = ["check_dtype", "broadcasting_shape", "FLOAT", "INT", "UINT", "BOOL", "NUMERIC",
-           "INTEGRAL", "ANY", "kinds_desc", "aval_of"]
+           "INTEGRAL", "ANY", "kinds_desc", "aval_of", "set_cost"]
 
 #: The few ``jax.numpy`` functions that helpers below ``transpile.numpy`` are written with
 #: (``lax.map``'s batches, ``linalg.symmetrize``'s promotion, ``jacfwd``'s reshapes):
@@ -31,6 +31,14 @@ NUMERIC = "iuf"
 ANY = "biuf"
 
 _KIND_WORDS = {"f": "floating", "i": "signedinteger", "u": "unsignedinteger", "b": "bool"}
+
+
+def set_cost(cost: str, *prims: core.Primitive) -> None:
+    """Give ``prims`` the ``Primitive.cost`` ``cost`` (one of ``core.Cost.ALL``)."""
+    if cost not in core.Cost.ALL:
+        raise ValueError(f"unknown cost {cost!r}")
+    for p in prims:
+        p.cost = cost
 
 
 def kinds_desc(kinds: str) -> str:

@@ -81,6 +81,8 @@ pure_callback_p = core.new_primitive("pure_callback", multiple_results=True)
 io_callback_p = core.new_primitive("io_callback", multiple_results=True)
 #: The primitives compiled code calls back into Python for.
 HOST_CALLBACKS = frozenset({debug_print_p, debug_callback_p, pure_callback_p, io_callback_p})
+for _p in (debug_print_p, debug_callback_p, io_callback_p):
+    _p.effectful = True  # prints or does I/O: runs even when its results are unused
 
 debug_print_p.def_abstract_eval(lambda *avals, **params: [])
 debug_callback_p.def_abstract_eval(lambda *avals, **params: [])
@@ -128,7 +130,7 @@ pp_param_rules[io_callback_p] = lambda p: [
     ("result_avals", p["result_avals"]), ("sharding", None)]
 
 
-# (``passes`` marks them effectful and unfoldable: it owns those tables.)
+# (``passes`` marks them unfoldable: it owns that table.)
 
 
 # ---------------------------------------------------------------------------------------

@@ -52,6 +52,7 @@ def _clamped_starts(starts, dims, sizes) -> tuple:
 # dynamic_slice
 
 dynamic_slice_p = core.new_primitive("dynamic_slice")
+dynamic_slice_p.cost = core.Cost.FREE
 
 
 @dynamic_slice_p.def_abstract_eval
@@ -83,6 +84,8 @@ def _dynamic_slice_impl(operand, *starts, slice_sizes):
 # dynamic_update_slice
 
 dynamic_update_slice_p = core.new_primitive("dynamic_update_slice")
+dynamic_update_slice_p.cost = core.Cost.FREE
+dynamic_update_slice_p.updates_in_place = True  # its first operand is the array updated
 
 
 @dynamic_update_slice_p.def_abstract_eval

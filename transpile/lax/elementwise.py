@@ -44,7 +44,7 @@ from ..array import Array
 from ..core import ShapedArray
 from ..interpreters.tracing import const_fold_rules
 from ..ir import Literal, pp_param_rules
-from ._base import broadcasting_shape, check_same_dtypes
+from ._base import broadcasting_shape, check_same_dtypes, set_cost
 from ._xla_math import (libm_f64, xla_erf_inv_f32, xla_erf_inv_f64, xla_log1p_f32,
                         xla_log1p_f64, xla_log_f32, xla_log_f64)
 
@@ -145,6 +145,8 @@ def _xla(fn, *, daz=_F32_F64, ftz=_F32_F64, wide=False):
             out = np.asarray(fn(*args, **params))
         return _flush(out) if out.dtype in ftz else out
     impl.__name__ = getattr(fn, "__name__", "impl")
+    # read by _unop/_binop into Primitive.unflushed_dtypes (codegen keeps these too)
+    impl.unflushed_dtypes = frozenset(d for d in _F32_F64 if d not in daz and d not in ftz)
     return impl
 
 
@@ -164,6 +166,7 @@ def _unop(name: str, accepted, impl, out_dtype=None):
 
     p.def_abstract_eval(abstract)
     p.def_impl(impl)
+    p.unflushed_dtypes = getattr(impl, "unflushed_dtypes", frozenset())
     return p
 
 
@@ -188,6 +191,7 @@ def _binop(name: str, accepted, impl, out_dtype=None, jnp_name=None, dtype_rule=
 
     p.def_abstract_eval(abstract)
     p.def_impl(impl)
+    p.unflushed_dtypes = getattr(impl, "unflushed_dtypes", frozenset())
     return p
 
 
@@ -261,6 +265,7 @@ def _transcendental(np_fn, **flush):
     def impl(*args, **params):
         return (wide64 if args[0].dtype == np.float64 else narrow)(*args, **params)
     impl.__name__ = np_fn.__name__
+    impl.unflushed_dtypes = narrow.unflushed_dtypes
     return impl
 
 
@@ -309,6 +314,10 @@ erf_p = _unop("erf", REAL_FLOATING, _transcendental(_erf_f64))
 erf_inv_p = _unop("erf_inv", REAL_FLOATING, _via_xla(xla_erf_inv_f32, xla_erf_inv_f64))
 abs_p = _unop("abs", SIGNED_NUMBER, np.abs)
 not_p = _unop("not", INT_OR_BOOL, np.invert)  # logical not for bool
+set_cost(core.Cost.TRANSCENDENTAL, exp_p, exp2_p, expm1_p, log_p, log1p_p, cbrt_p, sin_p,
+         cos_p, tan_p, asin_p, acos_p, atan_p, sinh_p, cosh_p, tanh_p, asinh_p, acosh_p,
+         atanh_p, logistic_p, erf_p, erf_inv_p)
+set_cost(core.Cost.DIVIDE, sqrt_p, rsqrt_p)
 
 
 def _power_by_squaring(x, n: int):
@@ -466,6 +475,8 @@ shift_right_logical_p = _binop("shift_right_logical", INTEGER, _shift_right_logi
                                jnp_name="right_shift")
 shift_right_arithmetic_p = _binop("shift_right_arithmetic", INTEGER,
                                   _shift_right_arithmetic_impl, jnp_name="right_shift")
+set_cost(core.Cost.TRANSCENDENTAL, pow_p, atan2_p)
+set_cost(core.Cost.DIVIDE, div_p, rem_p)
 def _keys_as_words(fn):
     """``fn`` on typed keys compares their storage as one 64-bit word each."""
     def impl(x, y, **params):
@@ -490,6 +501,7 @@ add_any_p = _binop("add_any", NUMBER, _xla(np.add))
 # select_n, clamp
 
 select_n_p = core.new_primitive("select_n")
+select_n_p.cost = core.Cost.FREE
 
 
 @select_n_p.def_abstract_eval
@@ -539,6 +551,7 @@ clamp_p.def_impl(_xla(lambda lo, x, hi: _min_impl(_max_impl(x, lo), hi)))
 # convert_element_type
 
 convert_element_type_p = core.new_primitive("convert_element_type")
+convert_element_type_p.cost = core.Cost.FREE
 
 
 @convert_element_type_p.def_abstract_eval

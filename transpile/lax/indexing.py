@@ -91,6 +91,7 @@ __all__ = ["GatherDimensionNumbers", "ScatterDimensionNumbers", "GatherScatterMo
 # gather
 
 gather_p = core.new_primitive("gather")
+gather_p.cost = core.Cost.FREE
 
 
 @gather_p.def_abstract_eval
@@ -358,6 +359,9 @@ def _make_scatter_impl(combine_p):
 
 def _scatter_primitive(name: str, combine_p):
     p = core.new_primitive(name)
+    p.updates_in_place = True  # the operand is the array the updates land in
+    if combine_p is None:
+        p.cost = core.Cost.FREE  # plain scatter only moves data
     p.def_abstract_eval(_scatter_abstract)
     p.def_impl(_make_scatter_impl(combine_p))
     return p

@@ -204,6 +204,7 @@ def _unwrap_impl(keys):
 # random_bits, random_split, random_fold_in, random_clone
 
 random_bits_p = core.new_primitive("random_bits")
+random_bits_p.cost = core.Cost.HASH
 
 
 @random_bits_p.def_abstract_eval
@@ -223,6 +224,7 @@ def _bits_impl(keys, *, bit_width, shape):
 
 
 random_split_p = core.new_primitive("random_split")
+random_split_p.cost = core.Cost.HASH
 
 
 @random_split_p.def_abstract_eval
@@ -237,6 +239,7 @@ def _split_impl(keys, *, shape):
 
 
 random_fold_in_p = core.new_primitive("random_fold_in")
+random_fold_in_p.cost = core.Cost.HASH
 
 
 @random_fold_in_p.def_abstract_eval

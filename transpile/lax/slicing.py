@@ -20,6 +20,7 @@ __all__ = ["slice", "slice_in_dim", "index_in_dim", "pad", "concatenate", "iota"
 # slice
 
 slice_p = core.new_primitive("slice")
+slice_p.cost = core.Cost.FREE
 
 
 @slice_p.def_abstract_eval
@@ -143,6 +144,7 @@ def index_in_dim(operand, index: int, axis: int = 0, keepdims: bool = True):
 # pad
 
 pad_p = core.new_primitive("pad")
+pad_p.cost = core.Cost.FREE
 
 
 @pad_p.def_abstract_eval
@@ -209,6 +211,7 @@ def pad(operand, padding_value, padding_config):
 # concatenate
 
 concatenate_p = core.new_primitive("concatenate")
+concatenate_p.cost = core.Cost.FREE
 
 
 @concatenate_p.def_abstract_eval
@@ -265,6 +268,7 @@ def concatenate(operands, dimension: int):
 # iota
 
 iota_p = core.new_primitive("iota")
+iota_p.cost = core.Cost.FREE
 
 
 @iota_p.def_abstract_eval

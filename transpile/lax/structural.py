@@ -91,6 +91,7 @@ def _prod(shape) -> int:
 # broadcast_in_dim
 
 broadcast_in_dim_p = core.new_primitive("broadcast_in_dim")
+broadcast_in_dim_p.cost = core.Cost.FREE
 
 
 @broadcast_in_dim_p.def_abstract_eval
@@ -258,6 +259,7 @@ def _no_sharding(out_sharding) -> None:
 # reshape
 
 reshape_p = core.new_primitive("reshape")
+reshape_p.cost = core.Cost.FREE
 
 
 @reshape_p.def_abstract_eval
@@ -343,6 +345,7 @@ def collapse(operand, start_dimension: int, stop_dimension: int | None = None):
 # squeeze, expand_dims
 
 squeeze_p = core.new_primitive("squeeze")
+squeeze_p.cost = core.Cost.FREE
 
 
 @squeeze_p.def_abstract_eval
@@ -421,6 +424,7 @@ def expand_dims(array, dimensions):
 # transpose, rev
 
 transpose_p = core.new_primitive("transpose")
+transpose_p.cost = core.Cost.FREE
 
 
 @transpose_p.def_abstract_eval
@@ -457,6 +461,7 @@ def transpose(operand, permutation):
 
 
 rev_p = core.new_primitive("rev")
+rev_p.cost = core.Cost.FREE
 
 
 @rev_p.def_abstract_eval

@@ -15,7 +15,6 @@ import sys
 
 from ..ir import ClosedJaxpr
 from ..lax.callbacks import HOST_CALLBACKS
-from ._util import EFFECTFUL_PRIMITIVES
 from .closure import lift_consts
 from .contract import contract_multiply_add
 from .cse import eliminate_common_subexpressions
@@ -24,7 +23,7 @@ from .fold import UNFOLDABLE, fold_constants
 from .inline import inline_calls
 from .licm import hoist_loop_invariants
 
-__all__ = ["optimize", "PIPELINE", "ROUND", "MAX_ROUNDS", "EFFECTFUL_PRIMITIVES",
+__all__ = ["optimize", "PIPELINE", "ROUND", "MAX_ROUNDS",
            "UNFOLDABLE", "inline_calls", "fold_constants", "eliminate_common_subexpressions",
            "eliminate_dead_code", "used_inputs", "lift_consts", "FINAL",
            "hoist_loop_invariants", "contract_multiply_add"]
@@ -32,7 +31,6 @@ __all__ = ["optimize", "PIPELINE", "ROUND", "MAX_ROUNDS", "EFFECTFUL_PRIMITIVES"
 # Host callbacks never run at compile time; those with effects are never removed,
 # merged or moved.
 UNFOLDABLE.update(p.name for p in HOST_CALLBACKS)
-EFFECTFUL_PRIMITIVES.update({"debug_print", "debug_callback", "io_callback"})
 
 # Run once, first: the other passes then see flat jaxprs.
 PIPELINE = (("inline", inline_calls),)

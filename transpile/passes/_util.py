@@ -13,18 +13,12 @@ from .. import dtypes
 from ..core import ShapedArray
 from ..ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 
-__all__ = ["EFFECTFUL_PRIMITIVES", "is_effectful", "read", "map_subjaxprs", "make_literal",
+__all__ = ["is_effectful", "read", "map_subjaxprs", "make_literal",
            "closed_like"]
-
-# Names of primitives whose equations have effects beyond their outputs (stateful random
-# bits, host callbacks, printing). None exist yet; the passes never fold, merge or delete
-# their equations. Other modules add names here when they define such primitives.
-EFFECTFUL_PRIMITIVES: set[str] = set()
-
 
 def is_effectful(eqn: JaxprEqn) -> bool:
     """Whether ``eqn`` must run even when its outputs are unused or duplicated."""
-    return eqn.primitive.name in EFFECTFUL_PRIMITIVES
+    return eqn.primitive.effectful
 
 
 def read(env: dict, atom):

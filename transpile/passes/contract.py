@@ -27,12 +27,6 @@ from ._util import closed_like, make_literal, map_subjaxprs
 __all__ = ["contract_multiply_add"]
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
-#: Readers that keep a product rounded for everyone: XLA fuses the product into their
-#: (expensive) computation once and the add reads that shared copy.
-_SHARING_READERS = {"exp", "exp2", "expm1", "log", "log1p", "sin", "cos", "tan", "tanh",
-                    "logistic", "erf", "erf_inv", "pow", "atan2", "sinh", "cosh", "asin",
-                    "acos", "atan", "asinh", "acosh", "atanh", "sqrt", "rsqrt", "cbrt",
-                    "div", "rem"}
 
 
 def contract_multiply_add(closed: ClosedJaxpr) -> ClosedJaxpr:
@@ -68,7 +62,9 @@ def _contractible_products(jaxpr) -> dict:
     fused nowhere."""
     keep = {a for a in jaxpr.outvars if isinstance(a, Var)}
     for e in jaxpr.eqns:
-        if e.primitive.name in _SHARING_READERS:
+        # Expensive readers keep a product rounded for everyone: XLA fuses the product
+        # into their computation once and the add reads that shared copy.
+        if e.primitive.expensive:
             keep.update(a for a in e.invars if isinstance(a, Var))
     return {e.outvars[0]: (i, e) for i, e in enumerate(jaxpr.eqns)
             if e.primitive is ew.mul_p and e.outvars[0].aval.dtype in _FLOATS

@@ -22,7 +22,7 @@ import numpy as np
 from .. import core
 from ..interpreters.eval import run_impl
 from ..ir import ClosedJaxpr, DropVar, Literal, Var, jaxprs_in_params
-from ._util import EFFECTFUL_PRIMITIVES, closed_like, make_literal, map_subjaxprs, read
+from ._util import closed_like, make_literal, map_subjaxprs, read
 
 __all__ = ["fold_constants", "UNFOLDABLE", "MAX_CONST_SIZE"]
 
@@ -63,7 +63,7 @@ def _value_of(known: dict, atom):
 
 def _try_eval(eqn, invars, known: dict, limit: int):
     name = eqn.primitive.name
-    if (name in UNFOLDABLE or name in EFFECTFUL_PRIMITIVES or eqn.primitive.impl is None
+    if (name in UNFOLDABLE or eqn.primitive.effectful or eqn.primitive.impl is None
             or jaxprs_in_params(eqn.params)):
         # Control flow is left alone: a loop with known operands may run for long.
         return None
@@ -157,7 +157,7 @@ def _structural_noop(name, invars, params, out_aval):
 
 
 def _identity(eqn, invars, known):
-    if len(eqn.outvars) != 1 or eqn.primitive.name in EFFECTFUL_PRIMITIVES:
+    if len(eqn.outvars) != 1 or eqn.primitive.effectful:
         return None
     out_aval = eqn.outvars[0].aval
     name = eqn.primitive.name

@@ -1,0 +1,271 @@
+"""Typed kernel plans: what each kernel template family reads, one dataclass per family.
+
+A ``plan.KernelPlan`` carries one of these as ``fields``; its template reads the
+attributes (``f.loops``, ``f.pieces``...). Statements and expressions of the generated
+code are C text made by the builders (``kernels.py``, ``dot_plan.py``,
+``indexing_kernels.py``...); everything later stages compute with (parameters, scratch
+sizes, a window's contiguous run, an update's initial copy) is structured data, never C
+text parsed back.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = ["KernelParam", "Scratch", "WindowRun", "KernelFields", "LoopPlan", "ReducePlan",
+           "DotPlan", "CumulativePlan", "ArgReducePlan", "JoinPlan", "SplitPlan",
+           "SortPlan", "ThreefryPlan", "GatherPlan", "ScatterPlan", "TopKPlan",
+           "CholeskyPlan", "TriangularSolvePlan"]
+
+
+@dataclass(frozen=True)
+class KernelParam:
+    """One buffer parameter of a kernel function."""
+    name: str
+    ctype: str
+    writable: bool = False
+    #: False where the buffer may alias another parameter (an update in place)
+    restrict: bool = True
+
+    def declaration(self) -> str:
+        """The parameter as written in the kernel's C definition."""
+        return (f"{'' if self.writable else 'const '}{self.ctype} "
+                f"*{'restrict ' if self.restrict else ''}{self.name}")
+
+
+@dataclass(frozen=True)
+class Scratch:
+    """Workspace bytes a kernel needs for itself (kernels run one after another and
+    share one scratch area)."""
+    nbytes: int
+    #: ``(suffix, M, N, K)``: plus the CPU matmul's packing workspace for that product
+    gemm: tuple | None = None
+
+    def c_expr(self) -> str:
+        """The byte count as a C expression of the workspace-size function."""
+        if self.gemm is None:
+            return f"(int64_t){self.nbytes}"
+        sfx, m, n, k = self.gemm
+        return f"(int64_t){self.nbytes} + (int64_t)tp_gemm_workspace_bytes_{sfx}({m}, {n}, {k})"
+
+
+@dataclass(frozen=True)
+class WindowRun:
+    """A window's innermost contiguous run, copied as one ``memcpy`` of ``n`` elements
+    from ``src + src_offset`` to ``dst + dst_offset`` (offsets are C index expressions
+    of the enclosing loop variables, ``"0"`` for none)."""
+    n: int
+    dst_offset: str
+    src_offset: str
+
+
+@dataclass(kw_only=True)
+class KernelFields:
+    """What every kernel has: its buffer parameters and its own scratch needs."""
+    params: list = field(default_factory=list)   # KernelParam
+    scratch: list = field(default_factory=list)  # Scratch
+
+
+@dataclass(kw_only=True)
+class LoopPlan(KernelFields):
+    """``kernel_loop.j2`` (and ``kernel_loop_blocked.j2`` with the stage fields)."""
+    loops: list        # (loop variable, extent)
+    parallel: bool
+    collapse: int
+    body: list         # C statement lines
+    stage1: list | None = None
+    stage2: list | None = None
+    arrays: list | None = None   # (C type, name) of the per-block arrays
+    block: int = 0
+    size: int = 0
+    blocks: int = 0
+
+
+@dataclass(kw_only=True)
+class ReducePlan(KernelFields):
+    """``kernel_reduce.j2``."""
+    mode: str          # "full", "rows" or "cols"
+    acc_type: str
+    init: str
+    n_out: int
+    red_size: int
+    step: str
+    merge: str
+    merge_with: str
+    body: list
+    simd_op: str | None
+    store: str
+    total: int
+    chunk: int
+    nchunks: int
+    outer: list
+    inner: list
+    parallel: bool
+
+
+@dataclass(kw_only=True)
+class DotPlan(KernelFields):
+    """``kernel_dot.j2``."""
+    M: int
+    N: int
+    K: int
+    B: int
+    batch_shape: list
+    batch_terms: dict
+    out_type: str
+    a: dict
+    b: dict
+    lhs: str
+    rhs: str
+    out: str
+    lhs_type: str
+    rhs_type: str
+    gemm: bool
+    sfx: str
+    copies_bytes: int
+    acc_type: str
+    read_a: str
+    read_b: str
+    store: str
+
+
+@dataclass(kw_only=True)
+class CumulativePlan(KernelFields):
+    """``kernel_cumulative.j2``."""
+    outer: int
+    n: int
+    inner: int
+    reverse: bool
+    acc_type: str
+    init: str
+    step: str
+    store: str
+
+
+@dataclass(kw_only=True)
+class ArgReducePlan(KernelFields):
+    """``kernel_argreduce.j2``."""
+    outer: int
+    n: int
+    inner: int
+    ctype: str
+    read: str
+    cond: str
+    out: str
+    index_type: str
+
+
+@dataclass(kw_only=True)
+class JoinPlan(KernelFields):
+    """``kernel_concatenate.j2``: concatenate, stack and byte copies."""
+    pieces: list       # dict(src, outer, mid, inner, offset)
+    decls: list
+    total_mid: int
+    out: str
+    ctype: str
+
+
+@dataclass(kw_only=True)
+class SplitPlan(KernelFields):
+    """``kernel_split.j2``."""
+    pieces: list       # dict(dst, outer, mid, inner, offset)
+    src: str
+    total_mid: int
+    ctype: str
+
+
+@dataclass(kw_only=True)
+class SortPlan(KernelFields):
+    """``kernel_sort.j2``."""
+    outer: int
+    n: int
+    inner: int
+    sort_keys: list
+    moves: list
+
+
+@dataclass(kw_only=True)
+class ThreefryPlan(KernelFields):
+    """``kernel_threefry.j2``."""
+    size: int
+    decls: list
+    index_lines: list
+    operands: list
+    y0: str
+    y1: str
+    parallel: bool
+
+
+@dataclass(kw_only=True)
+class GatherPlan(KernelFields):
+    """``kernel_gather.j2``."""
+    empty: bool
+    ctype: str
+    batch: list
+    parallel: bool
+    prologue: list
+    src: str
+    dst: str
+    window: list
+    move: list
+    run: WindowRun | None
+    guard: str | None
+    fill_window: list
+    fill_move: list
+
+
+@dataclass(kw_only=True)
+class ScatterPlan(KernelFields):
+    """``kernel_scatter.j2``: the scatters and ``dynamic_update_slice``."""
+    init: list
+    #: the operand buffer the output starts as a copy of (None: a literal operand)
+    copy_src: str | None
+    ctype: str
+    empty: bool
+    batch: list
+    prologue: list
+    guard: str | None
+    dst: str
+    src: str | None
+    window: list
+    move: list
+    run: WindowRun | None
+
+
+@dataclass(kw_only=True)
+class TopKPlan(KernelFields):
+    """``kernel_top_k.j2``."""
+    outer: int
+    n: int
+    n_alloc: int
+    inner: int
+    k: int
+    src: str
+    out_values: str
+    out_indices: str
+    key: str
+
+
+@dataclass(kw_only=True)
+class CholeskyPlan(KernelFields):
+    """``kernel_cholesky.j2``."""
+    batch: int
+    n: int
+    src: str
+    dst: str
+    fn: str
+    parallel: bool
+
+
+@dataclass(kw_only=True)
+class TriangularSolvePlan(KernelFields):
+    """``kernel_triangular_solve.j2``."""
+    batch: int
+    m: int
+    n: int
+    a: str
+    src: str
+    dst: str
+    a_stride: int
+    fn: str
+    flags: str
+    parallel: bool
