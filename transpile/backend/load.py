@@ -166,7 +166,9 @@ class Executable:
             lines.append(f"    r{i} = new(Array); r{i}._value = a{i}; "
                          f"r{i}._weak_type = weak{i}; r{i}._ptr = None")
         lines.append(f"    return [{', '.join(f'r{i}' for i in range(n_out))}]")
+        # `library` keeps the code `fn` points into open while this function lives.
         env = dict(ARRAYS=_ARRAYS, pointer=self._pointer, empty=np.empty, fn=self._fn,
+                   library=self.library,
                    consts=self._const_ptrs, fb=self._from_buffer, null=self._null,
                    new=object.__new__, Array=Array, fail=self._fail)
         for i, dt in enumerate(self._in_dtypes):
