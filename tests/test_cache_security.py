@@ -22,6 +22,7 @@ import transpile as jax
 import transpile.numpy as jnp
 from transpile.__main__ import main
 from transpile.backend import build, cache, compiler_info
+from transpile.backend import cache_listing
 from transpile.backend import cache_trust as trust
 
 buildmod = importlib.import_module("transpile.backend.build")
@@ -259,7 +260,7 @@ def test_item9_cache_size_bound_evicts_least_recently_used(cache_path, monkeypat
     monkeypatch.setenv("TRANSPILE_CACHE_MAX_BYTES", str(int(2.5 * size)))
     build(sources[2], CDEF, name="scale", signature="f32[4]")
     assert not second_dir.exists() and pathlib.Path(first.path).exists()
-    assert len(cache.entries()) == 2
+    assert len(cache_listing.entries()) == 2
     assert main(["cache", "info"]) == 0
     out = capsys.readouterr().out
     assert "size bound" in out and "TRANSPILE_CACHE_MAX_BYTES" in out

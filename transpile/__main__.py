@@ -104,11 +104,11 @@ def demo(out=sys.stdout) -> None:
 
 def cache_command(action: str, out=None) -> None:
     """Run ``cache info`` or ``cache clear``, printing to ``out`` (default: stdout)."""
-    from transpile.backend import cache
+    from transpile.backend import cache, cache_listing
 
     out = sys.stdout if out is None else out  # looked up now, so capture works
     if action == "info":
-        print(cache.info_text(), file=out)
+        print(cache_listing.info_text(), file=out)
     else:
         try:
             removed = cache.clear()

@@ -33,10 +33,8 @@ import re
 import shutil
 import sys
 import tempfile
-import time
 import uuid
 import warnings
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
@@ -50,10 +48,10 @@ try:
 except ImportError:  # Windows: no flock; concurrent builds then merely duplicate work
     fcntl = None
 
-__all__ = ["CACHE_VERSION", "CacheEntry", "cache_dir", "cache_key", "lib_filename",
+__all__ = ["CACHE_VERSION", "cache_dir", "cache_key", "lib_filename",
            "entry_dir", "host_target", "lookup", "staging_dir", "publish", "remove_entry",
-           "key_lock", "entries", "clear", "info_text", "NotACacheError", "max_bytes",
-           "configured_dir", "DEFAULT_MAX_BYTES"]
+           "key_lock", "clear", "NotACacheError", "max_bytes",
+           "configured_dir", "DEFAULT_MAX_BYTES", "evict", "entry_dirs", "entry_size"]
 
 #: Bump when the layout, the metadata or the way a library is built changes.
 CACHE_VERSION = 4  # 4: cdef.h as text, every file checksummed, meta.json digested
@@ -425,7 +423,7 @@ def max_bytes() -> int:
         return DEFAULT_MAX_BYTES
 
 
-def _entry_size(entry: Path) -> int:
+def entry_size(entry: Path) -> int:
     total = 0
     with contextlib.suppress(OSError), os.scandir(entry) as it:
         for item in it:
@@ -452,9 +450,9 @@ def evict(keep: str | None = None) -> int:
     if bound <= 0:
         return 0
     sized = []
-    for entry in _entry_dirs(cache_dir()):
+    for entry in entry_dirs(cache_dir()):
         with contextlib.suppress(OSError):
-            sized.append((entry.stat().st_mtime_ns, entry.name, _entry_size(entry)))
+            sized.append((entry.stat().st_mtime_ns, entry.name, entry_size(entry)))
     total = sum(size for _, _, size in sized)
     removed = 0
     for _, key, size in sorted(sized):
@@ -487,19 +485,7 @@ def key_lock(key: str) -> Iterator[None]:
             fcntl.flock(f.fileno(), fcntl.LOCK_UN)
 
 
-@dataclass(frozen=True)
-class CacheEntry:
-    """One entry of the cache, as ``cache info`` lists it."""
-    key: str
-    path: Path
-    name: str
-    signature: str
-    size: int
-    created: float
-    meta: dict = field(default_factory=dict, compare=False, repr=False)
-
-
-def _entry_dirs(root: Path) -> Iterator[Path]:
+def entry_dirs(root: Path) -> Iterator[Path]:
     # Only two-hex-digit folders holding 64-hex-digit folders are entries: the cache dir
     # may also hold files that are not ours (build_cache/README.md), which stay untouched.
     for prefix in sorted(root.glob("[0-9a-f][0-9a-f]")):
@@ -507,22 +493,6 @@ def _entry_dirs(root: Path) -> Iterator[Path]:
             for entry in sorted(prefix.iterdir()):
                 if _KEY_RE.match(entry.name) and entry.is_dir():
                     yield entry
-
-
-def entries() -> list[CacheEntry]:
-    """Every entry in the cache, newest first (unreadable ones listed as ``?``)."""
-    found = []
-    for entry in _entry_dirs(cache_dir()):
-        try:
-            meta = json.loads((entry / "meta.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            meta = {}
-        size = _entry_size(entry)
-        found.append(CacheEntry(key=entry.name, path=entry, name=str(meta.get("name", "?")),
-                                signature=str(meta.get("signature", "?")), size=size,
-                                created=float(meta.get("created", 0.0)), meta=meta))
-    found.sort(key=lambda e: -e.created)
-    return found
 
 
 def clear() -> int:
@@ -550,7 +520,7 @@ def clear() -> int:
         raise NotACacheError(f"{root} is not a transpile cache (it has no {trust.MARKER} "
                              "written by transpile); nothing was removed")
     count = 0
-    for entry in list(_entry_dirs(root)):
+    for entry in list(entry_dirs(root)):
         shutil.rmtree(entry, ignore_errors=True)
         count += 1
     for prefix in root.glob("[0-9a-f][0-9a-f]"):
@@ -600,51 +570,3 @@ def index_put(fingerprint: str, key: str) -> None:
         os.replace(tmp, folder / fingerprint)
     except OSError:
         pass  # an index is an optimisation: without it the slow path still works
-
-
-def _human_size(n: float) -> str:
-    if n < 1024:
-        return f"{n:.0f} B"
-    for unit in ("KiB", "MiB", "GiB"):
-        n /= 1024
-        if n < 1024 or unit == "GiB":
-            break
-    return f"{n:.1f} {unit}"
-
-
-def _human_age(seconds: float) -> str:
-    seconds = max(0.0, seconds)
-    for limit, div, unit in ((60, 1, "s"), (3600, 60, "min"), (86400, 3600, "h")):
-        if seconds < limit:
-            return f"{seconds / div:.0f} {unit}"
-    return f"{seconds / 86400:.0f} d"
-
-
-def _clip(text: str, width: int) -> str:
-    return text if len(text) <= width else text[:width - 3] + "..."
-
-
-def info_text() -> str:
-    """What ``python -m transpile cache info`` prints: the directory, entries, totals."""
-    root = cache_dir()
-    found = entries()
-    now = time.time()
-    lines = [f"cache directory: {root}"]
-    if found:
-        rows = [(_clip(e.name, 32), _clip(e.signature, 40), _human_size(e.size),
-                 _human_age(now - e.created) if e.created else "?", e.key[:12])
-                for e in found]
-        head = ("function", "signature", "size", "age", "key")
-        widths = [max(len(r[i]) for r in rows + [head]) for i in range(5)]
-        for row in [head] + rows:
-            lines.append("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True))
-                         .rstrip())
-    failed = list((root / "failed").glob("*.c"))
-    total = sum(e.size for e in found)
-    bound = max_bytes()
-    lines.append(f"total: {len(found)} entr{'y' if len(found) == 1 else 'ies'}, "
-                 f"{_human_size(total)}; size bound "
-                 f"{_human_size(bound) if bound else 'none'} (TRANSPILE_CACHE_MAX_BYTES); "
-                 f"{trust.shared_mode() or 'private'} cache"
-                 + (f"; {len(failed)} failed source(s) in {root / 'failed'}" if failed else ""))
-    return "\n".join(lines)
