@@ -160,6 +160,14 @@ _BUILD_LOCK = threading.RLock()
 _LOADED: "weakref.WeakValueDictionary[tuple[str, str], Library]" = weakref.WeakValueDictionary()
 
 
+def reset_locks() -> None:
+    """Fresh locks, for a forked child: a lock another thread of the parent held at the
+    fork would never be released there (see ``forking``)."""
+    global _INFO_LOCK, _BUILD_LOCK
+    _INFO_LOCK = threading.Lock()
+    _BUILD_LOCK = threading.RLock()
+
+
 def _not_found(detail: str) -> CompilerNotFoundError:
     return CompilerNotFoundError(
         f"no C compiler found: {detail}; install a C compiler (gcc or clang) or set the CC "

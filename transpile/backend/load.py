@@ -9,6 +9,8 @@ it, so passing it again costs nothing.
 """
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from .. import core
@@ -133,7 +135,9 @@ class Executable:
             [s[1] for s in spec.out_sources] == list(range(len(spec.outputs)))
         self._null = ffi.NULL
         self._host_cb = None
-        self._host_error = None
+        # Per thread, so per call: the callback runs on the calling thread, and another
+        # thread's failing call must not see (or take) this call's exception.
+        self._host_state = threading.local()
         if spec.host:
             if host_callbacks is None:
                 raise RuntimeError(f"{spec.name} calls back into Python: its callbacks "
@@ -201,7 +205,7 @@ class Executable:
                         ffi.memmove(outs_ptr[k], data, len(data))
                 return 0
             except BaseException as e:  # noqa: BLE001 - raised again by the call
-                self._host_error = e
+                self._host_state.error = e
                 return 1
         return ffi.callback("int(int64_t, void **, void **)", handler)
 
@@ -244,11 +248,13 @@ class Executable:
             ptrs.append(self._ffi.NULL)
         if self._host_cb is not None:
             ptrs.append(self._host_cb)
+            self._host_state.error = None
         status = self._fn(*ptrs)
         if ws_block is not None:
             pool.give(ws_block)
         if status != 0:
-            error, self._host_error = self._host_error, None
+            error = getattr(self._host_state, "error", None)
+            self._host_state.error = None
             if error is not None:
                 raise error
             raise RuntimeError(f"compiled function {self.spec.name} failed "
@@ -266,11 +272,16 @@ class Executable:
                 a = Array._new(v, weak) if v.size * v.itemsize < pool.MIN_BYTES else \
                     arrays[what]
             elif kind == "input":
+                # An Array's value is transpile's and never changes: share it. Anything
+                # else is the caller's buffer: copy, so it stays writable and the result
+                # never changes under the caller's writes.
                 x = args[what]
-                v = x._value if isinstance(x, Array) else _as_buffer(x, self._in_dtypes[what])
-                a = Array._new(v, weak)
+                a = Array._new(x._value if isinstance(x, Array) else
+                               np.array(_as_buffer(x, self._in_dtypes[what]), copy=True),
+                               weak)
             elif kind == "const":
-                a = Array._new(np.asarray(self._consts[what]), weak)
+                v = np.asarray(self._consts[what])
+                a = Array._new(np.array(v, copy=True) if v.flags.writeable else v, weak)
             else:
                 value, dtype = what
                 a = Array._new(np.asarray(tuple(value) if isinstance(value, list) else value,
