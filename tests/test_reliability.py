@@ -152,7 +152,7 @@ def test_item10_host_callback_errors_stay_with_their_call():
     sys.setswitchinterval(1e-6)
 
     def worker(k):
-        for i in range(40):
+        for i in range(400):
             v = -(k * 100 + i) - 1 if i % 2 else k * 100 + i
             try:
                 r = f(np.array([v], np.int32))
