@@ -555,7 +555,9 @@ def _remember(slot: tuple[str, str], library: Library, target: str = "c") -> Non
     open: kernels may still be running asynchronously when its last user goes."""
     _LOADED[slot] = library
     if target == "c":
-        weakref.finalize(library, _dlclose, library.ffi, library.lib)
+        # Not at exit: libraries stay mapped while the interpreter tears down, as objects
+        # that point into them may still be finalised then.
+        weakref.finalize(library, _dlclose, library.ffi, library.lib).atexit = False
 
 
 def _dlclose(ffi, lib) -> None:
