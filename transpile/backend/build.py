@@ -29,7 +29,7 @@ from pathlib import Path
 
 import cffi
 
-from . import cache
+from . import cache, cache_trust
 from .cache import cache_dir, cache_key, entry_dir, key_lock, lib_filename, lookup
 
 __all__ = ["CompilerNotFoundError", "CompileError", "CompilerInfo", "compiler_info",
@@ -238,9 +238,11 @@ def _probe_remembered(prog: str, cc_args: list[str]) -> dict:
     # load cached libraries without starting the compiler at all.
     record_path = cache_dir() / "compilers" / f"{_identity(prog, cc_args)}.json"
     try:
-        record = json.loads(record_path.read_text(encoding="utf-8"))
-        if isinstance(record, dict) and {"version", "dropped"} <= record.keys():
-            return record
+        # (a record someone else could have written is ignored: it chooses the flags)
+        if cache_trust.problem(os.lstat(record_path)) is None:
+            record = json.loads(record_path.read_text(encoding="utf-8"))
+            if isinstance(record, dict) and {"version", "dropped"} <= record.keys():
+                return record
     except (OSError, ValueError):
         pass
     record = _probe(prog, cc_args)
@@ -248,6 +250,7 @@ def _probe_remembered(prog: str, cc_args: list[str]) -> dict:
         record_path.parent.mkdir(parents=True, exist_ok=True)
         tmp = record_path.with_name(f"{record_path.name}.{os.getpid()}.tmp")
         tmp.write_text(json.dumps(record), encoding="utf-8")
+        cache_trust.seal(tmp)
         os.replace(tmp, record_path)
     except OSError:
         pass  # not remembering only costs a probe next time
