@@ -39,7 +39,7 @@ import numpy as np
 
 from . import __version__, dtypes
 
-__all__ = ["export_c", "ExportedC", "export_lowering"]
+__all__ = ["export_c", "ExportedC", "export_lowering", "check_name", "write_files"]
 
 
 @dataclass
@@ -113,8 +113,6 @@ def check_name(name) -> None:
         raise ValueError(f"{bad}: names beginning with tp_ belong to transpile's runtime "
                          "headers")
 
-
-_check_name = check_name
 
 
 def export_c(fun, *abstract_args, name: str = "f", out_dir=None, force: bool = False,
