@@ -203,6 +203,8 @@ def test_item11_export_rejects_bad_names_up_front(tmp_path, name, reason):
      "expected NAME=VALUE"),
     (["export", "relmod_cli:two", "--arg", "f32[3]", "--arg", "f32[3]", "--name", "exp"],
      "<math.h>"),
+    (["export", "relmod_cli:two", "--arg", "f32[3]", "--arg", "f32[4]"],
+     "at the given --arg types: TypeError: add got incompatible shapes"),
 ])
 def test_item12_cli_mistakes_print_one_line_and_exit_2(tmp_path, monkeypatch, capsys, argv,
                                                        words):

@@ -219,6 +219,10 @@ def export_command(target: str, arg_types: list, statics: list, out_dir: str | N
                                       force=force, **kwargs)
     except FileExistsError as e:
         raise UsageError(str(e).removeprefix("export: ")) from None
+    except (TypeError, ValueError) as e:  # the function rejects the given argument types
+        first = (str(e).strip().splitlines() or [""])[0]
+        raise UsageError(f"{target} at the given --arg types: {type(e).__name__}: "
+                         f"{first}") from None
     for f in exported.files:
         print(f)
 
