@@ -157,6 +157,21 @@ def test_item3_cache_of_another_user_is_refused_and_no_python_runs(copied, monke
     assert "not safe to load compiled code from" in str(record[0].message)
 
 
+def test_item3_own_cache_made_under_umask_002_is_tightened_not_refused(cache_path):
+    cache_path.mkdir()
+    trust.write_marker(cache_path)
+    (cache_path / "ab").mkdir()
+    os.chmod(cache_path, 0o775)
+    os.chmod(cache_path / "ab", 0o775)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert cache.cache_dir() == cache_path
+    assert stat.S_IMODE(os.stat(cache_path).st_mode) == 0o755
+    # Another user's group-writable folder inside is not ours to tighten: refused.
+    assert "writable by its group" in trust.problem(_st(stat.S_IFDIR | 0o775), uid=1000,
+                                                    mode="")
+
+
 def test_item3_group_shared_cache_is_an_explicit_mode(cache_path, monkeypatch):
     monkeypatch.setenv(trust.SHARED_ENV, "everyone")
     with pytest.raises(ValueError, match="TRANSPILE_CACHE_SHARED='everyone'"):

@@ -142,6 +142,8 @@ def _adopt(path: Path) -> str | None:
             trust.seal(path)
     except OSError:
         return "cannot be created or written"
+    if trust.is_marked(path) or trust.looks_unused(path):
+        trust.seal(path)  # ours: one made under a umask of 002 loses its group write
     why = trust.problem(os.stat(path))
     if why is not None:
         return f"is not safe to load compiled code from: it {why}"
@@ -386,9 +388,8 @@ def publish(key: str, staged: Path, meta: dict) -> Path:
     trust.seal(staged / "meta.json")
     trust.seal(staged)
     final = entry_dir(key)
-    if not final.parent.is_dir():
-        final.parent.mkdir(parents=True, exist_ok=True)
-        trust.seal(final.parent)
+    final.parent.mkdir(parents=True, exist_ok=True)
+    trust.seal(final.parent)
     why = trust.problem(os.lstat(final.parent))
     if why:
         raise PermissionError(f"{final.parent} {why}")
