@@ -520,9 +520,11 @@ def build(source: str, cdef: str, *, name: str, signature: str,
     Returns
     -------
     Library
-        The same object for the same key within a process (opened once). A valid disk
-        entry is loaded without running the compiler (``disk_hit=True``); otherwise the
-        source is compiled under a per-key lock, so concurrent processes compile it once.
+        The same object for the same key while anything uses it (opened once; a C
+        library nothing uses any more is closed). A valid disk entry is loaded without
+        running the compiler (``disk_hit=True``); otherwise the source is compiled under
+        a per-key lock, so concurrent processes compile it once. When the entry cannot
+        be published (a full disk), it is built privately, with a warning.
 
     Raises
     ------
