@@ -112,7 +112,8 @@ def _garbage_with_matching_meta(entry):
     garbage = b"\x7fELF not really a library" * 40
     (entry / cache.lib_filename()).write_bytes(garbage)
     meta = json.loads((entry / "meta.json").read_text())
-    meta.update(size=len(garbage), sha256=hashlib.sha256(garbage).hexdigest())
+    meta["files"][cache.lib_filename()] = [len(garbage), hashlib.sha256(garbage).hexdigest()]
+    meta.update(size=len(garbage), digest=cache._meta_digest(meta))
     (entry / "meta.json").write_text(json.dumps(meta))
 
 

@@ -7,6 +7,9 @@ the compiled libraries in the cache (``TRANSPILE_CACHE_DIR``); ``cache clear`` r
 from __future__ import annotations
 
 import argparse
+import ast
+import importlib
+import inspect
 import os
 import re
 import sys
@@ -17,7 +20,7 @@ import transpile
 import transpile as jax
 import transpile.numpy as jnp
 from transpile import ShapeDtypeStruct, dtypes
-from transpile.backend import cache, cache_dir
+from transpile.backend import cache, cache_dir, cache_listing
 from transpile.jit import JitWrapped
 
 
@@ -112,9 +115,12 @@ def cache_command(action: str, out=None) -> None:
 
     out = sys.stdout if out is None else out  # looked up now, so capture works
     if action == "info":
-        print(cache.info_text(), file=out)
+        print(cache_listing.info_text(), file=out)
     else:
-        removed = cache.clear()
+        try:
+            removed = cache.clear()
+        except cache.NotACacheError as e:
+            raise UsageError(str(e)) from None
         noun = "entry" if removed == 1 else "entries"
         print(f"removed {removed} {noun} from {cache.cache_dir()}", file=out)
 
@@ -146,31 +152,77 @@ def parse_abstract_arg(text: str):
     return ShapeDtypeStruct(shape, dt)
 
 
-def export_command(target: str, arg_types: list, statics: list, out_dir: str,
-                   name: str | None) -> None:
-    """``python -m transpile export module:function --arg f32[3] ... -o DIR``."""
-    import ast
-    import importlib
+class UsageError(Exception):
+    """A mistake on the command line: printed as one line, exit status 2."""
 
+
+def _find_function(target: str):
     if ":" not in target:
-        raise SystemExit(f"export: expected module:function, got {target!r}")
+        raise UsageError(f"expected module:function, got {target!r}")
     mod_name, fn_name = target.split(":", 1)
     sys.path.insert(0, os.getcwd())
-    fn = importlib.import_module(mod_name)
+    try:
+        fn = importlib.import_module(mod_name)
+    except ImportError as e:
+        raise UsageError(f"cannot import module {mod_name!r}: {e}") from None
     for part in fn_name.split("."):
+        if not hasattr(fn, part):
+            raise UsageError(f"{target!r}: module {mod_name!r} has no function "
+                             f"{fn_name!r}")
         fn = getattr(fn, part)
+    if not callable(fn):
+        raise UsageError(f"{target!r} is not a function")
+    return fn, fn_name
+
+
+def export_command(target: str, arg_types: list, statics: list, out_dir: str | None,
+                   name: str | None, force: bool = False) -> None:
+    """``python -m transpile export module:function --arg f32[3] ... -o DIR``.
+
+    Raises
+    ------
+    UsageError
+        For a target that does not name a function, a malformed ``--arg`` or
+        ``--static``, arguments the function does not take, a bad name, or a file the
+        export would overwrite.
+    """
+    fn, fn_name = _find_function(target)
     kwargs = {}
     for item in statics:
-        key, _, text = item.partition("=")
+        key, eq, text = item.partition("=")
+        if not eq or not key.isidentifier():
+            raise UsageError(f"--static {item!r}: expected NAME=VALUE, such as n=4")
         try:
             kwargs[key] = ast.literal_eval(text)
         except (ValueError, SyntaxError):
             kwargs[key] = text
-    args = [parse_abstract_arg(t) for t in arg_types]
+    try:
+        args = [parse_abstract_arg(t) for t in arg_types]
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    name = name or fn_name.split(".")[-1]
+    try:
+        transpile.export.check_name(name)
+    except ValueError as e:
+        raise UsageError(f"{e} (choose another with --name)") from None
     jitted = fn if isinstance(fn, JitWrapped) else \
         transpile.jit(fn, static_argnames=tuple(kwargs))
-    exported = transpile.export_c(jitted, *args, name=name or fn_name.split(".")[-1],
-                                  out_dir=out_dir, **kwargs)
+    try:
+        inspect.signature(fn).bind(*args, **kwargs)
+    except TypeError as e:
+        raise UsageError(f"{target} takes other arguments than given ({e}); give one "
+                         "--arg per positional parameter") from None
+    except ValueError:
+        pass  # no signature to check against (a builtin): tracing reports problems
+    try:
+        exported = transpile.export_c(jitted, *args, name=name, out_dir=out_dir,
+                                      force=force, **kwargs)
+    except FileExistsError as e:
+        raise UsageError(str(e).removeprefix("export: ")) from None
+    except (TypeError, ValueError) as e:  # the function rejects the given argument types
+        first = (str(e).strip().splitlines() or [""])[0]
+        raise UsageError(f"{target} at the given --arg types: {type(e).__name__}: "
+                         f"{first}") from None
     for f in exported.files:
         print(f)
 
@@ -188,15 +240,23 @@ def main(argv=None) -> int:
                      help="an argument's type, as jaxprs print them: f32[100,3], i32[]")
     exp.add_argument("--static", action="append", default=[], metavar="NAME=VALUE",
                      help="a static keyword argument (a Python literal)")
-    exp.add_argument("-o", "--out-dir", default=".", help="where to write the files")
+    exp.add_argument("-o", "--out-dir", default=None,
+                     help="where to write the files (default: a new folder NAME)")
     exp.add_argument("--name", default=None, help="the C name (default: the function's)")
+    exp.add_argument("--force", action="store_true",
+                     help="replace files in the folder that transpile did not write")
     args = parser.parse_args(argv)
-    if args.cmd == "demo":
-        demo()
-    elif args.cmd == "cache":
-        cache_command(args.action)
-    elif args.cmd == "export":
-        export_command(args.target, args.arg, args.static, args.out_dir, args.name)
+    try:
+        if args.cmd == "demo":
+            demo()
+        elif args.cmd == "cache":
+            cache_command(args.action)
+        elif args.cmd == "export":
+            export_command(args.target, args.arg, args.static, args.out_dir, args.name,
+                           args.force)
+    except UsageError as e:
+        print(f"{parser.prog} {args.cmd}: error: {e}", file=sys.stderr)
+        return 2
     return 0
 
 

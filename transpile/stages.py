@@ -259,15 +259,16 @@ class Lowered:
         """Build the shared library (or load it from the disk cache)."""
         return Compiled(self, compile_lowering(self._lowering))
 
-    def export_c(self, out_dir, name: str = "f"):
+    def export_c(self, out_dir=None, name: str = "f", force: bool = False):
         """Write this lowering as standalone C (``NAME.c``, ``NAME.h``, runtime headers,
-        a Makefile, a CMakeLists.txt and an example) into ``out_dir``.
+        a Makefile, a CMakeLists.txt and an example) into ``out_dir`` (default: a new
+        folder ``NAME``); ``force`` lets it replace files no export wrote.
 
         Returns
         -------
         export.ExportedC
         """
-        return export_lowering(self._lowering, out_dir, name)
+        return export_lowering(self._lowering, out_dir, name, force)
 
     def cost_analysis(self) -> dict:
         """Estimated ``flops`` and ``bytes accessed`` (see ``codegen.cost``)."""

@@ -12,6 +12,7 @@ cache of :mod:`transpile.backend.cache`, and each is opened once per process.
 """
 from __future__ import annotations
 
+import atexit
 import hashlib
 import json
 import os
@@ -21,12 +22,14 @@ import subprocess
 import tempfile
 import threading
 import time
+import warnings
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import cffi
 
-from . import cache
+from . import cache, cache_trust
 from .cache import cache_dir, cache_key, entry_dir, key_lock, lib_filename, lookup
 from .. import resources
 from ..memory import cuda_runtime
@@ -155,7 +158,16 @@ DEFAULT_CUDA_ARCH = "sm_90"
 _INFO_LOCK = threading.Lock()
 _INFOS: dict[tuple[str, ...], CompilerInfo] = {}
 _BUILD_LOCK = threading.RLock()
-_LOADED: dict[tuple[str, str], Library] = {}   # (cache dir, key) -> Library
+# (cache dir, key) -> Library, while some Executable holds it
+_LOADED: "weakref.WeakValueDictionary[tuple[str, str], Library]" = weakref.WeakValueDictionary()
+
+
+def reset_locks() -> None:
+    """Fresh locks, for a forked child: a lock another thread of the parent held at the
+    fork would never be released there (see ``forking``)."""
+    global _INFO_LOCK, _BUILD_LOCK
+    _INFO_LOCK = threading.Lock()
+    _BUILD_LOCK = threading.RLock()
 
 
 def _not_found(detail: str) -> CompilerNotFoundError:
@@ -228,9 +240,11 @@ def _probe_remembered(prog: str, cc_args: list[str]) -> dict:
     # load cached libraries without starting the compiler at all.
     record_path = cache_dir() / "compilers" / f"{_identity(prog, cc_args)}.json"
     try:
-        record = json.loads(record_path.read_text(encoding="utf-8"))
-        if isinstance(record, dict) and {"version", "dropped"} <= record.keys():
-            return record
+        # (a record someone else could have written is ignored: it chooses the flags)
+        if cache_trust.problem(os.lstat(record_path)) is None:
+            record = json.loads(record_path.read_text(encoding="utf-8"))
+            if isinstance(record, dict) and {"version", "dropped"} <= record.keys():
+                return record
     except (OSError, ValueError):
         pass
     record = _probe(prog, cc_args)
@@ -238,6 +252,7 @@ def _probe_remembered(prog: str, cc_args: list[str]) -> dict:
         record_path.parent.mkdir(parents=True, exist_ok=True)
         tmp = record_path.with_name(f"{record_path.name}.{os.getpid()}.tmp")
         tmp.write_text(json.dumps(record), encoding="utf-8")
+        cache_trust.seal(tmp)
         os.replace(tmp, record_path)
     except OSError:
         pass  # not remembering only costs a probe next time
@@ -350,104 +365,86 @@ def compile_command(info: CompilerInfo, source: os.PathLike | str,
     return [info.path, *info.flags, str(source), "-o", str(output), "-lm"]
 
 
-_FFI_MODULE = "ffi_module.py"
-
-
-def _write_ffi_module(cdef: str, folder: Path) -> None:
-    """cffi's out-of-line ABI module for ``cdef``: importing it costs no C parsing, so a
-    fresh process loads a cached library in well under a millisecond."""
-    ffi = cffi.FFI()
-    ffi.cdef(cdef)
-    ffi.set_source("_transpile_ffi", None)
-    import contextlib
-    import io
-    with contextlib.redirect_stdout(io.StringIO()):  # cffi announces the file it writes
-        ffi.emit_python_code(str(folder / _FFI_MODULE))
-
-
-def _ffi_for(entry: Path, cdef: str | None):
-    module = entry / _FFI_MODULE
-    if module.exists():
-        import importlib.util
-        spec = importlib.util.spec_from_file_location(f"_transpile_ffi_{entry.name}", module)
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-        return mod.ffi
-    if cdef is None:
-        return None
-    ffi = cffi.FFI()
-    ffi.cdef(cdef)
-    return ffi
+_CDEF = "cdef.h"  # the cffi declarations, stored as text: nothing in the cache is Python
 
 
 def load_entry(key: str) -> Library | None:
     """The library of the cache entry ``key`` when it is valid and loadable, else None;
-    no source or cdef needed (the entry carries its own cffi module)."""
+    no source or cdef needed (the entry carries both, verified against ``key``)."""
     slot = (str(cache_dir()), key)
     found = _LOADED.get(slot)
     if found is None:
-        found = _from_disk(key, None)
+        found = _from_disk(key, compiler_info())
         if found is not None:
-            _LOADED[slot] = found
+            _remember(slot, found)
     return found
 
 
-def _from_disk(key: str, cdef: str | None) -> Library | None:
-    """The library of a valid cache entry, or None (a corrupt entry is removed)."""
+def _from_disk(key: str, info: CompilerInfo) -> Library | None:
+    """The library of a valid cache entry, or None (a corrupt entry is removed).
+
+    Every file was checked by ``cache.lookup`` against the sha256 in ``meta.json``; here
+    the source and cdef are checked against ``key`` itself (rehashed with ``info``), so
+    an entry holding another function's files is rebuilt, never called.
+    """
     path = lookup(key)
     if path is None:
         return None
+    entry = path.parent
     try:
-        ffi = _ffi_for(path.parent, cdef)
-    except Exception as e:  # a damaged module: rebuild like any corrupt entry
-        cache.remove_entry(key, f"its cffi module cannot be loaded: {e}")
-        return None
-    if ffi is None:
+        cdef = (entry / _CDEF).read_text("utf-8")
+        source = next((entry / f"source{s}").read_text("utf-8") for s in (".c", ".cu")
+                      if (entry / f"source{s}").exists())
+        if cache_key(source, info, extra=cdef) != key:
+            raise ValueError("its source and cdef do not hash to its key")
+        ffi = cffi.FFI()
+        ffi.cdef(cdef)
+        record = json.loads((entry / "meta.json").read_text("utf-8"))
+    except Exception as e:  # noqa: BLE001 - any damage: rebuild like any corrupt entry
+        cache.remove_entry(key, f"it cannot be loaded: {e}")
         return None
     try:
         lib = ffi.dlopen(str(path))
     except OSError as e:
         cache.remove_entry(key, f"dlopen failed: {e}")
         return None
-    try:
-        record = json.loads((path.parent / "meta.json").read_text("utf-8"))
-    except (OSError, ValueError):
-        record = {}
     return Library(ffi, lib, str(path), key, True, 0.0, record.get("command", ""),
                    record.get("meta", {}))
 
 
 def _compile(source: str, cdef: str, key: str, info: CompilerInfo, name: str,
              signature: str, meta: dict | None, suffix: str = ".c") -> Library:
-    """Compile into a staging directory, publish it as the entry for ``key``, load it."""
-    staged = cache.staging_dir()
+    """Compile into a staging directory, publish it as the entry for ``key``, load it.
+
+    When the cache cannot take the entry (a full disk, a folder not safe to publish
+    into), the library is built in a private temporary directory instead, with a
+    warning, as when the cache directory itself cannot be written.
+    """
     final = entry_dir(key)
     command = shlex.join(compile_command(info, final / f"source{suffix}",
                                          final / lib_filename()))
+    staged = None
     try:
-        src = staged / f"source{suffix}"
-        src.write_text(source, encoding="utf-8")
-        t0 = time.perf_counter()
-        proc = _run(compile_command(info, src, staged / lib_filename()))
-        seconds = time.perf_counter() - t0
-        if proc.returncode != 0:
-            kept = _keep_failed(key, source, suffix)
-            again = shlex.join(compile_command(info, kept, lib_filename()))
-            # Point the diagnostics at the kept file: the staging one is about to go.
-            stderr = (proc.stderr or proc.stdout).replace(str(src), str(kept)).strip()
-            raise CompileError(
-                f"{'CUDA' if suffix == '.cu' else 'C'} compilation of {name!r} ({signature}) failed with exit status "
-                f"{proc.returncode}.\nsource kept at: {kept}\ncommand: {again}\n"
-                f"compiler output:\n{stderr}",
-                stderr=stderr, source_path=kept, command=again)
-        _write_ffi_module(cdef, staged)
+        staged = cache.staging_dir()
+        seconds, stderr = _compile_into(staged, source, cdef, key, info, name, signature,
+                                        suffix)
         record = {"name": name, "signature": signature, "created": time.time(),
                   "compiler": {"path": info.path, "version": info.version},
                   "flags": list(info.flags), "command": command, "seconds": seconds,
-                  "warnings": proc.stderr.strip(), "meta": dict(meta or {})}
+                  "warnings": stderr, "meta": dict(meta or {})}
         path = cache.publish(key, staged, record)
+    except OSError as e:
+        private = Path(tempfile.mkdtemp(prefix="transpile-private-"))
+        atexit.register(shutil.rmtree, private, True)
+        warnings.warn(f"transpile: the library of {name!r} cannot be stored in the cache "
+                      f"{str(cache_dir())!r} ({e}); it runs from a private temporary build "
+                      f"in {str(private)!r}, which is not kept", RuntimeWarning, stacklevel=4)
+        seconds, _ = _compile_into(private, source, cdef, key, info, name, signature,
+                                   suffix)
+        path = private / lib_filename()
     finally:
-        shutil.rmtree(staged, ignore_errors=True)  # gone already when published
+        if staged is not None:
+            shutil.rmtree(staged, ignore_errors=True)  # gone already when published
     ffi = cffi.FFI()
     ffi.cdef(cdef)
     try:
@@ -463,10 +460,39 @@ def _compile(source: str, cdef: str, key: str, info: CompilerInfo, name: str,
     return Library(ffi, lib, str(path), key, False, seconds, command, dict(meta or {}))
 
 
+def _compile_into(folder: Path, source: str, cdef: str, key: str, info: CompilerInfo,
+                  name: str, signature: str, suffix: str) -> tuple[float, str]:
+    """Write the source and cdef into ``folder`` and compile the library there; returns
+    the compile time and the compiler's warnings."""
+    src = folder / f"source{suffix}"
+    src.write_text(source, encoding="utf-8")
+    (folder / _CDEF).write_text(cdef, encoding="utf-8")
+    t0 = time.perf_counter()
+    proc = _run(compile_command(info, src, folder / lib_filename()))
+    seconds = time.perf_counter() - t0
+    if proc.returncode != 0:
+        kept = _keep_failed(key, source, suffix)
+        again = shlex.join(compile_command(info, kept, lib_filename()))
+        # Point the diagnostics at the kept file: the staging one is about to go.
+        stderr = (proc.stderr or proc.stdout).replace(str(src), str(kept)).strip()
+        raise CompileError(
+            f"{'CUDA' if suffix == '.cu' else 'C'} compilation of {name!r} ({signature}) "
+            f"failed with exit status {proc.returncode}.\nsource kept at: {kept}\n"
+            f"command: {again}\ncompiler output:\n{stderr}",
+            stderr=stderr, source_path=kept, command=again)
+    return seconds, proc.stderr.strip()
+
+
 def _keep_failed(key: str, source: str, suffix: str = ".c") -> Path:
     kept = cache_dir() / "failed" / f"{key}{suffix}"
-    kept.parent.mkdir(parents=True, exist_ok=True)
-    kept.write_text(source, encoding="utf-8")
+    try:
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        kept.write_text(source, encoding="utf-8")
+    except OSError:  # a full disk: keep it where the temporary files go
+        fd, name = tempfile.mkstemp(prefix="transpile-failed-", suffix=suffix)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(source)
+        kept = Path(name)
     return kept
 
 
@@ -492,9 +518,11 @@ def build(source: str, cdef: str, *, name: str, signature: str,
     Returns
     -------
     Library
-        The same object for the same key within a process (opened once). A valid disk
-        entry is loaded without running the compiler (``disk_hit=True``); otherwise the
-        source is compiled under a per-key lock, so concurrent processes compile it once.
+        The same object for the same key while anything uses it (opened once; a C
+        library nothing uses any more is closed). A valid disk entry is loaded without
+        running the compiler (``disk_hit=True``); otherwise the source is compiled under
+        a per-key lock, so concurrent processes compile it once. When the entry cannot
+        be published (a full disk), it is built privately, with a warning.
 
     Raises
     ------
@@ -514,11 +542,29 @@ def build(source: str, cdef: str, *, name: str, signature: str,
         found = _LOADED.get(slot)
         if found is None:
             # Readers need no lock: published entries are complete by construction.
-            found = _from_disk(key, cdef)
+            found = _from_disk(key, info)
             if found is None:
                 with key_lock(key):
                     # Another process may have published it while we waited.
-                    found = _from_disk(key, cdef) or _compile(source, cdef, key, info, name,
+                    found = _from_disk(key, info) or _compile(source, cdef, key, info, name,
                                                               signature, meta, suffix)
-            _LOADED[slot] = found
+            _remember(slot, found, target)
         return found
+
+
+def _remember(slot: tuple[str, str], library: Library, target: str = "c") -> None:
+    """Share ``library`` while something uses it; a C library is closed (dlclose) once
+    nothing does, so a cleared jit does not keep its code mapped. A CUDA library stays
+    open: kernels may still be running asynchronously when its last user goes."""
+    _LOADED[slot] = library
+    if target == "c":
+        # Not at exit: libraries stay mapped while the interpreter tears down, as objects
+        # that point into them may still be finalised then.
+        weakref.finalize(library, _dlclose, library.ffi, library.lib).atexit = False
+
+
+def _dlclose(ffi, lib) -> None:
+    try:
+        ffi.dlclose(lib)
+    except Exception:  # noqa: BLE001 - closing at exit or twice must not raise
+        pass

@@ -9,6 +9,8 @@ it, so passing it again costs nothing.
 """
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from .. import core
@@ -139,7 +141,9 @@ class Executable(BaseExecutable):
             [s[1] for s in self._out_sources] == list(range(len(self._out_specs)))
         self._null = ffi.NULL
         self._host_cb = None
-        self._host_error = None
+        # Per thread, so per call: the callback runs on the calling thread, and another
+        # thread's failing call must not see (or take) this call's exception.
+        self._host_state = threading.local()
         if abi.host:
             if host_callbacks is None:
                 raise RuntimeError(f"{abi.name} calls back into Python: its callbacks "
@@ -172,7 +176,9 @@ class Executable(BaseExecutable):
             lines.append(f"    r{i} = new(Array); r{i}._value = a{i}; "
                          f"r{i}._weak_type = weak{i}; r{i}._ptr = None")
         lines.append(f"    return [{', '.join(f'r{i}' for i in range(n_out))}]")
+        # `library` keeps the code `fn` points into open while this function lives.
         env = dict(ARRAYS=_ARRAYS, pointer=self._pointer, empty=np.empty, fn=self._fn,
+                   library=self.library,
                    consts=self._const_ptrs, fb=self._from_buffer, null=self._null,
                    new=object.__new__, Array=Array, fail=self._fail)
         for i, dt in enumerate(self._in_dtypes):
@@ -204,7 +210,7 @@ class Executable(BaseExecutable):
                         ffi.memmove(outs_ptr[k], data, len(data))
                 return 0
             except BaseException as e:  # noqa: BLE001 - raised again by the call
-                self._host_error = e
+                self._host_state.error = e
                 return 1
         return ffi.callback("int(int64_t, void **, void **)", handler)
 
@@ -243,11 +249,13 @@ class Executable(BaseExecutable):
             ptrs.append(self._ffi.NULL)
         if self._host_cb is not None:
             ptrs.append(self._host_cb)
+            self._host_state.error = None
         status = self._fn(*ptrs)
         if ws_block is not None:
             pool.give(ws_block)
         if status != 0:
-            error, self._host_error = self._host_error, None
+            error = getattr(self._host_state, "error", None)
+            self._host_state.error = None
             if error is not None:
                 raise error
             raise RuntimeError(f"compiled function {self.abi.name} failed "
@@ -264,11 +272,15 @@ class Executable(BaseExecutable):
         return Array._new(v, aval.weak_type) if v.size * v.itemsize < pool.MIN_BYTES else arr
 
     def _from_input(self, x, dtype, aval):
-        v = x._value if isinstance(x, Array) else _as_buffer(x, dtype)
+        # An Array's value is transpile's and never changes: share it. Anything else is
+        # the caller's buffer: copy, so it stays writable and the result never changes
+        # under the caller's writes.
+        v = x._value if isinstance(x, Array) else np.array(_as_buffer(x, dtype), copy=True)
         return Array._new(v, aval.weak_type)
 
     def _from_const(self, i, aval):
-        return Array._new(np.asarray(self._consts[i]), aval.weak_type)
+        v = np.asarray(self._consts[i])
+        return Array._new(np.array(v, copy=True) if v.flags.writeable else v, aval.weak_type)
 
     def _from_host(self, value, aval):
         return Array._new(value, aval.weak_type)

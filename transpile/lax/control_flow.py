@@ -392,6 +392,11 @@ def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
     except (TypeError, core.ConcretizationTypeError):
         lo = hi = None
     if lo is not None:
+        if type(lower) is int:  # the index starts as a default int: JAX's error, no wrap
+            info = np.iinfo(dtypes.default_int_dtype())
+            if not info.min <= lower <= info.max:
+                raise OverflowError(f"Python int {lower} too large to convert to "
+                                    f"{info.dtype}")
         (_, out), _ = scan(_fori_wrapper(body_fun, "scan"), (lo, init_val), None,
                            length=max(hi - lo, 0), unroll=1 if unroll is None else unroll)
         return out
@@ -472,6 +477,12 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpos
     lengths = [a.shape[0] for a in x_avals]
     if length is not None:
         length = int(core.concrete_or_error(length, "The `length` argument to `scan`"))
+        if length > np.iinfo(dtypes.default_int_dtype()).max:
+            # JAX parses the length as an argument of a jitted computation: its message.
+            raise OverflowError(
+                "An overflow was encountered while parsing an argument to a jitted "
+                "computation, whose argument path is y. Got <class 'int'> with value "
+                f"{length}")
         if any(n != length for n in lengths):
             raise ValueError(f"scan got `length` argument of {length} which disagrees with "
                              f"leading axis sizes {lengths}.")

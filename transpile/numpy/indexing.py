@@ -338,6 +338,13 @@ class IndexUpdateRef:
 
     def _scatter(self, op, values, indices_are_sorted, unique_indices, mode,
                  wrap_negative_indices):
+        if type(values) is int:
+            # As in JAX, a Python int becomes a default-int array first (whatever the
+            # operand's dtype): one that does not fit raises instead of wrapping.
+            info = np.iinfo(dtypes.default_int_dtype())
+            if not info.min <= values <= info.max:
+                raise OverflowError(f"Python int {values} too large to convert to "
+                                    f"{info.dtype}")
         return scatter_update(self.array, self.index, values, op,
                               indices_are_sorted=indices_are_sorted,
                               unique_indices=unique_indices, mode=mode,
