@@ -133,14 +133,77 @@ def _names(closed: ClosedJaxpr) -> dict:
     return names
 
 
+#: A fused value read at several indices is recomputed at each; past this many
+#: per-element operations (its fused producers included) storing it is cheaper.
+RECOMPUTE_MAX_OPS = 8
+
+
+def is_expensive(e) -> bool:
+    """Whether recomputing equation ``e`` per use costs more than a store and a load
+    (transcendentals, divisions, random bits): one predicate, so it can be swapped."""
+    return e.primitive in _EXPENSIVE
+
+
+def _op_cost(e) -> int:
+    return RECOMPUTE_MAX_OPS + 1 if is_expensive(e) else 1
+
+
+def _fused_costs(eqns) -> dict:
+    """Var -> per-element operations to compute it when all its fusible producers are
+    fused in (an upper bound, capped just past ``RECOMPUTE_MAX_OPS`` so it stays cheap
+    on long chains)."""
+    cap = RECOMPUTE_MAX_OPS + 1
+    cost: dict = {}
+    for e in eqns:
+        if not fusible(e) or len(e.outvars) != 1:
+            continue
+        c = _op_cost(e)
+        for a in e.invars:
+            if c >= cap:
+                break
+            if isinstance(a, Var):
+                c += cost.get(a, 0)
+        cost[e.outvars[0]] = min(c, cap)
+    return cost
+
+
 def _groups(closed: ClosedJaxpr, materialized: set):
-    """Assign equations to fusion groups (see the module docstring)."""
+    """Assign equations to fusion groups (see the module docstring).
+
+    Each fused value also records the distinct indices it is read at (``reads``: ids
+    of access paths from its group's root through the index maps between). A value read
+    at more than one index that would cost more than ``RECOMPUTE_MAX_OPS`` to recompute
+    (or is expensive) is materialised instead: otherwise a chain such as
+    ``x = f(x) + x[::-1]`` would recompute its whole past at every step, doubling the
+    code per step."""
     eqns = closed.jaxpr.eqns
     users: dict = {}
     for k, e in enumerate(eqns):
         for a in e.invars:
             if isinstance(a, Var):
                 users.setdefault(a, []).append(k)
+    cost = _fused_costs(eqns)
+    paths: dict = {}  # (parent path id, eqn index, operand position) -> path id
+    reads: dict = {}  # Var -> set of path ids it is read at inside its users' group
+
+    def new_path(key) -> int:
+        got = paths.get(key)
+        if got is None:
+            got = paths[key] = len(paths)
+        return got
+
+    def note_reads(k, e, at):
+        out_shape = e.outvars[0].aval.shape
+        remaps = e.primitive in _INDEX_MAPS or e.primitive in prng_c.SOURCES
+        for pos, a in enumerate(e.invars):
+            if not isinstance(a, Var):
+                continue
+            if remaps or a.aval.shape != out_shape:
+                got = {new_path((p, k, pos)) for p in at}
+            else:
+                got = at
+            reads.setdefault(a, set()).update(got)
+
     group_of, groups = {}, []
     for k in reversed(range(len(eqns))):
         e = eqns[k]
@@ -150,10 +213,13 @@ def _groups(closed: ClosedJaxpr, materialized: set):
             gids = {group_of[u] for u in us}
             if v not in materialized and len(gids) == 1:
                 g = groups[next(iter(gids))]
+                at = reads.get(v, set())
                 if g["kind"] in ("loop", "reduce") and not (
-                        e.primitive in _EXPENSIVE and g["size"] > v.aval.size):
+                        is_expensive(e) and g["size"] > v.aval.size) and not (
+                        len(at) > 1 and cost.get(v, 0) > RECOMPUTE_MAX_OPS):
                     g["members"].append(k)
                     group_of[k] = g["id"]
+                    note_reads(k, e, at)
                     continue
             materialized.add(v)
             kind = "loop"
@@ -169,6 +235,8 @@ def _groups(closed: ClosedJaxpr, materialized: set):
         gid = len(groups)
         groups.append(dict(id=gid, kind=kind, root=k, members=[k], size=size))
         group_of[k] = gid
+        if kind != "opaque":
+            note_reads(k, e, {new_path(("root", k))})
     # A reduction's operand producers joined it; any other fusible value it reads whose
     # users span several groups was materialised above.
     return sorted(groups, key=lambda g: g["root"])
@@ -422,9 +490,9 @@ def _take(free: list, nbytes: int):
 
 def _fused_kernel(kname, g, eqns, buffers, names) -> KernelPlan:
     root = eqns[g["root"]]
-    members = set(g["members"])
-    producer = {e.outvars[0]: e for k, e in enumerate(eqns) if k in members}
-    comment = "; ".join(_eqn_text(eqns[k], names) for k in sorted(members))
+    members = sorted(g["members"])
+    producer = {eqns[k].outvars[0]: eqns[k] for k in members}
+    comment = "; ".join(_eqn_text(eqns[k], names) for k in members)
     if g["kind"] == "reduce":
         return kernels.reduce_kernel(kname, root, producer, buffers, names, comment,
                                      PARALLEL_MIN_ELEMENTS)
