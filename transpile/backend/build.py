@@ -26,7 +26,7 @@ from pathlib import Path
 
 import cffi
 
-from . import cache
+from . import cache, runtime_lib
 from .cache import cache_dir, cache_key, entry_dir, key_lock, lib_filename, lookup
 
 __all__ = ["CompilerNotFoundError", "CompileError", "CompilerInfo", "compiler_info",
@@ -344,12 +344,14 @@ def cuda_compiler_info(arch: str | None = None) -> CompilerInfo:
 
 
 def compile_command(info: CompilerInfo, source: os.PathLike | str,
-                    output: os.PathLike | str) -> list[str]:
-    """The argument list that compiles ``source`` into the shared library ``output``."""
+                    output: os.PathLike | str, before=(), after=()) -> list[str]:
+    """The argument list that compiles ``source`` into the shared library ``output``
+    (``before``/``after``: more arguments before and after the source, such as
+    :func:`runtime_lib.link_arguments`)."""
     if str(source).endswith(".cu"):
         return [info.path, *info.flags, str(source), "-o", str(output)]
     # -lm after the source: libraries must follow the objects that need them.
-    return [info.path, *info.flags, str(source), "-o", str(output), "-lm"]
+    return [info.path, *info.flags, *before, str(source), *after, "-o", str(output), "-lm"]
 
 
 _FFI_MODULE = "ffi_module.py"
@@ -424,17 +426,19 @@ def _compile(source: str, cdef: str, key: str, info: CompilerInfo, name: str,
     """Compile into a staging directory, publish it as the entry for ``key``, load it."""
     staged = cache.staging_dir()
     final = entry_dir(key)
+    before, after = ([], []) if suffix != ".c" else \
+        runtime_lib.link_arguments(info, source)
     command = shlex.join(compile_command(info, final / f"source{suffix}",
-                                         final / lib_filename()))
+                                         final / lib_filename(), before, after))
     try:
         src = staged / f"source{suffix}"
         src.write_text(source, encoding="utf-8")
         t0 = time.perf_counter()
-        proc = _run(compile_command(info, src, staged / lib_filename()))
+        proc = _run(compile_command(info, src, staged / lib_filename(), before, after))
         seconds = time.perf_counter() - t0
         if proc.returncode != 0:
             kept = _keep_failed(key, source, suffix)
-            again = shlex.join(compile_command(info, kept, lib_filename()))
+            again = shlex.join(compile_command(info, kept, lib_filename(), before, after))
             # Point the diagnostics at the kept file: the staging one is about to go.
             stderr = (proc.stderr or proc.stdout).replace(str(src), str(kept)).strip()
             raise CompileError(
