@@ -488,11 +488,19 @@ def _take(free: list, nbytes: int):
     return off
 
 
+#: Equations a fused kernel's header comment lists.
+_COMMENT_EQNS = 32
+
+
 def _fused_kernel(kname, g, eqns, buffers, names) -> KernelPlan:
     root = eqns[g["root"]]
     members = sorted(g["members"])
     producer = {eqns[k].outvars[0]: eqns[k] for k in members}
-    comment = "; ".join(_eqn_text(eqns[k], names) for k in members)
+    # The body has a comment per equation; the kernel's own one lists the first few.
+    shown = members if len(members) <= _COMMENT_EQNS else members[:_COMMENT_EQNS]
+    comment = "; ".join(_eqn_text(eqns[k], names) for k in shown)
+    if len(shown) < len(members):
+        comment += f"; ... ({len(members) - len(shown)} more)"
     if g["kind"] == "reduce":
         return kernels.reduce_kernel(kname, root, producer, buffers, names, comment,
                                      PARALLEL_MIN_ELEMENTS)
