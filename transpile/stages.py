@@ -67,6 +67,33 @@ class Lowering:
     target: str = "c"        # "c" or "cuda"
 
 
+def _cache_templates(target: str) -> None:
+    """Keep the compiled templates in the disk cache: compiling them is most of a
+    small program's rendering time in a new process. (jinja2 checks each template's
+    source against its stored bytecode.)"""
+    import jinja2
+
+    from .backend.cache import cache_dir
+    from .codegen.render import environment
+    env = environment(target)
+    if env.bytecode_cache is not None:
+        return
+
+    class TemplateCache(jinja2.FileSystemBytecodeCache):
+        def dump_bytecode(self, bucket):
+            try:  # a cache that cannot be written only costs the compile next time
+                super().dump_bytecode(bucket)
+            except OSError:
+                pass
+
+    folder = cache_dir() / "templates"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return
+    env.bytecode_cache = TemplateCache(str(folder))
+
+
 def _signature_text(avals) -> str:
     return ", ".join(a.str_short() for a in avals)
 
@@ -94,6 +121,7 @@ def lower_jaxpr(closed: ClosedJaxpr, name: str, optimized: ClosedJaxpr | None = 
             print(f"--- plan {k.name} ({k.template}) ---\n{k.comment}", file=sys.stderr)
     if text is None:
         text = str(optimized)
+    _cache_templates(target)
     source, cdef = render_module([(program, text)], target=target)
     clock.lap("render")
     if _debug("source"):

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import cffi
 
-from . import cache, runtime_lib
+from . import cache, ffi_module, runtime_lib
 from .cache import cache_dir, cache_key, entry_dir, key_lock, lib_filename, lookup
 
 __all__ = ["CompilerNotFoundError", "CompileError", "CompilerInfo", "compiler_info",
@@ -359,7 +359,12 @@ _FFI_MODULE = "ffi_module.py"
 
 def _write_ffi_module(cdef: str, folder: Path) -> None:
     """cffi's out-of-line ABI module for ``cdef``: importing it costs no C parsing, so a
-    fresh process loads a cached library in well under a millisecond."""
+    fresh process loads a cached library in well under a millisecond. Written directly
+    for the usual shape (``ffi_module``), by cffi otherwise."""
+    text = ffi_module.module_text(cdef)
+    if text is not None:
+        (folder / _FFI_MODULE).write_text(text, encoding="utf-8")
+        return
     ffi = cffi.FFI()
     ffi.cdef(cdef)
     ffi.set_source("_transpile_ffi", None)
@@ -454,8 +459,7 @@ def _compile(source: str, cdef: str, key: str, info: CompilerInfo, name: str,
         path = cache.publish(key, staged, record)
     finally:
         shutil.rmtree(staged, ignore_errors=True)  # gone already when published
-    ffi = cffi.FFI()
-    ffi.cdef(cdef)
+    ffi = _ffi_for(path.parent, cdef)  # the module just written: no C parsing
     try:
         lib = ffi.dlopen(str(path))
     except OSError as e:
