@@ -14,10 +14,15 @@ A child process imports the library and builds its inputs, then times the first 
 the result is on the host. Prints medians and ratios (JAX time / transpile time: above
 1 means transpile's first call is faster).
 
-``--runtime seeded`` (the default) copies the precompiled runtime object
-(``backend/runtime_lib.py``) into each fresh cache first, as on a machine where
-transpile has compiled before: it is built once per machine, compiler and runtime
-version, in a few seconds (printed first). ``--runtime empty`` starts from nothing.
+``--machine seeded`` (the default) copies what a cache holds for the machine rather
+than for a program into each fresh cache first, as on a machine where transpile has
+compiled before: the compiler probe, the compiled templates and the precompiled runtime
+object (``backend/runtime_lib.py``), made once per machine, compiler and transpile
+version in a few seconds (printed first). ``--machine empty`` starts from nothing.
+
+Children write bytecode to a private ``PYTHONPYCACHEPREFIX`` (warmed by one import
+first), as an installed package has its ``.pyc`` files, whatever
+``PYTHONDONTWRITEBYTECODE`` says.
 """
 from __future__ import annotations
 
@@ -118,33 +123,50 @@ def _child(case: str, which: str) -> None:
 # ---------------------------------------------------------------------------------------
 # The parent: fresh processes and caches
 
-def _seed_runtime(python: str, root: str) -> str | None:
-    """A cache holding only the runtime object (built here once), or None when the
-    checkout has none."""
+#: The cache folders that depend on the machine, not on a program.
+MACHINE_STATE = ("compilers", "templates", "runtime")
+
+
+def _child_env(root: str, cache: str, pycache: str) -> dict:
+    env = dict(os.environ, TRANSPILE_CACHE_DIR=cache, PYTHONPYCACHEPREFIX=pycache,
+               PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env.pop("TRANSPILE_DEBUG", None)
+    return env
+
+
+def _seed(python: str, root: str, pycache: str) -> str | None:
+    """A cache holding only the machine's state (made here once), or None when this
+    fails (an old checkout without a runtime object still gets its probe and
+    templates)."""
     seed = tempfile.mkdtemp(prefix="tp-bench-seed-")
-    code = ("import sys; sys.path.insert(0, %r)\n"
-            "from transpile.backend import compiler_info\n"
-            "from transpile.backend import runtime_lib\n"
-            "print(runtime_lib.runtime_object(compiler_info()))\n") % root
+    code = ("import numpy as np, transpile as tp, transpile.numpy as jnp\n"
+            "np.asarray(tp.jit(lambda x: jnp.sin(x) + 1)(np.ones(3, np.float32)))\n"
+            "try:\n"
+            "    from transpile.backend import compiler_info, runtime_lib\n"
+            "    runtime_lib.runtime_object(compiler_info())\n"
+            "except ImportError:\n"
+            "    pass\n")
     t0 = time.perf_counter()
     proc = subprocess.run([python, "-c", code], capture_output=True, text=True,
-                          env=dict(os.environ, TRANSPILE_CACHE_DIR=seed))
+                          env=_child_env(root, seed, pycache), cwd=root)
     if proc.returncode != 0:
+        print(proc.stderr[-2000:])
         shutil.rmtree(seed, ignore_errors=True)
         return None
-    print(f"runtime object built in {time.perf_counter() - t0:.2f} s (once per machine)")
+    print(f"machine state (compiler probe, templates, runtime object) made in "
+          f"{time.perf_counter() - t0:.2f} s, once per machine")
     return seed
 
 
 def _run_child(python: str, root: str, case: str, which: str, seed: str | None,
-               timeout: float) -> float | str:
+               timeout: float, pycache: str) -> float | str:
     cache = tempfile.mkdtemp(prefix="tp-bench-cache-")
     try:
-        if seed is not None:
-            shutil.copytree(os.path.join(seed, "runtime"), os.path.join(cache, "runtime"))
-        env = dict(os.environ, TRANSPILE_CACHE_DIR=cache,
-                   PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
-        env.pop("TRANSPILE_DEBUG", None)
+        for name in MACHINE_STATE if seed is not None else ():
+            if os.path.isdir(os.path.join(seed, name)):
+                shutil.copytree(os.path.join(seed, name), os.path.join(cache, name))
+        env = _child_env(root, cache, pycache)
         try:
             proc = subprocess.run([python, os.path.abspath(__file__), "--child", case,
                                    "--lib", which], capture_output=True, text=True,
@@ -178,28 +200,31 @@ def main(argv=None) -> None:
     ap.add_argument("--cases", default=",".join(CASES))
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--timeout", type=float, default=120.0)
-    ap.add_argument("--runtime", choices=["seeded", "empty"], default="seeded")
+    ap.add_argument("--machine", choices=["seeded", "empty"], default="seeded")
     args = ap.parse_args(argv)
     if args.child:
         _child(args.child, args.lib)
         return
     cases = [c for c in args.cases.split(",") if c]
-    seed = _seed_runtime(sys.executable, args.transpile_root) \
-        if args.runtime == "seeded" else None
-    if args.runtime == "seeded" and seed is None:
-        print("(this checkout has no runtime object: caches start empty)")
+    pycache = tempfile.mkdtemp(prefix="tp-bench-pyc-")
+    seed = _seed(sys.executable, args.transpile_root, pycache) \
+        if args.machine == "seeded" else None
+    if seed is None:
+        subprocess.run([sys.executable, "-c", "import transpile"], cwd=args.transpile_root,
+                       env=_child_env(args.transpile_root, pycache, pycache))
     print(f"cold first call, median of {args.repeat} fresh processes; ratio = JAX / "
           f"transpile")
     print(f"  {'case':22s} {'transpile':>12s} {'JAX':>12s} {'ratio':>8s} {'per eqn':>10s}")
     try:
         for case in cases:
             ts = [_run_child(sys.executable, args.transpile_root, case, "transpile", seed,
-                             args.timeout) for _ in range(args.repeat)]
+                             args.timeout, pycache) for _ in range(args.repeat)]
             t = _median(ts)
             j = None
             if args.contender == "jax":
                 j = _median([_run_child(args.jax_python, args.transpile_root, case, "jax",
-                                        None, args.timeout) for _ in range(args.repeat)])
+                                        None, args.timeout, pycache)
+                             for _ in range(args.repeat)])
             fmt = (lambda v: f"{v:10.3f} s" if isinstance(v, float) else f"{v:>12s}")
             ratio = f"{j / t:7.2f}x" if isinstance(t, float) and isinstance(j, float) \
                 else ""
@@ -209,8 +234,9 @@ def main(argv=None) -> None:
             print(f"  {case:22s} {fmt(t)} {fmt(j) if j is not None else '':>12s} "
                   f"{ratio:>8s} {per:>10s}", flush=True)
     finally:
-        if seed is not None:
-            shutil.rmtree(seed, ignore_errors=True)
+        for folder in (seed, pycache):
+            if folder is not None:
+                shutil.rmtree(folder, ignore_errors=True)
 
 
 if __name__ == "__main__":

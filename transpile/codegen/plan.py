@@ -133,6 +133,10 @@ def _names(closed: ClosedJaxpr) -> dict:
     return names
 
 
+#: Equations one fused kernel takes at most: gcc's time on a loop body grows faster
+#: than its length (a 4,000-statement body took three times as long as sixteen of 256), so a
+#: longer chain is cut into kernels of this size, each storing its last value.
+MAX_FUSED_EQNS = 256
 #: A fused value read at several indices is recomputed at each; past this many
 #: per-element operations (its fused producers included) storing it is cheaper.
 RECOMPUTE_MAX_OPS = 8
@@ -140,7 +144,11 @@ RECOMPUTE_MAX_OPS = 8
 
 def is_expensive(e) -> bool:
     """Whether recomputing equation ``e`` per use costs more than a store and a load
-    (transcendentals, divisions, random bits): one predicate, so it can be swapped."""
+    (transcendentals, divisions, random bits): one predicate, so it can be swapped.
+    A division by a literal is not (gcc makes one by a power of two a product; a mean's
+    ``sum / n`` then fuses into its readers instead of taking a kernel of its own)."""
+    if e.primitive is ew.div_p and isinstance(e.invars[1], Literal):
+        return False
     return e.primitive in _EXPENSIVE
 
 
@@ -216,7 +224,8 @@ def _groups(closed: ClosedJaxpr, materialized: set):
                 at = reads.get(v, set())
                 if g["kind"] in ("loop", "reduce") and not (
                         is_expensive(e) and g["size"] > v.aval.size) and not (
-                        len(at) > 1 and cost.get(v, 0) > RECOMPUTE_MAX_OPS):
+                        len(at) > 1 and cost.get(v, 0) > RECOMPUTE_MAX_OPS) and \
+                        len(g["members"]) < MAX_FUSED_EQNS:
                     g["members"].append(k)
                     group_of[k] = g["id"]
                     note_reads(k, e, at)
