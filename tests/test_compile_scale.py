@@ -7,6 +7,7 @@ import pytest
 
 import transpile as jax
 import transpile.numpy as jnp
+from transpile.backend import split
 from transpile.codegen.plan import plan_program
 from transpile.passes import optimize
 
@@ -106,3 +107,28 @@ def test_value_read_at_one_index_through_a_reversal_stays_fused():
 def test_reversal_chain_kernels_grow_linearly():
     # Each step's value is read at two indices by the next: one kernel per step.
     assert len(_kernels(_reversal_chain(30))) <= 31
+
+
+def test_split_build_gives_the_whole_build_bits(tmp_path, monkeypatch):
+    f = _row_mean_chain(12)
+    whole = np.asarray(jax.jit(f)(X))
+    monkeypatch.setenv("TRANSPILE_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(split, "parts_for", lambda source: 3)
+    codes = []
+    real = split.compile_parts
+
+    def recorded(*args):
+        out = real(*args)
+        codes.append(out[0])
+        return out
+    monkeypatch.setattr(split, "compile_parts", recorded)
+    units = split.split_source(jax.jit(f).lower(X).as_text(), 3)
+    assert units is not None and len(units) == 3
+    assert all("static void" not in u for u in units)
+    parts = np.asarray(jax.jit(_row_mean_chain(12))(X))  # a new function: compiled
+    assert codes == [0]  # built in parts, not rebuilt whole
+    assert parts.tobytes() == whole.tobytes()
+
+
+def test_split_refuses_an_unexpected_shape():
+    assert split.split_source("int f(void) { return 0; }\n", 3) is None

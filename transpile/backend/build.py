@@ -26,7 +26,7 @@ from pathlib import Path
 
 import cffi
 
-from . import cache, ffi_module, runtime_lib
+from . import cache, ffi_module, runtime_lib, split
 from .cache import cache_dir, cache_key, entry_dir, key_lock, lib_filename, lookup
 
 __all__ = ["CompilerNotFoundError", "CompileError", "CompilerInfo", "compiler_info",
@@ -439,7 +439,9 @@ def _compile(source: str, cdef: str, key: str, info: CompilerInfo, name: str,
         src = staged / f"source{suffix}"
         src.write_text(source, encoding="utf-8")
         t0 = time.perf_counter()
-        proc = _run(compile_command(info, src, staged / lib_filename(), before, after))
+        proc = _split_build(info, source, staged, before, after) if suffix == ".c" else None
+        if proc is None or proc.returncode != 0:  # whole (a failed split: whole again)
+            proc = _run(compile_command(info, src, staged / lib_filename(), before, after))
         seconds = time.perf_counter() - t0
         if proc.returncode != 0:
             kept = _keep_failed(key, source, suffix)
@@ -471,6 +473,25 @@ def _compile(source: str, cdef: str, key: str, info: CompilerInfo, name: str,
                            f"loaded: {e}\nsource kept at: {kept}\ncommand: {command}",
                            stderr=str(e), source_path=kept, command=command) from None
     return Library(ffi, lib, str(path), key, False, seconds, command, dict(meta or {}))
+
+
+def _split_build(info: CompilerInfo, source: str, staged: Path, before, after):
+    """Build a big source as several translation units in parallel (``split``); None
+    when it is not worth it or not possible, else the outcome (a failure is rebuilt
+    whole by the caller, whose diagnostics are then the ones reported)."""
+    units = split.split_source(source, split.parts_for(source))
+    if units is None:
+        return None
+    flags = [f for f in info.flags if f != "-shared"]
+    code, stderr = split.compile_parts(
+        lambda src, obj: [info.path, *flags, *before, "-c", str(src), "-o", str(obj)],
+        units, staged,
+        staged / lib_filename(),
+        lambda objs, out: [info.path, *info.flags, *before, *map(str, objs), *after,
+                           "-o", str(out), "-lm"])
+    for part in staged.glob("part*"):
+        part.unlink()
+    return subprocess.CompletedProcess([], code, "", stderr)
 
 
 def _keep_failed(key: str, source: str, suffix: str = ".c") -> Path:
