@@ -12,6 +12,7 @@ import transpile.numpy as jnp
 from transpile import lax
 from transpile.backend import compiler_info, runtime_lib
 from transpile.backend.ffi_module import module_text
+from transpile.config import enable_x64
 
 
 def _cffi_text(cdef, tmp_path):
@@ -98,3 +99,34 @@ def test_big_sources_build_at_o2(monkeypatch):
     monkeypatch.setattr(runtime_lib, "O2_ABOVE_CHARS", 10)
     assert runtime_lib.link_arguments(compiler_info(), "int f(void) { return 0; }")[0] \
         == ["-O2"]
+
+
+def _products(a, b, v):
+    # packed (large), matrix-vector, tiny direct, transposed operands
+    return (a @ b, a @ v, a[:3, :4] @ b[:4, :2], a.T @ a, b @ b.T)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_precompiled_matmul_gives_the_inline_bits(dtype, fresh_cache):
+    with enable_x64():
+        _check_matmul(dtype, fresh_cache)
+
+
+def _check_matmul(dtype, fresh_cache):
+    rs = np.random.RandomState(0)
+    a, b = rs.randn(150, 70).astype(dtype), rs.randn(70, 130).astype(dtype)
+    v = rs.randn(70).astype(dtype)
+    fresh_cache("inline")
+    inline = [np.asarray(o) for o in jax.jit(_products)(a, b, v)]
+    source = jax.jit(_products).lower(a, b, v).as_text()
+    assert runtime_lib.link_arguments(compiler_info(), source)[1] == []
+
+    fresh_cache("lib")
+    runtime_lib.runtime_object(compiler_info())
+    before, after = runtime_lib.link_arguments(compiler_info(), source)
+    assert "-DTP_RUNTIME_LIB" in before and after
+    out = [np.asarray(o) for o in jax.jit(lambda *xs: _products(*xs))(a, b, v)]
+    for got, want, ref in zip(out, inline, _products(a.astype(np.float64), b, v),
+                              strict=True):
+        assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
+        np.testing.assert_allclose(got, ref, rtol=1e-4, atol=1e-4)
