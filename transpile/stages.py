@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import config, tree_util
+from .backend.cache import cache_dir
 from .ir import ClosedJaxpr
 
 __all__ = ["Lowering", "lower_jaxpr", "compile_lowering", "compile_many", "executable_for",
@@ -67,15 +68,11 @@ class Lowering:
     target: str = "c"        # "c" or "cuda"
 
 
-def _cache_templates(target: str) -> None:
-    """Keep the compiled templates in the disk cache: compiling them is most of a
-    small program's rendering time in a new process. (jinja2 checks each template's
-    source against its stored bytecode.)"""
+def _cache_templates(env) -> None:
+    """Keep the compiled templates of the jinja2 environment ``env`` in the disk cache:
+    compiling them is most of a small program's rendering time in a new process.
+    (jinja2 checks each template's source against its stored bytecode.)"""
     import jinja2
-
-    from .backend.cache import cache_dir
-    from .codegen.render import environment
-    env = environment(target)
     if env.bytecode_cache is not None:
         return
 
@@ -105,7 +102,7 @@ def lower_jaxpr(closed: ClosedJaxpr, name: str, optimized: ClosedJaxpr | None = 
     (``target="cuda"``: CUDA C++ for nvcc; no GPU needed). ``clock`` records the time of
     each stage; ``text``: ``str(optimized)`` when the caller has it already."""
     from .codegen.plan import plan_program
-    from .codegen.render import render_module
+    from .codegen.render import environment, render_module
     from .passes import optimize
     cname = c_identifier(name)
     clock = clock or _Clock()
@@ -121,7 +118,7 @@ def lower_jaxpr(closed: ClosedJaxpr, name: str, optimized: ClosedJaxpr | None = 
             print(f"--- plan {k.name} ({k.template}) ---\n{k.comment}", file=sys.stderr)
     if text is None:
         text = str(optimized)
-    _cache_templates(target)
+    _cache_templates(environment(target))
     source, cdef = render_module([(program, text)], target=target)
     clock.lap("render")
     if _debug("source"):
