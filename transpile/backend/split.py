@@ -2,8 +2,8 @@
 
 Input: one rendered C module (``templates/c/module.c.j2``: the includes, then the
 kernels as top-level functions, then the entry point). Output: the sources of
-``parts`` translation units, the first holding the entry point and the others a share
-of the kernels each, every one starting with the module's includes and declaring every
+``parts`` translation units, each with a share of the kernels (the first also with
+the entry point), every one starting with the module's includes and declaring every
 kernel; compiled in parallel and linked, a program of a thousand kernels builds in
 about 1/parts of the time on as many cores. Kernels lose ``static`` for hidden
 visibility, so nothing new is exported from the library.
@@ -58,15 +58,16 @@ def split_source(source: str, parts: int) -> list | None:
     for b in bodies:
         chunk.append(b)
         size += len(b)
-        if size >= total / (parts - 1) and len(units) < parts - 2:
+        if size >= total / parts and len(units) < parts - 1:
             units.append(chunk)
             chunk, size = [], 0
-    units.append(chunk)
-    head = prelude + declarations + "\n"
-    # The kernels' units leave out the module's leading comment (the whole jaxpr).
+    if chunk:
+        units.append(chunk)
+    # The first unit keeps the module's leading comment (the whole jaxpr) and the entry
+    # point; the others start at the includes.
     bare = prelude.split("*/\n", 1)[1] if prelude.startswith("/*") else prelude
-    bare += declarations + "\n"
-    return [head + entry] + [bare + "".join(u) for u in units if u]
+    return [prelude + declarations + "\n" + "".join(units[0]) + entry] + \
+        [bare + declarations + "\n" + "".join(u) for u in units[1:]]
 
 
 def compile_parts(argv_for, sources: list, folder: Path, output: Path, link_argv):
