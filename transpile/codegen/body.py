@@ -2,7 +2,8 @@
 
 ``BodyBuilder.value(atom, index)`` returns a C expression for ``atom`` at ``index``:
 a literal, a read from a buffer, or a local declared for the equation that produces it
-(recursively computing its operands at the indices the equation maps to). Locals are
+(after its operands at the indices the equation maps to, walked with an explicit stack
+so that a chain of any length fits Python's recursion limit). Locals are
 named after the jaxpr variables (``a``, ``b``; ``b_1`` for the same variable at another
 index) so that generated C reads like the jaxpr it came from.
 """
