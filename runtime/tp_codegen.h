@@ -23,7 +23,7 @@ TP_INLINE float tp_f64_to_f16_round(double x) { return tp_f16_to_f32(tp_f64_to_f
  * divisor). fabs and copysign are bit operations, which DAZ leaves alone. */
 #define TPC_FLUSH(sfx, T, MIN, FABS, COPYSIGN) \
     TP_INLINE T tp_flush_##sfx(T x) { return FABS(x) < MIN ? COPYSIGN((T)0, x) : x; } \
-    TP_INLINE T tp_keep_subnormal_##sfx(T x, T r) { return FABS(x) < MIN ? x : r; }
+    TP_INLINE T tp_keep_subnormal_##sfx(T x, T r) { return tpi_sel_##sfx(FABS(x) < MIN, x, r); }
 TPC_FLUSH(f32, float, FLT_MIN, fabsf, copysignf)
 TPC_FLUSH(f64, double, DBL_MIN, fabs, copysign)
 

@@ -660,22 +660,54 @@ TP_INLINE TP_GEMM_ALWAYS_INLINE_ void tp_gemm_##SFX(int64_t M, int64_t N, int64_
         int64_t i;                                                                          \
         for (i = 0; i < M; i++) memset(C + i * rsc, 0, (size_t)N * sizeof(T));              \
     } else if (M * N * K <= TP_GEMM_DIRECT_MAX) {                                           \
-        tp_gemm_direct_##SFX##_(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc);                 \
+        TP_GEMM_CALL_(direct, SFX)(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc);              \
     } else if (tp_gemm_use_packed_(M, N, K)) {                                              \
-        tp_gemm_packed_##SFX##_(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, workspace);      \
+        TP_GEMM_CALL_(packed, SFX)(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, workspace);   \
     } else {                                                                                \
         const int kind = tp_gemm_vec_kind_(M, N, rsa, csa, rsb, csb, rsc);                  \
         if (kind == 0)                                                                      \
-            tp_gemm_direct_##SFX##_(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc);             \
+            TP_GEMM_CALL_(direct, SFX)(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc);          \
         else                                                                                \
-            tp_gemm_vecpar_##SFX##_(kind, M, N, K, A, rsa, csa, B, rsb, csb, C, rsc);       \
+            TP_GEMM_CALL_(vecpar, SFX)(kind, M, N, K, A, rsa, csa, B, rsb, csb, C, rsc);    \
     }                                                                                       \
 }
+
+/* The threaded and direct paths precompiled (backend/runtime_lib.py): with TP_RUNTIME_LIB
+ * the dispatch calls the object's copies (tpx_*), and the static ones here go unused, so
+ * gcc never optimises them in the generated file; the object defines tpx_* (hidden) over
+ * them with TP_RUNTIME_LIB_DEFINE. Same code, same results; the dispatch stays inline. */
+#define TPX_GEMM_PROTOS_(T, SFX, BODY_DIRECT, BODY_PACKED, BODY_VECPAR)                      \
+    __attribute__((visibility("hidden"))) void tpx_gemm_direct_##SFX##_(                    \
+        int64_t M, int64_t N, int64_t K, const T *A, int64_t rsa, int64_t csa, const T *B,   \
+        int64_t rsb, int64_t csb, T *C, int64_t rsc) BODY_DIRECT                             \
+    __attribute__((visibility("hidden"))) void tpx_gemm_packed_##SFX##_(                    \
+        int64_t M, int64_t N, int64_t K, const T *A, int64_t rsa, int64_t csa, const T *B,   \
+        int64_t rsb, int64_t csb, T *C, int64_t rsc, void *workspace) BODY_PACKED            \
+    __attribute__((visibility("hidden"))) void tpx_gemm_vecpar_##SFX##_(                    \
+        int kind, int64_t M, int64_t N, int64_t K, const T *A, int64_t rsa, int64_t csa,     \
+        const T *B, int64_t rsb, int64_t csb, T *C, int64_t rsc) BODY_VECPAR
+#if defined(TP_RUNTIME_LIB) && !defined(TP_RUNTIME_LIB_DEFINE) && !defined(__CUDACC__)
+#define TP_GEMM_CALL_(fn, SFX) tpx_gemm_##fn##_##SFX##_
+TPX_GEMM_PROTOS_(float, f32, ;, ;, ;)
+TPX_GEMM_PROTOS_(double, f64, ;, ;, ;)
+#else
+#define TP_GEMM_CALL_(fn, SFX) tp_gemm_##fn##_##SFX##_
+#endif
 
 TP_GEMM_DEFINE_(float, f32, TP_GEMM_MR_F32, TP_GEMM_NR_F32,
                 TP_GEMM_KC_F32, TP_GEMM_MC_F32, TP_GEMM_NC_F32, TP_GEMM_MB_F32)
 TP_GEMM_DEFINE_(double, f64, TP_GEMM_MR_F64, TP_GEMM_NR_F64,
                 TP_GEMM_KC_F64, TP_GEMM_MC_F64, TP_GEMM_NC_F64, TP_GEMM_MB_F64)
 #undef TP_GEMM_DEFINE_
+
+#if defined(TP_RUNTIME_LIB_DEFINE) && !defined(__CUDACC__)
+#define TPX_GEMM_DIRECT_(SFX) { tp_gemm_direct_##SFX##_(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc); }
+#define TPX_GEMM_PACKED_(SFX) \
+    { tp_gemm_packed_##SFX##_(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, workspace); }
+#define TPX_GEMM_VECPAR_(SFX) \
+    { tp_gemm_vecpar_##SFX##_(kind, M, N, K, A, rsa, csa, B, rsb, csb, C, rsc); }
+TPX_GEMM_PROTOS_(float, f32, TPX_GEMM_DIRECT_(f32), TPX_GEMM_PACKED_(f32), TPX_GEMM_VECPAR_(f32))
+TPX_GEMM_PROTOS_(double, f64, TPX_GEMM_DIRECT_(f64), TPX_GEMM_PACKED_(f64), TPX_GEMM_VECPAR_(f64))
+#endif
 
 #endif /* TP_MATMUL_H */

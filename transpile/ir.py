@@ -298,7 +298,24 @@ def var_names(top: Jaxpr) -> dict:
     return _print(top, 80)[1]
 
 
+#: The last few printings, by jaxpr identity: a compile prints its jaxpr for the cache
+#: fingerprint, the generated file's header and the planner's variable names, and a
+#: jaxpr never changes once built.
+_PRINTED: dict = {}
+
+
 def _print(top: Jaxpr, width: int):
+    got = _PRINTED.get((id(top), width))
+    if got is not None and got[0] is top:
+        return got[1]
+    out = _print_uncached(top, width)
+    if len(_PRINTED) >= 8:
+        _PRINTED.pop(next(iter(_PRINTED)))
+    _PRINTED[(id(top), width)] = (top, out)
+    return out
+
+
+def _print_uncached(top: Jaxpr, width: int):
     ctx = _PpContext(_unused_outvars(top))
     counts: Counter = Counter()
     names: dict = {}

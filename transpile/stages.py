@@ -57,6 +57,27 @@ def _debug(stage: str) -> bool:
     return stage in os.environ.get("TRANSPILE_DEBUG", "").split(",")
 
 
+class _Clock:
+    """Seconds per stage of one compile, printed with ``TRANSPILE_DEBUG=time``."""
+
+    def __init__(self):
+        self.laps: list = []
+        self.notes: list = []
+        self.t = time.perf_counter()
+
+    def lap(self, stage: str) -> None:
+        now = time.perf_counter()
+        self.laps.append((stage, now - self.t))
+        self.t = now
+
+    def report(self, name: str) -> None:
+        if _debug("time"):
+            total = sum(s for _, s in self.laps)
+            parts = ", ".join(f"{k} {s:.3f}" for k, s in self.laps)
+            print(f"--- time {name}: {total:.3f} s ({parts}){''.join(self.notes)} ---",
+                  file=sys.stderr)
+
+
 @dataclass
 class Lowering:
     """The rendered C (or CUDA) of one (function, signature)."""
@@ -76,19 +97,27 @@ def _signature_text(avals) -> str:
 
 
 def lower_jaxpr(closed: ClosedJaxpr, name: str, optimized: ClosedJaxpr | None = None,
-                target: str = "c") -> Lowering:
+                target: str = "c", clock: _Clock | None = None,
+                text: str | None = None) -> Lowering:
     """Optimise, plan and render ``closed`` as the C entry point ``c_identifier(name)``
-    (``target="cuda"``: CUDA C++ for nvcc; no GPU needed)."""
+    (``target="cuda"``: CUDA C++ for nvcc; no GPU needed). ``clock`` records the time of
+    each stage; ``text``: ``str(optimized)`` when the caller has it already."""
     cname = c_identifier(name)
+    clock = clock or _Clock()
     if optimized is None:
         optimized = optimize(closed)
+        clock.lap("passes")
     if _debug("ir"):
         print(f"--- ir {cname} ---\n{optimized}", file=sys.stderr)
     program = plan_program(optimized, cname)
+    clock.lap("plan")
     if _debug("plan"):
         for k in program.kernels:
             print(f"--- plan {k.name} ({k.template}) ---\n{k.comment}", file=sys.stderr)
-    source, cdef = render_module([(program, str(optimized))], target=target)
+    if text is None:
+        text = str(optimized)
+    source, cdef = render_module([(program, text)], target=target)
+    clock.lap("render")
     if _debug("source"):
         print(f"--- source {cname} ---\n{source}", file=sys.stderr)
     return Lowering(cname, closed, optimized, program, source, cdef,
@@ -149,16 +178,17 @@ def _code_digest() -> bytes:
     return _CODE_DIGEST[0]
 
 
-def _fingerprint(optimized: ClosedJaxpr, cname: str) -> str:
+def _fingerprint(optimized: ClosedJaxpr, cname: str, text: str | None = None) -> str:
     """What determines the generated C of ``optimized``: its text (types, literals,
-    params), the entry name, the code generator and the compiler. Not the constants'
-    values, which the C receives as arguments."""
+    params; ``text`` when the caller printed it already), the entry name, the code
+    generator and the compiler. Not the constants' values, which the C receives as
+    arguments."""
     import hashlib
 
     info = compiler_info()
     h = hashlib.sha256()
     for part in (str(CACHE_VERSION), __version__, info.path, info.version,
-                 "\0".join(info.flags), cname, str(optimized)):
+                 "\0".join(info.flags), cname, str(optimized) if text is None else text):
         h.update(part.encode() + b"\0")
     h.update(_code_digest())
     return h.hexdigest()
@@ -173,20 +203,31 @@ def executable_for(closed: ClosedJaxpr, name: str, device=None):
     if device is not None and device.platform != "cpu":
         return compile_lowering(lower_jaxpr(closed, name, target="cuda"), device)
     t0 = time.perf_counter()
+    clock = _Clock()
     cname = c_identifier(name)
     optimized = optimize(closed)
-    fp = _fingerprint(optimized, cname)
+    clock.lap("passes")
+    text = str(optimized)
+    fp = _fingerprint(optimized, cname, text)
     key = index_get(fp)
+    clock.lap("print+index")
     if key is not None:
         lib = load_entry(key)
         # (a program that calls back into Python needs its callbacks: it is planned)
         abi = _stored_abi(lib)
         if abi is not None and not abi.host:
             _log_compile(cname, _signature_text(closed.in_avals), lib, t0)
-            return Executable(lib, abi,
-                              [np.asarray(c) for c in optimized.consts], closed.out_avals)
-    exe = compile_lowering(lower_jaxpr(closed, name, optimized))
+            exe = Executable(lib, abi,
+                             [np.asarray(c) for c in optimized.consts], closed.out_avals)
+            clock.lap("load")
+            clock.report(cname)
+            return exe
+    exe = compile_lowering(lower_jaxpr(closed, name, optimized, clock=clock, text=text))
     index_put(fp, exe.library.key)
+    clock.lap("build+load")
+    if not exe.library.disk_hit:
+        clock.notes.append(f"; the C compiler {exe.library.seconds:.3f} s of build+load")
+    clock.report(cname)
     return exe
 
 

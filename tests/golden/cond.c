@@ -18,6 +18,7 @@
 #include <string.h>
 #include "transpile_macros.h"
 #include "tp_codegen.h"
+#include "tp_math_lib.h"
 
 /* b = reduce_sum[axes=(0, 1)] a */
 static void jit_cond_k0(const float *restrict A, float *restrict B)

@@ -13,6 +13,7 @@
 #include <string.h>
 #include "transpile_macros.h"
 #include "tp_codegen.h"
+#include "tp_math_lib.h"
 #include "tp_matmul.h"
 
 /* c = dot_general[dimension_numbers=(((1,), (0,)), ((), ())), preferred_element_type=float32] a b */

@@ -19,6 +19,7 @@
 #include <string.h>
 #include "transpile_macros.h"
 #include "tp_codegen.h"
+#include "tp_math_lib.h"
 #include "tp_threefry.h"
 
 /* d = random_wrap[impl=fry] c */

@@ -21,6 +21,7 @@
 #include <string.h>
 #include "transpile_macros.h"
 #include "tp_codegen.h"
+#include "tp_math_lib.h"
 
 /* b = broadcast_in_dim[shape=(4,), broadcast_dimensions=()] 0.0:f32[] */
 static void jit_scan_k0(float *restrict B)

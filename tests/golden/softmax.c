@@ -16,6 +16,7 @@
 #include <string.h>
 #include "transpile_macros.h"
 #include "tp_codegen.h"
+#include "tp_math_lib.h"
 
 /* b = reduce_max[axes=(1,)] a */
 static void jit_softmax_k0(const float *restrict A, float *restrict B)

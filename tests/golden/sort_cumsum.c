@@ -11,6 +11,7 @@
 #include <string.h>
 #include "transpile_macros.h"
 #include "tp_codegen.h"
+#include "tp_math_lib.h"
 #include "tp_sort.h"
 
 typedef struct {

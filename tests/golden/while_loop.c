@@ -20,6 +20,7 @@
 #include <string.h>
 #include "transpile_macros.h"
 #include "tp_codegen.h"
+#include "tp_math_lib.h"
 
 /* j = lt h 5:i32[] */
 static void jit_while_loop_k0(const int32_t *restrict B, uint8_t *restrict J)

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import cffi
 
-from . import cache, cache_trust
+from . import cache, cache_trust, ffi_module, runtime_lib, split
 from .cache import cache_dir, cache_key, entry_dir, key_lock, lib_filename, lookup
 from .. import resources
 from ..memory import cuda_runtime
@@ -357,15 +357,27 @@ def cuda_compiler_info(arch: str | None = None) -> CompilerInfo:
 
 
 def compile_command(info: CompilerInfo, source: os.PathLike | str,
-                    output: os.PathLike | str) -> list[str]:
-    """The argument list that compiles ``source`` into the shared library ``output``."""
+                    output: os.PathLike | str, before=(), after=()) -> list[str]:
+    """The argument list that compiles ``source`` into the shared library ``output``
+    (``before``/``after``: more arguments before and after the source, such as
+    :func:`runtime_lib.link_arguments`)."""
     if str(source).endswith(".cu"):
         return [info.path, *info.flags, str(source), "-o", str(output)]
     # -lm after the source: libraries must follow the objects that need them.
-    return [info.path, *info.flags, str(source), "-o", str(output), "-lm"]
+    return [info.path, *info.flags, *before, str(source), *after, "-o", str(output), "-lm"]
 
 
 _CDEF = "cdef.h"  # the cffi declarations, stored as text: nothing in the cache is Python
+
+
+def _ffi_for(cdef: str):
+    """An ABI-mode FFI declaring ``cdef``: its type table built directly for the usual
+    entry shape (``ffi_module``: no C parsing on a first call), by cffi otherwise."""
+    ffi = ffi_module.ffi_for_cdef(cdef)
+    if ffi is None:
+        ffi = cffi.FFI()
+        ffi.cdef(cdef)
+    return ffi
 
 
 def load_entry(key: str) -> Library | None:
@@ -397,8 +409,7 @@ def _from_disk(key: str, info: CompilerInfo) -> Library | None:
                       if (entry / f"source{s}").exists())
         if cache_key(source, info, extra=cdef) != key:
             raise ValueError("its source and cdef do not hash to its key")
-        ffi = cffi.FFI()
-        ffi.cdef(cdef)
+        ffi = _ffi_for(cdef)
         record = json.loads((entry / "meta.json").read_text("utf-8"))
     except Exception as e:  # noqa: BLE001 - any damage: rebuild like any corrupt entry
         cache.remove_entry(key, f"it cannot be loaded: {e}")
@@ -421,13 +432,15 @@ def _compile(source: str, cdef: str, key: str, info: CompilerInfo, name: str,
     warning, as when the cache directory itself cannot be written.
     """
     final = entry_dir(key)
+    before, after = ([], []) if suffix != ".c" else \
+        runtime_lib.link_arguments(info, source)
     command = shlex.join(compile_command(info, final / f"source{suffix}",
-                                         final / lib_filename()))
+                                         final / lib_filename(), before, after))
     staged = None
     try:
         staged = cache.staging_dir()
         seconds, stderr = _compile_into(staged, source, cdef, key, info, name, signature,
-                                        suffix)
+                                        suffix, before, after)
         record = {"name": name, "signature": signature, "created": time.time(),
                   "compiler": {"path": info.path, "version": info.version},
                   "flags": list(info.flags), "command": command, "seconds": seconds,
@@ -440,13 +453,12 @@ def _compile(source: str, cdef: str, key: str, info: CompilerInfo, name: str,
                       f"{str(cache_dir())!r} ({e}); it runs from a private temporary build "
                       f"in {str(private)!r}, which is not kept", RuntimeWarning, stacklevel=4)
         seconds, _ = _compile_into(private, source, cdef, key, info, name, signature,
-                                   suffix)
+                                   suffix, before, after)
         path = private / lib_filename()
     finally:
         if staged is not None:
             shutil.rmtree(staged, ignore_errors=True)  # gone already when published
-    ffi = cffi.FFI()
-    ffi.cdef(cdef)
+    ffi = _ffi_for(cdef)
     try:
         lib = ffi.dlopen(str(path))
     except OSError as e:
@@ -461,18 +473,22 @@ def _compile(source: str, cdef: str, key: str, info: CompilerInfo, name: str,
 
 
 def _compile_into(folder: Path, source: str, cdef: str, key: str, info: CompilerInfo,
-                  name: str, signature: str, suffix: str) -> tuple[float, str]:
-    """Write the source and cdef into ``folder`` and compile the library there; returns
-    the compile time and the compiler's warnings."""
+                  name: str, signature: str, suffix: str, before=(), after=()
+                  ) -> tuple[float, str]:
+    """Write the source and cdef into ``folder`` and compile the library there (a big
+    C source as several translation units in parallel); returns the compile time and
+    the compiler's warnings. ``before``/``after``: the precompiled runtime's arguments."""
     src = folder / f"source{suffix}"
     src.write_text(source, encoding="utf-8")
     (folder / _CDEF).write_text(cdef, encoding="utf-8")
     t0 = time.perf_counter()
-    proc = _run(compile_command(info, src, folder / lib_filename()))
+    proc = _split_build(info, source, folder, before, after) if suffix == ".c" else None
+    if proc is None or proc.returncode != 0:  # whole (a failed split: whole again)
+        proc = _run(compile_command(info, src, folder / lib_filename(), before, after))
     seconds = time.perf_counter() - t0
     if proc.returncode != 0:
         kept = _keep_failed(key, source, suffix)
-        again = shlex.join(compile_command(info, kept, lib_filename()))
+        again = shlex.join(compile_command(info, kept, lib_filename(), before, after))
         # Point the diagnostics at the kept file: the staging one is about to go.
         stderr = (proc.stderr or proc.stdout).replace(str(src), str(kept)).strip()
         raise CompileError(
@@ -481,6 +497,25 @@ def _compile_into(folder: Path, source: str, cdef: str, key: str, info: Compiler
             f"command: {again}\ncompiler output:\n{stderr}",
             stderr=stderr, source_path=kept, command=again)
     return seconds, proc.stderr.strip()
+
+
+def _split_build(info: CompilerInfo, source: str, staged: Path, before, after):
+    """Build a big source as several translation units in parallel (``split``); None
+    when it is not worth it or not possible, else the outcome (a failure is rebuilt
+    whole by the caller, whose diagnostics are then the ones reported)."""
+    units = split.split_source(source, split.parts_for(source))
+    if units is None:
+        return None
+    flags = [f for f in info.flags if f != "-shared"]
+    code, stderr = split.compile_parts(
+        lambda src, obj: [info.path, *flags, *before, "-c", str(src), "-o", str(obj)],
+        units, staged,
+        staged / lib_filename(),
+        lambda objs, out: [info.path, *info.flags, *before, *map(str, objs), *after,
+                           "-o", str(out), "-lm"])
+    for part in staged.glob("part*"):
+        part.unlink()
+    return subprocess.CompletedProcess([], code, "", stderr)
 
 
 def _keep_failed(key: str, source: str, suffix: str = ".c") -> Path:

@@ -2,7 +2,8 @@
 
 ``BodyBuilder.value(atom, index)`` returns a C expression for ``atom`` at ``index``:
 a literal, a read from a buffer, or a local declared for the equation that produces it
-(recursively computing its operands at the indices the equation maps to). Locals are
+(after its operands at the indices the equation maps to, walked with an explicit stack
+so that a chain of any length fits Python's recursion limit). Locals are
 named after the jaxpr variables (``a``, ``b``; ``b_1`` for the same variable at another
 index) so that generated C reads like the jaxpr it came from.
 """
@@ -111,15 +112,50 @@ class BodyBuilder:
         """C expression of ``atom``'s element at ``idx``."""
         if isinstance(atom, Literal):
             return emit_c.literal(atom.val, atom.aval.dtype)
+        got = self.memo.get((atom, idx.key()))
+        if got is not None:
+            return got
+        return self._drive(self._evaluate(atom, idx))
+
+    def _drive(self, gen):
+        """Run ``gen`` to completion, computing the values it asks for.
+
+        Rules are generators that ``yield (atom, index)`` for each operand and receive
+        its C expression back, so a chain of fused producers as long as the program is
+        walked with an explicit stack (post-order, in the order plain recursion would
+        take, so the statements come out the same) instead of Python's call stack.
+        """
+        stack = [gen]
+        sent = None
+        while True:
+            try:
+                atom, idx = stack[-1].send(sent)
+            except StopIteration as stop:
+                stack.pop()
+                if not stack:
+                    return stop.value
+                sent = stop.value
+                continue
+            if isinstance(atom, Literal):
+                sent = emit_c.literal(atom.val, atom.aval.dtype)
+                continue
+            got = self.memo.get((atom, idx.key()))
+            if got is not None:
+                sent = got
+                continue
+            stack.append(self._evaluate(atom, idx))
+            sent = None
+
+    def _evaluate(self, atom, idx: Index):
         key = (atom, idx.key())
         got = self.memo.get(key)
-        if got is not None:
+        if got is not None:  # computed meanwhile by a sibling operand
             return got
         e = self.producer.get(atom)
         if e is None:
             out = self._read(atom, idx)
         else:
-            out = self._compute(e, idx)
+            out = yield from self._compute(e, idx)
         self.memo[key] = out
         return out
 
@@ -146,18 +182,18 @@ class BodyBuilder:
             if out.aval.dtype == np.float16:
                 expr = f"tp_f16_round({expr})"
         elif p in prng_c.SOURCES:
-            expr = self._random_source(e, idx)
+            expr = yield from self._random_source(e, idx)
         elif p is slicing.pad_p:
-            expr = self._pad(e, idx)
+            expr = yield from self._pad(e, idx)
         elif p is indexing.dynamic_slice_p:
-            expr = self._dynamic_slice(e, idx)
+            expr = yield from self._dynamic_slice(e, idx)
         elif p in _INDEX_RULES:
             x = e.invars[0]
-            expr = self.value(x, _INDEX_RULES[p](idx, x.aval.shape, out.aval.shape,
-                                                 **e.params))
+            expr = yield x, _INDEX_RULES[p](idx, x.aval.shape, out.aval.shape, **e.params)
         else:
-            args = [self.value(a, self._operand_index(a, idx, out.aval.shape))
-                    for a in e.invars]
+            args = []
+            for a in e.invars:
+                args.append((yield a, self._operand_index(a, idx, out.aval.shape)))
             expr = emit_c.emit(p, args, [a.aval for a in e.invars], out.aval, e.params)
         return self.declare(emit_c.ctype(out.aval.dtype), local_name(self.names[out]), expr,
                             eqn_comment(e, self.names))
@@ -179,11 +215,11 @@ class BodyBuilder:
         key_shape = k.aval.shape
         drawn = tuple(e.params["shape"])
         if not key_shape:
-            key_value = self.value(k, idx.with_dims((), ()))
+            key_value = yield k, idx.with_dims((), ())
             counter = idx.get_flat() if drawn else "0"
         else:
             dims = idx.get_dims()
-            key_value = self.value(k, idx.with_dims(key_shape, dims[:len(key_shape)]))
+            key_value = yield k, idx.with_dims(key_shape, dims[:len(key_shape)])
             terms, stride = [], 1
             for d, n in reversed(list(zip(dims[len(key_shape):], drawn, strict=True))):
                 if n != 1:
@@ -195,7 +231,7 @@ class BodyBuilder:
     def _pad(self, e, idx: Index) -> str:
         x, pv = e.invars
         cfg = e.params["padding_config"]
-        pad_value = self.value(pv, idx.with_dims((), ()))
+        pad_value = yield pv, idx.with_dims((), ())
         if x.aval.size == 0:
             return pad_value
         dims = idx.get_dims()
@@ -217,7 +253,7 @@ class BodyBuilder:
             # Clamped, so the read stays inside x whatever the condition says.
             src.append(self.declare("int64_t", "src",
                                     f"{pos} < 0 ? 0 : ({q} > {n - 1} ? {n - 1} : {q})"))
-        inner = self.value(x, idx.with_dims(x.aval.shape, tuple(src)))
+        inner = yield x, idx.with_dims(x.aval.shape, tuple(src))
         if not conds:
             return inner
         return f"(({' && '.join(conds)}) ? {inner} : {pad_value})"
@@ -228,24 +264,27 @@ class BodyBuilder:
         src = []
         for n, size, s, i in zip(x.aval.shape, e.params["slice_sizes"], starts, dims,
                                  strict=True):
-            start = self.clamped_start(s, n - size)
+            start = yield from self._clamped_start(s, n - size)
             if start == "0" or i == "0":
                 src.append(i if start == "0" else start)
             else:
                 src.append(f"({start} + {_atomic(i)})")
-        return self.value(x, idx.with_dims(x.aval.shape, tuple(src)))
+        return (yield x, idx.with_dims(x.aval.shape, tuple(src)))
 
     def clamped_start(self, start, hi: int) -> str:
         """C expression of the scalar ``start`` clamped into ``[0, hi]``, as JAX clamps a
         dynamic start so that the whole window lies inside the operand (a local computed
         once per body; a number for a literal or when the window fills the dimension)."""
+        return self._drive(self._clamped_start(start, hi))
+
+    def _clamped_start(self, start, hi: int):
         if hi <= 0:
             return "0"
         if isinstance(start, Literal):
             return str(min(max(int(start.val), 0), hi))
         key = (start, hi)
         if key not in self.starts:
-            value = self.value(start, self.index((), ()))
+            value = yield start, self.index((), ())
             self.starts[key] = self.declare(
                 "int64_t", f"{local_name(self.names[start])}_at",
                 emit_c.clamp_start(value, start.aval.dtype, hi))

@@ -15,6 +15,10 @@ from typing import Callable
 __all__ = ["Index", "row_major_strides"]
 
 
+#: Longest index expression kept inline (characters).
+MAX_INDEX_EXPR = 96
+
+
 def row_major_strides(shape) -> tuple:
     """Element strides of a contiguous row-major array."""
     strides, acc = [], 1
@@ -105,7 +109,12 @@ class Index:
         return self.flat
 
     def with_dims(self, shape, dims) -> "Index":
-        """Another array's index given per dimension."""
+        """Another array's index given per dimension (a long expression, such as a
+        chain of reversals composes, bound to a local first: its text would otherwise
+        grow with every index map and nest as deep as the chain is long)."""
+        if self.emit is not None:
+            dims = [self.emit("int64_t", "ix", e) if len(e) > MAX_INDEX_EXPR else e
+                    for e in dims]
         return Index(tuple(shape), tuple(dims), None, self.emit)
 
     def with_flat(self, shape, flat) -> "Index":

@@ -21,11 +21,13 @@ import numpy as np
 from ..ir import ClosedJaxpr, Literal, Var, _alpha, var_names
 from ..lax import callbacks as lax_callbacks
 from ..lax import contraction, structural
+from ..lax import elementwise as ew
 from ..lax.control_flow_batching import lower_vector_predicate_whiles
 from ..passes.dce import eliminate_dead_code
 from . import control, emit_c, kernels, prng_c  # noqa: F401  (prng_c fills the table)
 from .body import BodyBuilder, eqn_comment, local_name, pointer_name
-from .lowering import CONTROL, HOST, REDUCTION, Lowering, fusible, lowering_of, register
+from .lowering import (CONTROL, HOST, INDEX_MAP, RANDOM_SOURCE, REDUCTION, Lowering, fusible,
+                       lowering_of, register)
 # The plan dataclasses live in ``program`` (the kernel builders use them too).
 from .program import PARALLEL_MIN_ELEMENTS, Buffer, KernelPlan, Program
 
@@ -56,14 +58,85 @@ def _names(closed: ClosedJaxpr) -> dict:
     return names
 
 
+#: Equations one fused kernel takes at most: gcc's time on a loop body grows faster
+#: than its length (a 4,000-statement body took three times as long as sixteen of 256), so a
+#: longer chain is cut into kernels of this size, each storing its last value.
+MAX_FUSED_EQNS = 256
+#: A fused value read at several indices is recomputed at each; past this many
+#: per-element operations (its fused producers included) storing it is cheaper.
+RECOMPUTE_MAX_OPS = 8
+
+
+def is_expensive(e) -> bool:
+    """Whether recomputing equation ``e`` per use costs more than a store and a load
+    (transcendentals, divisions, random bits): one predicate, so it can be swapped.
+    A division by a literal is not (gcc makes one by a power of two a product; a mean's
+    ``sum / n`` then fuses into its readers instead of taking a kernel of its own)."""
+    if e.primitive is ew.div_p and isinstance(e.invars[1], Literal):
+        return False
+    return e.primitive.expensive
+
+
+def _op_cost(e) -> int:
+    return RECOMPUTE_MAX_OPS + 1 if is_expensive(e) else 1
+
+
+def _fused_costs(eqns) -> dict:
+    """Var -> per-element operations to compute it when all its fusible producers are
+    fused in (an upper bound, capped just past ``RECOMPUTE_MAX_OPS`` so it stays cheap
+    on long chains)."""
+    cap = RECOMPUTE_MAX_OPS + 1
+    cost: dict = {}
+    for e in eqns:
+        if not fusible(e) or len(e.outvars) != 1:
+            continue
+        c = _op_cost(e)
+        for a in e.invars:
+            if c >= cap:
+                break
+            if isinstance(a, Var):
+                c += cost.get(a, 0)
+        cost[e.outvars[0]] = min(c, cap)
+    return cost
+
+
 def _groups(closed: ClosedJaxpr, materialized: set):
-    """Assign equations to fusion groups (see the module docstring)."""
+    """Assign equations to fusion groups (see the module docstring).
+
+    Each fused value also records the distinct indices it is read at (``reads``: ids
+    of access paths from its group's root through the index maps between). A value read
+    at more than one index that would cost more than ``RECOMPUTE_MAX_OPS`` to recompute
+    (or is expensive) is materialised instead: otherwise a chain such as
+    ``x = f(x) + x[::-1]`` would recompute its whole past at every step, doubling the
+    code per step."""
     eqns = closed.jaxpr.eqns
     users: dict = {}
     for k, e in enumerate(eqns):
         for a in e.invars:
             if isinstance(a, Var):
                 users.setdefault(a, []).append(k)
+    cost = _fused_costs(eqns)
+    paths: dict = {}  # (parent path id, eqn index, operand position) -> path id
+    reads: dict = {}  # Var -> set of path ids it is read at inside its users' group
+
+    def new_path(key) -> int:
+        got = paths.get(key)
+        if got is None:
+            got = paths[key] = len(paths)
+        return got
+
+    def note_reads(k, e, at):
+        out_shape = e.outvars[0].aval.shape
+        remaps = _kind(e) in (INDEX_MAP, RANDOM_SOURCE)
+        for pos, a in enumerate(e.invars):
+            if not isinstance(a, Var):
+                continue
+            if remaps or a.aval.shape != out_shape:
+                got = {new_path((p, k, pos)) for p in at}
+            else:
+                got = at
+            reads.setdefault(a, set()).update(got)
+
     group_of, groups = {}, []
     for k in reversed(range(len(eqns))):
         e = eqns[k]
@@ -73,10 +146,14 @@ def _groups(closed: ClosedJaxpr, materialized: set):
             gids = {group_of[u] for u in us}
             if v not in materialized and len(gids) == 1:
                 g = groups[next(iter(gids))]
+                at = reads.get(v, set())
                 if g["kind"] in ("loop", "reduce") and not (
-                        e.primitive.expensive and g["size"] > v.aval.size):
+                        is_expensive(e) and g["size"] > v.aval.size) and not (
+                        len(at) > 1 and cost.get(v, 0) > RECOMPUTE_MAX_OPS) and \
+                        len(g["members"]) < MAX_FUSED_EQNS:
                     g["members"].append(k)
                     group_of[k] = g["id"]
+                    note_reads(k, e, at)
                     continue
             materialized.add(v)
             kind = "loop"
@@ -92,6 +169,8 @@ def _groups(closed: ClosedJaxpr, materialized: set):
         gid = len(groups)
         groups.append(dict(id=gid, kind=kind, root=k, members=[k], size=size))
         group_of[k] = gid
+        if kind != "opaque":
+            note_reads(k, e, {new_path(("root", k))})
     # A reduction's operand producers joined it; any other fusible value it reads whose
     # users span several groups was materialised above.
     return sorted(groups, key=lambda g: g["root"])
@@ -334,11 +413,19 @@ def _take(free: list, nbytes: int):
     return off
 
 
+#: Equations a fused kernel's header comment lists.
+_COMMENT_EQNS = 32
+
+
 def _fused_kernel(kname, g, eqns, buffers, names) -> KernelPlan:
     root = eqns[g["root"]]
-    members = set(g["members"])
-    producer = {e.outvars[0]: e for k, e in enumerate(eqns) if k in members}
-    comment = "; ".join(_eqn_text(eqns[k], names) for k in sorted(members))
+    members = sorted(g["members"])
+    producer = {eqns[k].outvars[0]: eqns[k] for k in members}
+    # The body has a comment per equation; the kernel's own one lists the first few.
+    shown = members if len(members) <= _COMMENT_EQNS else members[:_COMMENT_EQNS]
+    comment = "; ".join(_eqn_text(eqns[k], names) for k in shown)
+    if len(shown) < len(members):
+        comment += f"; ... ({len(members) - len(shown)} more)"
     if g["kind"] == "reduce":
         return kernels.reduce_kernel(kname, root, producer, buffers, names, comment,
                                      PARALLEL_MIN_ELEMENTS)

@@ -1,0 +1,143 @@
+"""The precompiled part of the C runtime: ``runtime/tp_math_lib.h`` built once per cache.
+
+Input: the compiler and flags of :func:`transpile.backend.build.compiler_info`. Output:
+an object file under ``<cache>/runtime/<key>/`` that libraries link against, so that the
+transcendental functions (a few hundred instructions each) are compiled and vectorised
+once per machine instead of once per call site in every library. The key hashes the
+compiler, its flags and every runtime header, so a change to any of them builds a new
+object; publishing is atomic (``os.replace``) under a lock, as for libraries.
+
+Building it costs a few seconds, about what inlining a hundred such calls costs: a
+library whose source makes fewer calls than :data:`LIB_WORTH_CALLS` keeps the inline
+definitions until some library has built the object.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+from ..resources import runtime_dir
+from . import cache_trust
+from .cache import _headers_digest, cache_dir, key_lock, staging_dir
+
+__all__ = ["runtime_object", "math_calls", "link_arguments", "LIB_WORTH_CALLS",
+           "RUNTIME_VERSION"]
+
+#: Bump when the way the object is built changes.
+RUNTIME_VERSION = 1
+#: Sources longer than this (characters) build at -O2: gcc's -O3 takes about twice as
+#: long on them, and the kernels' `omp simd` loops are vectorised at -O2 all the same
+#: (run times of the benchmarks within noise); small programs keep -O3.
+O2_ABOVE_CHARS = 200_000
+#: Heavy-call equivalents (a cheap call counts a quarter) above which building the
+#: object pays for itself in one compile: inlining a sin costs about 20 ms of compile
+#: time, building the object a few seconds.
+LIB_WORTH_CALLS = 64
+#: Cheap-tier calls above which they go out of line too: compile time then outweighs
+#: the 15-30% a call costs them at run time.
+CHEAP_OUT_OF_LINE = 32
+
+_SOURCE = ('#include "tp_codegen.h"\n#define TP_RUNTIME_LIB_DEFINE\n#include "tp_math_lib.h"\n'
+           '#include "tp_matmul.h"\n')
+#: A matrix product's threaded paths weigh this many heavy calls (about 0.4 s of compile
+#: time per dtype in a file).
+GEMM_WEIGHT = 8
+_PATTERNS: dict = {}
+
+
+def _pattern(tier: str) -> re.Pattern:
+    """A pattern matching a call of any function of ``tier`` (``HEAVY`` or ``CHEAP``)."""
+    if tier not in _PATTERNS:
+        text = (runtime_dir() / "tp_math_lib.h").read_text(encoding="utf-8")
+        block = text.split(f"#define TPX_{tier}(F)", 1)[1].split("\n#define", 1)[0]
+        names = re.findall(r"F\((\w+), \w+\)", block)
+        _PATTERNS[tier] = re.compile(r"\btp_(?:%s)\(" % "|".join(names))
+    return _PATTERNS[tier]
+
+
+def math_calls(source: str) -> tuple[int, int]:
+    """How many calls of the object's heavy and cheap functions ``source`` makes (a
+    matrix product counted as ``GEMM_WEIGHT`` heavy calls)."""
+    gemm = len(_GEMM.findall(source))
+    return (len(_pattern("HEAVY").findall(source)) + GEMM_WEIGHT * gemm,
+            len(_pattern("CHEAP").findall(source)))
+
+
+_GEMM = re.compile(r"\btp_gemm_f(?:32|64)\(")
+
+
+def _key(info) -> str:
+    h = hashlib.sha256()
+    for part in (str(RUNTIME_VERSION), info.path, info.version, "\0".join(info.flags)):
+        h.update(part.encode() + b"\0")
+    h.update(_headers_digest())
+    return h.hexdigest()[:32]
+
+
+def _object_flags(info) -> list:
+    # An object to link, not a library; one section per function so that the linker
+    # keeps only the functions (and SIMD clones) a library calls.
+    return [f for f in info.flags if f != "-shared"] + ["-ffunction-sections", "-c"]
+
+
+def runtime_object(info, build: bool = True) -> Path | None:
+    """The runtime object for ``info``'s compiler and flags, built if missing and
+    ``build``; None when it is missing and not built, or when the build fails (the
+    library then uses the inline definitions)."""
+    key = _key(info)
+    folder = cache_dir() / "runtime" / key
+    obj = folder / "tp_math_lib.o"
+    if obj.exists() or not build:
+        return obj if obj.exists() and _trusted(folder) else None
+    with key_lock(f"runtime-{key}"):
+        if obj.exists():
+            return obj
+        staged = staging_dir()
+        try:
+            src = staged / "tp_math_lib.c"
+            src.write_text(_SOURCE, encoding="utf-8")
+            out = staged / "tp_math_lib.o"
+            proc = subprocess.run([info.path, *_object_flags(info), str(src), "-o", str(out)],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  stdin=subprocess.DEVNULL, check=False)
+            if proc.returncode != 0 or not out.exists():
+                return None
+            folder.mkdir(parents=True, exist_ok=True)
+            cache_trust.seal(folder)
+            cache_trust.seal(out)
+            os.replace(out, obj)
+        except OSError:
+            return None
+        finally:
+            shutil.rmtree(staged, ignore_errors=True)
+    return obj if _trusted(folder) else None
+
+
+def _trusted(folder: Path) -> bool:
+    """Whether the object's folder (and the folders above it in the cache) may be linked
+    into our libraries: its code runs in this process, so it must be ours and writable
+    by no one else, as every cache entry must."""
+    return all(cache_trust.check_tree(f) is None for f in (folder.parent, folder))
+
+
+def link_arguments(info, source: str) -> tuple[list, list]:
+    """``(before, after)``: the compile arguments for ``source`` beyond ``info.flags``:
+    -O2 for a big source; defines that make it call the runtime object and, after the
+    source, the object and ``--gc-sections`` (nothing of the object when it would not
+    pay: the inline definitions are used)."""
+    before = ["-O2"] if len(source) > O2_ABOVE_CHARS else []
+    if "tp_math_lib.h" not in source:
+        return before, []
+    heavy, cheap = math_calls(source)
+    cheap_out = cheap > CHEAP_OUT_OF_LINE
+    if not heavy and not cheap_out:
+        return before, []
+    obj = runtime_object(info, build=heavy + cheap / 4 > LIB_WORTH_CALLS)
+    if obj is None:
+        return before, []
+    before += ["-DTP_RUNTIME_LIB"] + (["-DTP_RUNTIME_LIB_ALL"] if cheap_out else [])
+    return before, [str(obj), "-Wl,--gc-sections"]
