@@ -20,6 +20,7 @@ import pytest
 
 import transpile as jax
 import transpile.numpy as jnp
+from cache_checks import CDEF, call, scale_source
 from transpile.__main__ import main
 from transpile.backend import build, cache, compiler_info
 from transpile.backend import cache_listing
@@ -28,18 +29,7 @@ from transpile.backend import cache_trust as trust
 buildmod = importlib.import_module("transpile.backend.build")
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
-CDEF = "void scale(const float *x, float *y, int64_t n);"
-SOURCE = ('#include <stdint.h>\n#include "transpile_macros.h"\n/* security tests */\n'
-          "void scale(const float *TP_RESTRICT x, float *TP_RESTRICT y, int64_t n) {\n"
-          "    for (int64_t i = 0; i < n; i++) y[i] = 5.0f * x[i];\n}\n")
-
-
-def call(library) -> list:
-    x = np.arange(4, dtype=np.float32)
-    y = np.zeros(4, dtype=np.float32)
-    library.lib.scale(library.ffi.from_buffer("float[]", x),
-                      library.ffi.from_buffer("float[]", y), 4)
-    return y.tolist()
+SOURCE = scale_source("5.0", "security tests")
 
 
 @pytest.fixture

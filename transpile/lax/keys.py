@@ -1,19 +1,5 @@
 """PRNG key primitives with their NumPy and differentiation rules (batching rules:
-``lax.keys_batching``; the API on them: ``random/keys.py``).
-
-PRNG keys: the ``random_*`` primitives on typed keys, and the key functions.
-
-A typed key array has dtype ``key<fry>`` (storage :data:`dtypes.KEY_FRY`, the two uint32
-words of a threefry key); a raw key (``PRNGKey``) is a plain ``uint32[..., 2]``. Every
-public function accepts both: a raw key is wrapped (``random_wrap``) on the way in and,
-for the functions that return keys, unwrapped (``random_unwrap``) on the way out, so
-jaxprs read as JAX 0.10.2's.
-
-Streams are JAX's default: threefry2x32 in partitionable mode. Element ``i`` (row-major)
-of an output of shape ``S`` uses the 64-bit counter ``i`` as the pair ``(i >> 32,
-i & 0xFFFFFFFF)``; ``split`` keeps both cipher words, ``random_bits`` xors them (32
-bits), truncates (8, 16) or concatenates them (64); ``fold_in(k, d)`` hashes the counter
-``(0, d)``. JAX_BEHAVIOUR.md section 8.3 has the details.
+``lax.keys_batching``; the API on them, and how keys and streams work: ``random/keys.py``).
 """
 from __future__ import annotations
 
