@@ -9,7 +9,6 @@ import shutil
 import subprocess
 import sys
 
-import numpy as np
 import pytest
 
 from cache_checks import CDEF, call, scale_source
