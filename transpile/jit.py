@@ -253,6 +253,7 @@ class JitWrapped:
         self._device = device
         self._options_key = (self._static_argnums, self._static_argnames, backend, device)
         self._name = getattr(fun, "__name__", type(fun).__name__)
+        self._has_statics = bool(self._static_argnums or self._static_argnames)
         self._fast: dict = {}
         self._native = True  # False for library helpers: eager calls stay in NumPy
         functools.update_wrapper(self, fun, updated=())
@@ -373,14 +374,24 @@ class JitWrapped:
         # The cached call: positional arrays only, outside every transformation. The
         # key is what determines the signature (type, shape, dtype, weak type) plus the
         # configuration, so a hit needs no pytree walk, no aval and no tracing.
-        key = None
-        if not kwargs and not core._state.stack and self._native:
-            key = _fast_key(args)
-            if key is not None:
-                hit = self._fast.get(key)
-                if hit is not None:
-                    exe, unflatten = hit
-                    return unflatten(exe(args))
+        key = fast_leaves = None
+        if not core._state.stack and self._native:
+            if not kwargs:
+                key = _fast_key(args)
+                if key is not None:
+                    hit = self._fast.get(key)
+                    if hit is not None:
+                        exe, unflatten = hit
+                        return unflatten(exe(args))
+            if key is None and not self._has_statics:
+                # Containers or keywords: one walk gives both the key and the leaves.
+                fast_leaves = []
+                key = _tree_key(args, kwargs, fast_leaves)
+                if key is not None:
+                    hit = self._fast.get(key)
+                    if hit is not None:
+                        exe, unflatten = hit
+                        return unflatten(exe(fast_leaves))
         if config.jax_disable_jit:
             return self._fun(*args, **kwargs)
         entry, leaves = self._get_entry(args, kwargs)
@@ -390,8 +401,8 @@ class JitWrapped:
             # Outside any transformation: run the compiled C (or CUDA).
             exe = self._executable(entry, self._run_device(leaves))
             unflatten = _unflattener(entry.out_tree)
-            if key is not None and not self._static_argnums and \
-                    len(leaves) == len(args):
+            if key is not None and not self._has_statics and _same_leaves(
+                    args if fast_leaves is None else fast_leaves, leaves):
                 self._fast[key] = (exe.call, unflatten)
             return unflatten(exe(leaves))
         if self._inline and core.cur_dynamic_level() >= 0:
@@ -476,6 +487,74 @@ def _fast_key(args):
         else:
             return None
     return tuple(key)
+
+
+def _same_leaves(fast, leaves) -> bool:
+    """Whether the fast walk found exactly the leaves ``tree_flatten`` found, in order
+    (a check made once per signature, when the fast entry is stored)."""
+    return len(fast) == len(leaves) and all(
+        a is b for a, b in zip(fast, leaves, strict=True))
+
+
+_INT32 = (-2 ** 31, 2 ** 31 - 1)
+
+
+def _tree_key(args, kwargs, leaves: list):
+    """The key of a call whose arguments hold containers or keywords: one token per
+    node (its type and arity, a dict's sorted keys) and per leaf (shape, dtype, weak
+    type; a Python scalar's type), appending the leaves in ``tree_flatten``'s order.
+    None when something here is not handled (custom nodes, other leaf types): the slow
+    path decides then."""
+    key = [_TREE_MARK, config._trace_key]
+    if not _walk(args, key, leaves):
+        return None
+    if kwargs:
+        key.append(_KW_MARK)
+        if not _walk(kwargs, key, leaves):
+            return None
+    return tuple(key)
+
+
+def _walk(x, key: list, leaves: list) -> bool:
+    t = type(x)
+    if t in _ARRAY_TYPES:
+        v = x._value
+        key.append((v.shape, v.dtype, x._weak_type))
+        leaves.append(x)
+        return True
+    if t is np.ndarray:
+        key.append((x.shape, x.dtype, None))
+        leaves.append(x)
+        return True
+    if t is dict:
+        try:
+            names = sorted(x)
+        except TypeError:
+            return False
+        key.append((dict, tuple(names)))
+        for k in names:
+            if not _walk(x[k], key, leaves):
+                return False
+        return True
+    if t is tuple or t is list or (issubclass(t, tuple) and hasattr(t, "_fields")
+                                   and t not in tree_util._registry):
+        key.append((t, len(x)))
+        for c in x:
+            if not _walk(c, key, leaves):
+                return False
+        return True
+    if x is None:
+        key.append(None)
+        return True
+    if t is float or t is bool or (t is int and _INT32[0] <= x <= _INT32[1]):
+        key.append(t)
+        leaves.append(x)
+        return True
+    return False
+
+
+_TREE_MARK = object()
+_KW_MARK = object()
 
 
 def _array_types():
