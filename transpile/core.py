@@ -45,6 +45,14 @@ class ShapedArray:
         self.dtype = np.dtype(dtype)
         self.weak_type = bool(weak_type)
 
+    @classmethod
+    def _trusted(cls, shape: tuple, dtype: np.dtype, weak_type: bool) -> "ShapedArray":
+        """An aval from fields already canonical (an array's own shape and dtype):
+        skips the conversions of ``__init__``, which dominate eager dispatch."""
+        self = object.__new__(cls)
+        self.shape, self.dtype, self.weak_type = shape, dtype, weak_type
+        return self
+
     @property
     def ndim(self) -> int:
         return len(self.shape)

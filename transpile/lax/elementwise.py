@@ -107,13 +107,22 @@ def _check_accepts(name: str, dtype, accepted, position: int | None = None) -> N
 _F32_F64 = (np.dtype(np.float32), np.dtype(np.float64))
 
 
+_TINY = {dt: np.finfo(dt).tiny for dt in _F32_F64}
+
+
 def _flush(x):
     """Subnormal float32/float64 values become zeros of the same sign."""
     x = np.asarray(x)
-    if x.dtype not in _F32_F64:
+    tiny = _TINY.get(x.dtype)
+    if tiny is None:
         return x
-    sub = np.abs(x) < np.finfo(x.dtype).tiny
-    if not sub.any():
+    sub = np.abs(x) < tiny
+    # count_nonzero is the cheapest test on small arrays; zeros (common, and their own
+    # flushed value) are set aside before paying for the copy.
+    if not np.count_nonzero(sub):
+        return x
+    sub &= x != 0
+    if not np.count_nonzero(sub):
         return x
     return np.where(sub, np.copysign(np.zeros((), x.dtype), x), x)
 
