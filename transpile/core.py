@@ -219,6 +219,13 @@ class Primitive:
 
     def bind(self, *args, **params):
         """Apply the primitive within the innermost relevant trace."""
+        if not _state.stack:
+            # No trace at all: eager dispatch, unless a leaked tracer must be reported.
+            for a in args:
+                if isinstance(a, Tracer):
+                    break
+            else:
+                return eager_apply(self, args, params)
         trace = find_top_trace(args)
         tracers = [trace.full_raise(a) for a in args]
         out = trace.process_primitive(self, tracers, params)
