@@ -145,7 +145,13 @@ def _xla(fn, *, daz=_F32_F64, ftz=_F32_F64, wide=False):
         if dt.kind != "f":
             return fn(*args, **params)
         args = [_flush(a) if a.dtype in daz else a for a in args]
-        if wide and dt != np.float64:
+        if wide and dt != np.float64 and float_ufunc and len(args) == 1 and not params \
+                and args[0].size >= _BUFFERED_MIN:
+            # The same float64 evaluation rounded once, through the ufunc's buffered
+            # casts: no float64 copies of a large operand or result.
+            out = fn(args[0], dtype=np.float64, out=np.empty(args[0].shape, dt),
+                     casting="unsafe")
+        elif wide and dt != np.float64:
             out = np.asarray(fn(*[a.astype(np.float64) if a.dtype.kind == "f" else a
                                   for a in args], **params))
             if out.dtype.kind == "f":
@@ -153,10 +159,12 @@ def _xla(fn, *, daz=_F32_F64, ftz=_F32_F64, wide=False):
         else:
             out = np.asarray(fn(*args, **params))
         return _flush(out) if out.dtype in ftz else out
+    float_ufunc = isinstance(fn, np.ufunc) and fn.nin == 1 and fn.nout == 1
     impl.__name__ = getattr(fn, "__name__", "impl")
     return impl
 
 
+_BUFFERED_MIN = 1 << 12
 _NO_FLUSH = dict(daz=(), ftz=())
 
 # ---------------------------------------------------------------------------------------
