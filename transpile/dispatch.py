@@ -194,10 +194,22 @@ def apply_primitive(primitive, args, params):
             route.calls -= 1
             if route.calls <= 0:
                 _promote(primitive, args, params, route)
+        if not primitive.multiple_results:
+            return _run_one(primitive, args, params, route)
         res = eval_mod.run_impl(primitive, [a._value for a in args], params, route.out_avals)
         new = Array._new
         arrays = [new(r, w) for r, w in zip(res, route.weak, strict=True)]
     return arrays if primitive.multiple_results else arrays[0]
+
+
+def _run_one(primitive, args, params, route) -> Array:
+    """``run_impl`` for one result, with the checks that almost always pass first."""
+    with np.errstate(all="ignore"):
+        r = primitive.impl(*[a._value for a in args], **params)
+    aval = route.out_avals[0]
+    if type(r) is not np.ndarray or r.dtype != aval.dtype or r.shape != aval.shape:
+        r = eval_mod.conform(r, aval)
+    return Array._new(r, route.weak[0])
 
 
 def _signature(primitive, args, params):

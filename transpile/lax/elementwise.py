@@ -108,11 +108,13 @@ _F32_F64 = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 _TINY = {dt: np.finfo(dt).tiny for dt in _F32_F64}
+_F64 = np.dtype(np.float64)
 
 
 def _flush(x):
     """Subnormal float32/float64 values become zeros of the same sign."""
-    x = np.asarray(x)
+    if type(x) is not np.ndarray:
+        x = np.asarray(x)
     tiny = _TINY.get(x.dtype)
     if tiny is None:
         return x
@@ -145,13 +147,13 @@ def _xla(fn, *, daz=_F32_F64, ftz=_F32_F64, wide=False):
         if dt.kind != "f":
             return fn(*args, **params)
         args = [_flush(a) if a.dtype in daz else a for a in args]
-        if wide and dt != np.float64 and float_ufunc and len(args) == 1 and not params \
+        if wide and dt is not _F64 and float_ufunc and len(args) == 1 and not params \
                 and args[0].size >= _BUFFERED_MIN:
             # The same float64 evaluation rounded once, through the ufunc's buffered
             # casts: no float64 copies of a large operand or result.
             out = fn(args[0], dtype=np.float64, out=np.empty(args[0].shape, dt),
                      casting="unsafe")
-        elif wide and dt != np.float64:
+        elif wide and dt is not _F64 and dt != _F64:
             out = np.asarray(fn(*[a.astype(np.float64) if a.dtype.kind == "f" else a
                                   for a in args], **params))
             if out.dtype.kind == "f":
