@@ -6,15 +6,21 @@ output avals (so abstract evaluation runs once per signature, as JAX caches it) 
 it runs. Elementwise and reduction primitives on large operands
 (``COMPILE_MIN_ELEMENTS`` and up) and the primitives ``interpreters.eval.compiled_eagerly``
 names (loops) run compiled through the C backend, one executable per signature, built
-once per machine into the disk cache; the rest run their NumPy rule
-(``interpreters.eval.run_impl``), which computes the same bits. Without a compiler, or
-under ``jax_disable_jit``, everything runs on the NumPy rules. Results are ``Array``s,
+once per machine into the disk cache (elementwise and reduction kernels on a worker
+thread, the NumPy rule answering until the kernel is ready); small signatures are
+compiled once called ``HOT_CALLS`` times. Only primitives and dtypes whose kernels give
+the NumPy rule's bits are compiled (``_COMPILABLE``); the rest run their NumPy rule
+(``interpreters.eval.run_impl``). Without a compiler, or under ``jax_disable_jit``,
+everything runs on the NumPy rules. Results are ``Array``s,
 or ``CudaArray``s beside a GPU operand. This module sits above the stages it calls, so
 ``core`` reaches it through the ``core.eager_apply`` hook, set at the bottom of this file.
 """
 from __future__ import annotations
 
 import collections
+import logging
+import queue
+import threading
 
 import numpy as np
 
@@ -30,7 +36,10 @@ from .memory.device_array import CudaArray
 from .passes.cse import params_key
 from .placement import argument_device
 
-__all__ = ["apply_primitive", "COMPILE_MIN_ELEMENTS", "HOT_CALLS", "clear_eager_cache"]
+__all__ = ["apply_primitive", "COMPILE_MIN_ELEMENTS", "HOT_CALLS", "BACKGROUND_BUILDS",
+           "clear_eager_cache", "wait_for_builds"]
+
+_logger = logging.getLogger("transpile")
 
 #: Elementwise and reduction primitives whose operands or results have at least this
 #: many elements run compiled: there the multithreaded kernel beats NumPy's emulation
@@ -40,6 +49,9 @@ COMPILE_MIN_ELEMENTS = 1 << 15
 #: Calls of one small signature after which it is compiled too (JAX compiles every
 #: signature at its first call; a C build costs more than XLA's, so only hot ones).
 HOT_CALLS = 16
+#: Build elementwise and reduction kernels on a worker thread: until one is ready its
+#: calls run the NumPy rule (the same bits), so no eager call waits for the compiler.
+BACKGROUND_BUILDS = True
 
 _F32, _F64, _I32, _BOOL = (np.dtype(t) for t in (np.float32, np.float64, np.int32,
                                                    np.bool_))
@@ -103,6 +115,41 @@ def clear_eager_cache() -> None:
     _eager_exes.clear()
 
 
+_builds: "queue.Queue" = queue.Queue()
+_builder_lock = threading.Lock()
+_builder: list = []
+
+
+def wait_for_builds() -> None:
+    """Return once every kernel build queued by eager dispatch has finished."""
+    _builds.join()
+
+
+def _build_later(primitive, params, avals, route) -> None:
+    """Queue the build of ``route``'s kernel for the worker thread (started on first
+    use; a daemon, so a pending build never delays the interpreter's exit)."""
+    with _builder_lock:
+        if not _builder:
+            t = threading.Thread(target=_build_worker, name="transpile-eager-builds",
+                                 daemon=True)
+            t.start()
+            _builder.append(t)
+    _builds.put((primitive, params, avals, route))
+
+
+def _build_worker() -> None:
+    while True:
+        primitive, params, avals, route = _builds.get()
+        try:
+            exe = _build(primitive, params, avals, route.out_avals)
+            if exe is not None:
+                route.exe = exe
+        except Exception:  # noqa: BLE001 - the NumPy rule keeps answering
+            _logger.debug("eager build of %s failed", primitive.name, exc_info=True)
+        finally:
+            _builds.task_done()
+
+
 def _build(primitive, params, avals, out_avals):
     """The executable of one equation, or None when it cannot be compiled here."""
     ins = tuple(Var(a) for a in avals)
@@ -144,10 +191,14 @@ def _resolve(primitive, args, params) -> _Route:
     avals = [a.aval for a in args]
     out = primitive.abstract_eval(*avals, **params)
     out_avals = list(out) if primitive.multiple_results else [out]
-    exe = None
+    route = _Route(out_avals, None, params, _compilable(primitive, avals))
     if not config.jax_disable_jit and _wants_compiled(primitive, params, avals, out_avals):
-        exe = _build(primitive, params, avals, out_avals)
-    return _Route(out_avals, exe, params, exe is None and _compilable(primitive, avals))
+        route.compilable = False
+        if BACKGROUND_BUILDS and primitive not in eval_mod.compiled_eagerly:
+            _build_later(primitive, params, avals, route)
+        else:  # loops: their NumPy rule is far slower than a build
+            route.exe = _build(primitive, params, avals, out_avals)
+    return route
 
 
 def _compilable(primitive, avals) -> bool:
@@ -171,6 +222,9 @@ def _promote(primitive, args, params, route) -> None:
     if config.jax_disable_jit:
         return
     avals = [a.aval for a in args]
+    if BACKGROUND_BUILDS:
+        _build_later(primitive, params, avals, route)
+        return
     exe = _build(primitive, params, avals, route.out_avals)
     if exe is not None:
         route.exe = exe
