@@ -101,8 +101,8 @@ def _uniform(args, kinds: str) -> bool:
         return False
     v0 = a0._value
     dt, nd = v0.dtype, v0.ndim
-    if dt.kind not in kinds:
-        return False
+    if dt.kind not in kinds or (dt.itemsize == 8 and not config.x64_enabled):
+        return False  # a 64-bit array made under x64 is canonicalised by promotion
     for a in args[1:]:
         if type(a) is not Array or a._weak_type:
             return False
