@@ -53,21 +53,21 @@ def _jit9():
     return out
 
 
-def _dict5(lib):
-    return lambda d: d["a"] * d["b"] + d["c"] - d["d"] * d["e"]
+def _dict5(d):
+    return d["a"] * d["b"] + d["c"] - d["d"] * d["e"]
 
 
 @row("dispatch: cached jit, dict of 5 arrays", number=2000)
 def _jitdict():
     d = {k: _f32(9, seed=i) for i, k in enumerate("abcde")}
     td = {k: tnp.asarray(v) for k, v in d.items()}
-    f = tp.jit(_dict5(tnp))
+    f = tp.jit(_dict5)
     out = {"transpile": lambda: f(td)}
     if jax:
         jd = {k: jnp.asarray(v) for k, v in d.items()}
-        jf = jax.jit(_dict5(jnp))
+        jf = jax.jit(_dict5)
         out["JAX"] = lambda: _ready(jf(jd))
-    out["NumPy"] = lambda: _dict5(np)(d)
+    out["NumPy"] = lambda: _dict5(d)
     return out
 
 

@@ -1,9 +1,9 @@
 """Eager dispatch (``transpile.dispatch``): compiled routes give the NumPy evaluator's bits.
 
 The oracle is the NumPy evaluator itself: every eager primitive on its NumPy rule (the
-table of compiled routes emptied). Each case is run once through the compiled route (the size threshold
-lowered to 0 so that small operands compile too) and compared byte for byte, with the
-dtype and weak type, against the evaluator's result.
+table of compiled routes emptied). Each case runs through the compiled route (the size
+threshold lowered to 0 so that small operands compile too) and is compared byte for
+byte, with the dtype and weak type, against the evaluator's result.
 """
 from __future__ import annotations
 
