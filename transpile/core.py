@@ -45,6 +45,14 @@ class ShapedArray:
         self.dtype = np.dtype(dtype)
         self.weak_type = bool(weak_type)
 
+    @classmethod
+    def _trusted(cls, shape: tuple, dtype: np.dtype, weak_type: bool) -> "ShapedArray":
+        """An aval from fields already canonical (an array's own shape and dtype):
+        skips the conversions of ``__init__``, which dominate eager dispatch."""
+        self = object.__new__(cls)
+        self.shape, self.dtype, self.weak_type = shape, dtype, weak_type
+        return self
+
     @property
     def ndim(self) -> int:
         return len(self.shape)
@@ -259,6 +267,13 @@ class Primitive:
 
     def bind(self, *args, **params):
         """Apply the primitive within the innermost relevant trace."""
+        if not _state.stack:
+            # No trace at all: eager dispatch, unless a leaked tracer must be reported.
+            for a in args:
+                if isinstance(a, Tracer):
+                    break
+            else:
+                return eager_apply(self, args, params)
         trace = find_top_trace(args)
         tracers = [trace.full_raise(a) for a in args]
         out = trace.process_primitive(self, tracers, params)

@@ -29,6 +29,7 @@ from . import stages
 from .array import Array
 from .backend.build import CompilerNotFoundError
 from .backend.load import PooledArray
+from .call_keys import same_leaves as _same_leaves, tree_key as _tree_key
 from .dtypes import canonicalize_dtype
 from .ir import ClosedJaxpr
 from .lax import call as lax_call
@@ -253,6 +254,7 @@ class JitWrapped:
         self._device = device
         self._options_key = (self._static_argnums, self._static_argnames, backend, device)
         self._name = getattr(fun, "__name__", type(fun).__name__)
+        self._has_statics = bool(self._static_argnums or self._static_argnames)
         self._fast: dict = {}
         self._native = True  # False for library helpers: eager calls stay in NumPy
         functools.update_wrapper(self, fun, updated=())
@@ -373,14 +375,24 @@ class JitWrapped:
         # The cached call: positional arrays only, outside every transformation. The
         # key is what determines the signature (type, shape, dtype, weak type) plus the
         # configuration, so a hit needs no pytree walk, no aval and no tracing.
-        key = None
-        if not kwargs and not core._state.stack and self._native:
-            key = _fast_key(args)
-            if key is not None:
-                hit = self._fast.get(key)
-                if hit is not None:
-                    exe, unflatten = hit
-                    return unflatten(exe(args))
+        key = fast_leaves = None
+        if not core._state.stack and self._native:
+            if not kwargs:
+                key = _fast_key(args)
+                if key is not None:
+                    hit = self._fast.get(key)
+                    if hit is not None:
+                        exe, unflatten = hit
+                        return unflatten(exe(args))
+            if key is None and not self._has_statics:
+                # Containers or keywords: one walk gives both the key and the leaves.
+                fast_leaves = []
+                key = _tree_key(args, kwargs, fast_leaves)
+                if key is not None:
+                    hit = self._fast.get(key)
+                    if hit is not None:
+                        exe, unflatten = hit
+                        return unflatten(exe(fast_leaves))
         if config.jax_disable_jit:
             return self._fun(*args, **kwargs)
         entry, leaves = self._get_entry(args, kwargs)
@@ -390,8 +402,8 @@ class JitWrapped:
             # Outside any transformation: run the compiled C (or CUDA).
             exe = self._executable(entry, self._run_device(leaves))
             unflatten = _unflattener(entry.out_tree)
-            if key is not None and not self._static_argnums and \
-                    len(leaves) == len(args):
+            if key is not None and not self._has_statics and _same_leaves(
+                    args if fast_leaves is None else fast_leaves, leaves):
                 self._fast[key] = (exe.call, unflatten)
             return unflatten(exe(leaves))
         if self._inline and core.cur_dynamic_level() >= 0:

@@ -13,7 +13,7 @@ import numpy as np
 from .. import core
 from ..ir import ClosedJaxpr, Jaxpr, Literal
 
-__all__ = ["compiled_eagerly", "eval_jaxpr", "eval_jaxpr_numpy", "run_impl"]
+__all__ = ["compiled_eagerly", "conform", "eval_jaxpr", "eval_jaxpr_numpy", "run_impl"]
 
 
 def run_impl(primitive, vals, params, out_avals):
@@ -21,16 +21,18 @@ def run_impl(primitive, vals, params, out_avals):
     with np.errstate(all="ignore"):
         res = primitive.impl(*vals, **params)
     outs = res if primitive.multiple_results else [res]
-    fixed = []
-    for r, aval in zip(outs, out_avals, strict=True):
-        arr = np.asarray(r)
-        if arr.dtype != aval.dtype:
-            with np.errstate(all="ignore"):
-                arr = arr.astype(aval.dtype)
-        if arr.shape != aval.shape:
-            arr = np.broadcast_to(arr, aval.shape)
-        fixed.append(arr)
-    return fixed
+    return [conform(r, aval) for r, aval in zip(outs, out_avals, strict=True)]
+
+
+def conform(r, aval) -> np.ndarray:
+    """A rule's result as an array of ``aval``'s dtype and shape."""
+    arr = np.asarray(r)
+    if arr.dtype != aval.dtype:
+        with np.errstate(all="ignore"):
+            arr = arr.astype(aval.dtype)
+    if arr.shape != aval.shape:
+        arr = np.broadcast_to(arr, aval.shape)
+    return arr
 
 
 #: primitive -> predicate(params) saying whether an eager application runs compiled C,

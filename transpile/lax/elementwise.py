@@ -107,13 +107,24 @@ def _check_accepts(name: str, dtype, accepted, position: int | None = None) -> N
 _F32_F64 = (np.dtype(np.float32), np.dtype(np.float64))
 
 
+_TINY = {dt: np.finfo(dt).tiny for dt in _F32_F64}
+_F64 = np.dtype(np.float64)
+
+
 def _flush(x):
     """Subnormal float32/float64 values become zeros of the same sign."""
-    x = np.asarray(x)
-    if x.dtype not in _F32_F64:
+    if type(x) is not np.ndarray:
+        x = np.asarray(x)
+    tiny = _TINY.get(x.dtype)
+    if tiny is None:
         return x
-    sub = np.abs(x) < np.finfo(x.dtype).tiny
-    if not sub.any():
+    sub = np.abs(x) < tiny
+    # count_nonzero is the cheapest test on small arrays; zeros (common, and their own
+    # flushed value) are set aside before paying for the copy.
+    if not np.count_nonzero(sub):
+        return x
+    sub &= x != 0
+    if not np.count_nonzero(sub):
         return x
     return np.where(sub, np.copysign(np.zeros((), x.dtype), x), x)
 
@@ -136,7 +147,13 @@ def _xla(fn, *, daz=_F32_F64, ftz=_F32_F64, wide=False):
         if dt.kind != "f":
             return fn(*args, **params)
         args = [_flush(a) if a.dtype in daz else a for a in args]
-        if wide and dt != np.float64:
+        if wide and dt is not _F64 and float_ufunc and len(args) == 1 and not params \
+                and args[0].size >= _BUFFERED_MIN:
+            # The same float64 evaluation rounded once, through the ufunc's buffered
+            # casts: no float64 copies of a large operand or result.
+            out = fn(args[0], dtype=np.float64, out=np.empty(args[0].shape, dt),
+                     casting="unsafe")
+        elif wide and dt is not _F64 and dt != _F64:
             out = np.asarray(fn(*[a.astype(np.float64) if a.dtype.kind == "f" else a
                                   for a in args], **params))
             if out.dtype.kind == "f":
@@ -144,12 +161,14 @@ def _xla(fn, *, daz=_F32_F64, ftz=_F32_F64, wide=False):
         else:
             out = np.asarray(fn(*args, **params))
         return _flush(out) if out.dtype in ftz else out
+    float_ufunc = isinstance(fn, np.ufunc) and fn.nin == 1 and fn.nout == 1
     impl.__name__ = getattr(fn, "__name__", "impl")
     # read by _unop/_binop into Primitive.unflushed_dtypes (codegen keeps these too)
     impl.unflushed_dtypes = frozenset(d for d in _F32_F64 if d not in daz and d not in ftz)
     return impl
 
 
+_BUFFERED_MIN = 1 << 12
 _NO_FLUSH = dict(daz=(), ftz=())
 
 # ---------------------------------------------------------------------------------------

@@ -100,13 +100,15 @@ def _fix_zero_sign(out, x, op: str, axis, accumulate: bool = False):
     """
     if x.dtype.kind != "f" or x.size == 0:
         return out
+    zero = np.asarray(out == 0)
+    if not zero.any():  # the common case, decided on the (smaller) result
+        return out
     neg = np.signbit(x)
     if accumulate:
         combine = np.logical_and if op == "max" else np.logical_or
         negative = combine.accumulate(neg, axis=axis)
     else:
         negative = np.all(neg, axis=axis) if op == "max" else np.any(neg, axis=axis)
-    zero = np.asarray(out == 0)
     return np.where(zero, np.where(negative, x.dtype.type(-0.0), x.dtype.type(0.0)), out)
 
 
@@ -117,7 +119,11 @@ def _reduce_impl(op: str):
             return x
         if op in ("sum", "prod"):
             fn = np.sum if op == "sum" else np.prod
-            return fn(x.astype(_wide(x.dtype)), axis=axes).astype(x.dtype)
+            # A contiguous operand already in the accumulation dtype is summed where it
+            # lies: its copy would have the same layout, hence the same summation order.
+            same = x.flags.c_contiguous or x.flags.f_contiguous
+            return fn(x.astype(_wide(x.dtype), copy=not same), axis=axes).astype(
+                x.dtype, copy=False)
         if op in ("max", "min"):
             fn = np.max if op == "max" else np.min
             out = fn(x, axis=axes, initial=_identity(op, x.dtype))

@@ -92,9 +92,29 @@ def convert(x, dtype, weak_type: bool):
     return lax._convert_element_type(x, dtype, weak_type)
 
 
+def _uniform(args, kinds: str) -> bool:
+    """True when every operand is a strongly typed host ``Array`` of one dtype (of one of
+    ``kinds``) and one rank: promotion leaves them as they are, so eager arithmetic
+    skips it."""
+    a0 = args[0]
+    if type(a0) is not Array or a0._weak_type:
+        return False
+    v0 = a0._value
+    dt, nd = v0.dtype, v0.ndim
+    if dt.kind not in kinds or (dt.itemsize == 8 and not config.x64_enabled):
+        return False  # a 64-bit array made under x64 is canonicalised by promotion
+    for a in args[1:]:
+        if type(a) is not Array or a._weak_type:
+            return False
+        v = a._value
+        if v.dtype != dt or v.ndim != nd:
+            return False
+    return True
+
+
 def promote_dtypes(*args) -> list:
     """Convert all operands to their common dtype (JAX's lattice, weak types kept)."""
-    if len(args) < 2:
+    if len(args) < 2 or _uniform(args, "biuf"):
         return list(args)
     to_dtype, weak = dtypes.result_type(*args, return_weak_type_flag=True)
     return [convert(x, to_dtype, weak) for x in args]
@@ -102,6 +122,8 @@ def promote_dtypes(*args) -> list:
 
 def promote_dtypes_inexact(*args) -> list:
     """Like :func:`promote_dtypes`, then integers and booleans go to the default float."""
+    if _uniform(args, "f"):
+        return list(args)
     to_dtype, weak = dtypes.result_type(*args, return_weak_type_flag=True)
     to_dtype = to_inexact_dtype(to_dtype)
     return [convert(x, to_dtype, weak) for x in args]
@@ -156,7 +178,7 @@ def _rank_promotion_check(fun_name: str, shapes) -> None:
 
 def promote_shapes(fun_name: str, *args) -> list:
     """Raise the rank of operands whose non-zero ranks differ (NumPy rank promotion)."""
-    if len(args) < 2:
+    if len(args) < 2 or _uniform(args, "biuf"):
         return list(args)
     shapes = [aval(a).shape for a in args]
     nonscalar_ranks = {len(s) for s in shapes if s}

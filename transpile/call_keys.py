@@ -1,0 +1,87 @@
+"""The cache key of a jitted call whose arguments hold containers or keywords.
+
+``jit``'s cached call (``JitWrapped.__call__``) looks a call up by one key computed in
+one walk over the arguments, which also collects the leaves in ``tree_flatten``'s
+order, so a hit needs no ``PyTreeDef``, no avals and no second pass. Positional arrays
+alone take the even shorter ``jit._fast_key``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import tree_util
+from .array import Array
+from .backend.load import PooledArray
+from .config import config
+
+__all__ = ["tree_key", "same_leaves"]
+
+_ARRAYS = (Array, PooledArray)
+
+
+def same_leaves(fast, leaves) -> bool:
+    """Whether the fast walk found exactly the leaves ``tree_flatten`` found, in order
+    (a check made once per signature, when the fast entry is stored)."""
+    return len(fast) == len(leaves) and all(
+        a is b for a, b in zip(fast, leaves, strict=True))
+
+
+_INT32 = (-2 ** 31, 2 ** 31 - 1)
+
+
+def tree_key(args, kwargs, leaves: list):
+    """The key of a call whose arguments hold containers or keywords: one token per
+    node (its type and arity, a dict's sorted keys) and per leaf (shape, dtype, weak
+    type; a Python scalar's type), appending the leaves in ``tree_flatten``'s order.
+    None when something here is not handled (custom nodes, other leaf types): the slow
+    path decides then."""
+    key = [_TREE_MARK, config._trace_key]
+    if not _walk(args, key, leaves):
+        return None
+    if kwargs:
+        key.append(_KW_MARK)
+        if not _walk(kwargs, key, leaves):
+            return None
+    return tuple(key)
+
+
+def _walk(x, key: list, leaves: list) -> bool:
+    t = type(x)
+    if t in _ARRAYS:
+        v = x._value
+        key.append((v.shape, v.dtype, x._weak_type))
+        leaves.append(x)
+        return True
+    if t is np.ndarray:
+        key.append((x.shape, x.dtype, None))
+        leaves.append(x)
+        return True
+    if t is dict:
+        try:
+            names = sorted(x)
+        except TypeError:
+            return False
+        key.append((dict, tuple(names)))
+        for k in names:
+            if not _walk(x[k], key, leaves):
+                return False
+        return True
+    if t is tuple or t is list or (issubclass(t, tuple) and hasattr(t, "_fields")
+                                   and t not in tree_util._registry):
+        key.append((t, len(x)))
+        for c in x:
+            if not _walk(c, key, leaves):
+                return False
+        return True
+    if x is None:
+        key.append(None)
+        return True
+    if t is float or t is bool or (t is int and _INT32[0] <= x <= _INT32[1]):
+        key.append(t)
+        leaves.append(x)
+        return True
+    return False
+
+
+_TREE_MARK = object()
+_KW_MARK = object()
