@@ -13,6 +13,7 @@ cache of :mod:`transpile.backend.cache`, and each is opened once per process.
 from __future__ import annotations
 
 import atexit
+import errno
 import hashlib
 import json
 import os
@@ -209,13 +210,24 @@ def _identity(prog: str, cc_args: list[str]) -> str:
     return h.hexdigest()
 
 
+#: Errors of starting a process that say nothing about the compiler: tried again. (A
+#: spawn from a background thread was seen failing once with EFAULT in a test run.)
+_TRANSIENT_SPAWN = (errno.EFAULT, errno.EAGAIN, errno.ENOMEM, errno.EINTR)
+
+
 def _run(argv: list[str]) -> subprocess.CompletedProcess:
-    try:
-        return subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              stdin=subprocess.DEVNULL, encoding="utf-8", errors="replace",
-                              check=False)
-    except (FileNotFoundError, PermissionError, NotADirectoryError) as e:
-        raise _not_found(f"running {argv[0]!r} failed ({e})") from None
+    for attempt in range(3):
+        try:
+            return subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  stdin=subprocess.DEVNULL, encoding="utf-8",
+                                  errors="replace", check=False)
+        except (FileNotFoundError, PermissionError, NotADirectoryError) as e:
+            raise _not_found(f"running {argv[0]!r} failed ({e})") from None
+        except OSError as e:
+            if e.errno not in _TRANSIENT_SPAWN or attempt == 2:
+                raise
+            time.sleep(0.05 * (attempt + 1))
+    raise AssertionError("unreachable")
 
 
 def _probe(prog: str, cc_args: list[str]) -> dict:
