@@ -185,7 +185,6 @@ TP_INLINE int tp_gemm_use_packed_(int64_t M, int64_t N, int64_t K)
  * tp_parallel.h (1 inside another parallel region). */
 TP_INLINE int tp_gemm_threads_(int64_t M, int64_t N, int64_t K)
 {
-    (void)M; (void)N; (void)K; /* unused without OpenMP */
     return tp_par_team(M * N * K / TP_GEMM_PAR_MIN);
 }
 

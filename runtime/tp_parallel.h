@@ -172,8 +172,8 @@ TP_INLINE void tp_par_barrier(void)
 
 #else /* no OpenMP: one thread, nothing to adapt */
 
-#define tp_par_team(units) 1
-#define tp_par_set_width(n) ((void)0)
+#define tp_par_team(units) ((void)(units), 1)
+#define tp_par_set_width(n) ((void)(n))
 #define tp_par_arrive() ((void)0)
 #define tp_par_barrier() ((void)0)
 
