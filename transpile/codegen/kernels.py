@@ -227,8 +227,12 @@ def reduce_kernel(kname, root, producer, buffers, names, comment, par_min) -> "K
     # A float max/min chain (NaN and signed-zero rules) does not vectorise along a row; in
     # lanes it does. The result is the same value in any order: max and min are exact and
     # -0 < +0; only which NaN's payload comes out can differ when a row holds several.
-    lanes = 16 if (mode == "rows" and op in ("max", "min") and x.aval.dtype.kind == "f"
-                   and len(inner) == 1 and red_size >= 64) else 0
+    # 256 bytes of lanes: four AVX-512 registers, so four independent chains hide the
+    # latency of the comparisons.
+    lanes = 256 // x.aval.dtype.itemsize
+    if not (mode == "rows" and op in ("max", "min") and x.aval.dtype.kind == "f"
+            and len(inner) == 1 and red_size >= 2 * lanes):
+        lanes = 0
     fields = ReducePlan(
         params=_params(bb.reads, [ob]), mode=mode, acc_type=acc_t, init=init,
         n_out=n_out, red_size=red_size,
