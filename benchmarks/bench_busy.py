@@ -29,7 +29,7 @@ BATCH, D_IN, HIDDEN, D_OUT = 128, 784, 512, 10
 LR = np.float32(0.01)
 
 
-def _medians(fns, repeat=31, warmup=3):
+def _medians(fns, repeat=41, warmup=3):
     """Median seconds of each of ``fns``, calls interleaved so that a load change hits
     every contender alike."""
     for fn in fns:

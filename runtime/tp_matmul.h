@@ -571,7 +571,9 @@ TP_GEMM_OUTLINE_ void tp_gemm_blocked_##SFX##_(                                 
                 const int64_t ngroup = (njr + jb - 1) / jb;                                 \
                 const int64_t nbpack = ib == 0 ? nkc * njr : 0;                             \
                 int64_t t, q;                                                               \
-                TP_GEMM_PRAGMA_(omp for schedule(static) nowait)                            \
+                /* packing claimed dynamically: a descheduled thread holds up only the     \
+                 * panels it took, not a static share */                                    \
+                TP_GEMM_PRAGMA_(omp for schedule(dynamic, 4) nowait)                        \
                 for (t = 0; t < nbpack + nkc * npanel; t++) {                               \
                     if (t < nbpack) {                                                       \
                         const int64_t c = t / njr, p = t - c * njr, pc = pb + c * kcs;      \
