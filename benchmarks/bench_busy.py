@@ -31,16 +31,18 @@ LR = np.float32(0.01)
 
 def _medians(fns, repeat=41, warmup=3):
     """Median seconds of each of ``fns``, calls interleaved so that a load change hits
-    every contender alike."""
+    every contender alike, in a rotating order: a thread pool that spins after its call
+    (OpenBLAS's, libgomp's) slows whichever contender comes next."""
     for fn in fns:
         for _ in range(warmup):
             fn()
     times = [[] for _ in fns]
-    for _ in range(repeat):
-        for fn, ts in zip(fns, times):
+    for r in range(repeat):
+        for i in range(len(fns)):
+            j = (i + r) % len(fns)
             t0 = time.perf_counter()
-            fn()
-            ts.append(time.perf_counter() - t0)
+            fns[j]()
+            times[j].append(time.perf_counter() - t0)
     return [sorted(ts)[len(ts) // 2] for ts in times]
 
 
