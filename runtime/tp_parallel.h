@@ -15,14 +15,14 @@
  * reaches the region's end (tp_par_arrive, a clock read and a short critical section);
  * tp_par_barrier notes the wait at an inner barrier. The next tp_par_team judges that
  * sample: a region where a thread waited for its peers longer than TP_PAR_SLOW_S and more
- * than TP_PAR_SLOW_FRAC of the region's time is slow. Two slow regions among the last 16
- * judged drop the width to 1 for a probe interval (TP_PAR_PROBE_S, doubled while probes
- * keep failing, up to TP_PAR_PROBE_MAX_S); then the full width is tried again, and one
- * slow region within the next 15 drops it again. Not "in a row": on a loaded machine
- * one region in a few stalls for a whole time slice (ms), which costs more than the
- * second thread saves on regions of tens of microseconds. A quiet machine gets its
- * threads back within an interval, and the interval its base length after 16 fast
- * regions.
+ * than TP_PAR_SLOW_FRAC of the region's time is slow. A slow region less than
+ * TP_PAR_WINDOW judged regions after the previous one drops the width to 1 for a probe
+ * interval (TP_PAR_PROBE_S, doubled while probes keep failing, up to TP_PAR_PROBE_MAX_S);
+ * then the full width is tried again, and one slow region within the window drops it
+ * again. Not "in a row": on a loaded machine one region in tens stalls for a whole time
+ * slice (ms), which costs more than the second thread saves on all the others when they
+ * take tens of microseconds. A quiet machine gets its threads back within an interval,
+ * and the interval its base length after a window without a slow region.
  *
  * Results do not depend on the width: loops write disjoint elements, reductions combine
  * fixed chunks in order, and matmul computes each element the same way on any thread.
@@ -59,6 +59,9 @@
 #ifndef TP_PAR_SLOW_FRAC
 #define TP_PAR_SLOW_FRAC 0.3
 #endif
+#ifndef TP_PAR_WINDOW
+#define TP_PAR_WINDOW 64
+#endif
 #ifndef TP_PAR_PROBE_S
 #define TP_PAR_PROBE_S 0.1
 #endif
@@ -72,7 +75,7 @@
 typedef struct tp_par_state {
     int ready;         /* 0 until initialised */
     int forced;        /* TRANSPILE_PAR_WIDTH or tp_par_set_width, 0 if unset */
-    unsigned hist;     /* the last 16 judgements, newest in bit 0, 1 = slow */
+    int since;         /* regions judged since the last slow one (TP_PAR_WINDOW: none) */
     double until;      /* width 1 until this time (omp_get_wtime) */
     double probe;      /* the next probe interval */
     /* the sample of the last region started with more than one thread */
@@ -92,6 +95,7 @@ TP_INLINE void tp_par_init_(tp_par_state *s)
     const char *env = getenv("TRANSPILE_PAR_WIDTH");
     s->forced = env ? atoi(env) : 0;
     s->probe = TP_PAR_PROBE_S;
+    s->since = TP_PAR_WINDOW;
     s->ready = 1;
 }
 
@@ -112,15 +116,13 @@ TP_INLINE void tp_par_judge_(tp_par_state *s, double now)
     const double wall = s->arrive_max - s->start;
     /* time the threads spent waiting for the last to arrive, per waiting thread */
     const double wait = (s->waited + s->n * s->arrive_max - s->arrive_sum) / (s->n - 1);
-    const int slow = wait > TP_PAR_SLOW_S && wait > TP_PAR_SLOW_FRAC * wall;
-    unsigned h, nslow = 0;
-    s->hist = ((s->hist << 1) | (unsigned)slow) & 0xffffu;
-    for (h = s->hist; h; h >>= 1) nslow += h & 1u;
-    if (nslow >= 2) {
-        s->until = now + s->probe;
-        s->probe = s->probe * 2 < TP_PAR_PROBE_MAX_S ? s->probe * 2 : TP_PAR_PROBE_MAX_S;
-        s->hist = 1; /* one more slow region re-drops */
-    } else if (nslow == 0) {
+    if (wait > TP_PAR_SLOW_S && wait > TP_PAR_SLOW_FRAC * wall) {
+        if (s->since < TP_PAR_WINDOW) {
+            s->until = now + s->probe;
+            s->probe = s->probe * 2 < TP_PAR_PROBE_MAX_S ? s->probe * 2 : TP_PAR_PROBE_MAX_S;
+        }
+        s->since = 0; /* after a drop: one more slow region in the window re-drops */
+    } else if (s->since < TP_PAR_WINDOW && ++s->since == TP_PAR_WINDOW) {
         s->probe = TP_PAR_PROBE_S;
     }
 }
