@@ -43,8 +43,9 @@
 #include <stdint.h>
 #include "transpile_macros.h"
 
-/* Units of work per extra thread in elementwise and reduction kernels: 2^15 elements
- * (about as much work as starting and joining a thread costs, measured on 2 cores). */
+/* Elements per thread in elementwise and reduction kernels. The planner makes a kernel
+ * parallel from 2^16 elements (PARALLEL_MIN_ELEMENTS): those get two threads, and only
+ * larger kernels more (not tuned beyond 2 cores: this machine has no more). */
 #ifndef TP_PAR_MIN_ELEMS
 #define TP_PAR_MIN_ELEMS 32768
 #endif
