@@ -93,6 +93,8 @@ typedef long long tp_gemm_v4di_ __attribute__((vector_size(32)));
 #define TP_GEMM_ALWAYS_INLINE_
 #endif
 
+#include "tp_parallel.h"
+
 #ifdef _OPENMP
 #include <omp.h>
 /* _Pragma in a macro: a bare "#pragma omp" draws -Wunknown-pragmas without -fopenmp. */
@@ -179,18 +181,11 @@ TP_INLINE int tp_gemm_use_packed_(int64_t M, int64_t N, int64_t K)
     return M > 1 && N > 1 && K > 0 && M * N * K > TP_GEMM_DIRECT_MAX;
 }
 
+/* The team: one thread per TP_GEMM_PAR_MIN multiply-adds, at most the adaptive width of
+ * tp_parallel.h (1 inside another parallel region). */
 TP_INLINE int tp_gemm_threads_(int64_t M, int64_t N, int64_t K)
 {
-#ifdef _OPENMP
-    int64_t work = M * N * K / TP_GEMM_PAR_MIN;
-    int64_t nt = omp_get_max_threads();
-    if (omp_in_parallel()) return 1;
-    if (nt > work) nt = work;
-    return nt < 1 ? 1 : (int)nt;
-#else
-    (void)M; (void)N; (void)K;
-    return 1;
-#endif
+    return tp_par_team(M * N * K / TP_GEMM_PAR_MIN);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -576,7 +571,9 @@ TP_GEMM_OUTLINE_ void tp_gemm_blocked_##SFX##_(                                 
                 const int64_t ngroup = (njr + jb - 1) / jb;                                 \
                 const int64_t nbpack = ib == 0 ? nkc * njr : 0;                             \
                 int64_t t, q;                                                               \
-                TP_GEMM_PRAGMA_(omp for schedule(static))                                   \
+                /* packing claimed dynamically: a descheduled thread holds up only the     \
+                 * panels it took, not a static share */                                    \
+                TP_GEMM_PRAGMA_(omp for schedule(dynamic, 4) nowait)                        \
                 for (t = 0; t < nbpack + nkc * npanel; t++) {                               \
                     if (t < nbpack) {                                                       \
                         const int64_t c = t / njr, p = t - c * njr, pc = pb + c * kcs;      \
@@ -593,10 +590,12 @@ TP_GEMM_OUTLINE_ void tp_gemm_blocked_##SFX##_(                                 
                                                 rsa, csa, apk + u * kcs * MR);              \
                     }                                                                       \
                 }                                                                           \
+                /* the packing done; the wait is timed for tp_parallel.h */                 \
+                tp_par_barrier();                                                           \
                 /* chunk q: rows [i0, i1) x panels [j0, j1); per K chunk, each B panel      \
                  * stays in L1 over the MC rows and the A block in L2 over the jb panels.   \
-                 * The implied barrier at the end keeps the packed blocks alive. */         \
-                TP_GEMM_PRAGMA_(omp for schedule(dynamic, 1))                               \
+                 * The barrier after it keeps the packed blocks alive. */                   \
+                TP_GEMM_PRAGMA_(omp for schedule(dynamic, 1) nowait)                        \
                 for (q = 0; q < nic * ngroup; q++) {                                        \
                     const int64_t i0 = q / ngroup * MCMAX, j0 = q % ngroup * jb;            \
                     const int64_t i1 = tp_gemm_min_(i0 + MCMAX, mb);                        \
@@ -614,6 +613,7 @@ TP_GEMM_OUTLINE_ void tp_gemm_blocked_##SFX##_(                                 
                                     tp_gemm_min_(NR, nc - jr * NR), pc == 0);               \
                     }                                                                       \
                 }                                                                           \
+                tp_par_barrier();                                                           \
             }                                                                               \
         }                                                                                   \
     }                                                                                       \
@@ -632,8 +632,11 @@ TP_GEMM_OUTLINE_ void tp_gemm_packed_##SFX##_(int64_t M, int64_t N, int64_t K,  
     const int nthreads = tp_gemm_threads_(M, N, K);                                         \
     (void)nthreads; /* read by the pragma only, which is gone without -fopenmp */           \
     TP_GEMM_PRAGMA_(omp parallel num_threads(nthreads) if(nthreads > 1))                    \
-    tp_gemm_blocked_##SFX##_(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, bpk, apk, kcs,      \
-                             nthreads);                                                     \
+    {                                                                                       \
+        tp_gemm_blocked_##SFX##_(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, bpk, apk, kcs,  \
+                                 nthreads);                                                 \
+        tp_par_arrive();                                                                    \
+    }                                                                                       \
 }                                                                                           \
                                                                                             \
 TP_GEMM_OUTLINE_ void tp_gemm_vecpar_##SFX##_(int kind, int64_t M, int64_t N, int64_t K,    \

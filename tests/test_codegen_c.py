@@ -470,3 +470,44 @@ def test_lowering_entries_are_complete():
     bitcast = next(low for p, low in lowering.LOWERINGS.items()
                    if p.name == "bitcast_convert_type")
     assert bitcast.emit is not None and bitcast.build is not None
+
+
+def _ordered_extreme(x, op):
+    """Row max/min with -0 < +0 (XLA's rule; NumPy leaves the zero's sign to its
+    vectorisation order) and NaN propagated."""
+    out = np.empty(x.shape[0], x.dtype)
+    for r, row in enumerate(x):
+        v = row.max() if op == "max" else row.min()
+        if v == 0:
+            zeros = row[row == 0]
+            neg = np.signbit(zeros).all() if op == "max" else np.signbit(zeros).any()
+            v = -zeros.dtype.type(0) if neg else zeros.dtype.type(0)
+        out[r] = v
+    return out
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_row_max_and_min_in_lanes_match_numpy(dtype):
+    """Rows of at least 64 elements reduce max/min in 16 lanes; the values (signed zeros,
+    infinities, NaN rows included) must be those of an in-order reduction."""
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((37, 203)).astype(dtype)
+    x[1] = -0.0
+    x[2, :100] = 0.0
+    x[2, 100:] = -0.0
+    x[3, 150] = np.inf
+    x[4, 201] = -np.inf
+    x[4, :201] = -np.inf
+    x[5, 7] = np.nan
+    x[6, 202] = np.nan
+    x[7] = np.inf
+    with jax.enable_x64(dtype == np.float64):
+        got_max, got_min = jax.jit(lambda v: (jnp.max(v * 2, axis=1),
+                                              jnp.min(v * 2, axis=1)))(x)
+    for got, op in ((got_max, "max"), (got_min, "min")):
+        got, want = np.asarray(got), _ordered_extreme(x * 2, op)
+        assert got.dtype == dtype
+        np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+        ok = ~np.isnan(want)
+        np.testing.assert_array_equal(got[ok], want[ok])
+        np.testing.assert_array_equal(np.signbit(got[ok]), np.signbit(want[ok]))

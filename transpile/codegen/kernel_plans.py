@@ -100,6 +100,9 @@ class ReducePlan(KernelFields):
     outer: list
     inner: list
     parallel: bool
+    lanes: int = 0         # "rows" of float max/min: this many partial results per row
+    lane_step: str = ""    # step into acc_v[c_j]
+    lane_merge: str = ""   # acc combined with acc_v[c_j]
 
 
 @dataclass(kw_only=True)

@@ -224,6 +224,15 @@ def reduce_kernel(kname, root, producer, buffers, names, comment, par_min) -> "K
     # the size alone, so results are identical with 1 or 16 threads.
     chunk = max(1 << 14, -(-total // 4096))
     acc = "acc_v[c_j]" if mode == "cols" else "acc"
+    # A float max/min chain (NaN and signed-zero rules) does not vectorise along a row; in
+    # lanes it does. The result is the same value in any order: max and min are exact and
+    # -0 < +0; only which NaN's payload comes out can differ when a row holds several.
+    # 256 bytes of lanes: four AVX-512 registers, so four independent chains hide the
+    # latency of the comparisons.
+    lanes = 256 // x.aval.dtype.itemsize
+    if not (mode == "rows" and op in ("max", "min") and x.aval.dtype.kind == "f"
+            and len(inner) == 1 and red_size >= 2 * lanes):
+        lanes = 0
     fields = ReducePlan(
         params=_params(bb.reads, [ob]), mode=mode, acc_type=acc_t, init=init,
         n_out=n_out, red_size=red_size,
@@ -233,7 +242,9 @@ def reduce_kernel(kname, root, producer, buffers, names, comment, par_min) -> "K
         store=f"{ob.name}[{ {'full': '0', 'rows': 'oix', 'cols': 'c_b + c_j'}[mode]}] = "
               f"{_store(out.aval.dtype, f'({emit_c.ctype(out.aval.dtype)}){acc}')};",
         total=total, chunk=chunk, nchunks=max(-(-total // chunk), 1), outer=outer,
-        inner=inner, parallel=total >= par_min)
+        inner=inner, parallel=total >= par_min, lanes=lanes,
+        lane_step=combine.format(a="acc_v[c_j]", v=value),
+        lane_merge=combine.format(a="acc", v="acc_v[c_j]"))
     return _kernel_plan(name=kname, template="kernel_reduce.j2", comment=comment,
                         reads=list(bb.reads.values()), writes=[ob], fields=fields)
 
