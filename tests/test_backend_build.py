@@ -6,6 +6,7 @@ import pathlib
 import shutil
 import subprocess
 import sys
+import textwrap
 
 import numpy as np
 import pytest
@@ -186,3 +187,26 @@ def test_flags_the_compiler_refuses_are_dropped(cache, tmp_path, monkeypatch):
     assert "-fopenmp" not in info.flags and "-O3" in info.flags
     library = build(kernel(6.0), CDEF, name="scale", signature="f32[5]")
     np.testing.assert_array_equal(call(library), 6.0 * np.arange(5, dtype=np.float32))
+
+
+def test_closing_the_last_openmp_library_keeps_the_runtime_mapped():
+    # A cleared jit closes its library; were it the last user of libgomp, the loader
+    # would unmap libgomp under its idle worker threads, which then crash (segfault).
+    script = textwrap.dedent("""
+        import gc, time
+        import numpy as np, transpile as jax, transpile.numpy as jnp
+        x = np.ones((512, 1024), np.float32)
+        got = jax.jit(lambda v: (jnp.sum(v, axis=1), v @ v.T))(x)
+        assert float(np.asarray(got[0])[0]) == 1024.0
+        del got
+        gc.collect()
+        time.sleep(0.3)
+        print("ok")
+    """)
+    env = dict(os.environ, TRANSPILE_PAR_WIDTH="2", OMP_NUM_THREADS="2",
+               PYTHONPATH=str(REPO))
+    for _ in range(3):
+        res = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                             text=True, timeout=600)
+        assert res.returncode == 0 and res.stdout.strip() == "ok", (res.returncode,
+                                                                     res.stderr[-2000:])

@@ -13,6 +13,7 @@ cache of :mod:`transpile.backend.cache`, and each is opened once per process.
 from __future__ import annotations
 
 import atexit
+import ctypes
 import errno
 import hashlib
 import json
@@ -428,6 +429,7 @@ def _from_disk(key: str, info: CompilerInfo) -> Library | None:
         return None
     try:
         lib = ffi.dlopen(str(path))
+        _pin_openmp_runtime()
     except OSError as e:
         cache.remove_entry(key, f"dlopen failed: {e}")
         return None
@@ -473,6 +475,7 @@ def _compile(source: str, cdef: str, key: str, info: CompilerInfo, name: str,
     ffi = _ffi_for(cdef)
     try:
         lib = ffi.dlopen(str(path))
+        _pin_openmp_runtime()
     except OSError as e:
         # Freshly built and still unloadable (a missing runtime library): rebuilding
         # would fail the same way, so report it instead of looping.
@@ -608,6 +611,29 @@ def _remember(slot: tuple[str, str], library: Library, target: str = "c") -> Non
         # Not at exit: libraries stay mapped while the interpreter tears down, as objects
         # that point into them may still be finalised then.
         weakref.finalize(library, _dlclose, library.ffi, library.lib).atexit = False
+
+
+#: The OpenMP runtimes a library built with -fopenmp may load (gcc's, clang's, Intel's).
+_OPENMP_RUNTIMES = ("libgomp.so.1", "libomp.so", "libomp.so.5", "libiomp5.so")
+_PINNED: list = []
+
+
+def _pin_openmp_runtime() -> None:
+    """Keep the OpenMP runtime our libraries loaded mapped for the life of the process.
+
+    Its worker threads outlive every parallel region; when the last library that needs
+    the runtime is closed (a cleared jit), the dynamic loader would unmap the runtime
+    under those threads, which then crash. Reopening it with RTLD_NODELETE (and only if
+    it is loaded already: RTLD_NOLOAD) pins it, once per process.
+    """
+    if _PINNED or not hasattr(os, "RTLD_NODELETE"):
+        return
+    for name in _OPENMP_RUNTIMES:
+        try:
+            _PINNED.append(ctypes.CDLL(name, mode=os.RTLD_NOLOAD | os.RTLD_NODELETE))
+            return
+        except OSError:   # not loaded (a library built without OpenMP, another runtime)
+            continue
 
 
 def _dlclose(ffi, lib) -> None:
