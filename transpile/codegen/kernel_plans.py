@@ -104,6 +104,13 @@ class ReducePlan(KernelFields):
     lanes: int = 0         # "rows" of float max/min: this many partial results per row
     lane_step: str = ""    # step into acc_v[c_j]
     lane_merge: str = ""   # acc combined with acc_v[c_j]
+    # "cols" over many rows: fixed chunks of ``row_chunk`` rows, each reduced over whole
+    # rows (contiguous) into its own partial row in the scratch, combined in order
+    row_chunks: int = 0
+    row_chunk: int = 0
+    part_step: str = ""    # step into acc (a partial loaded from part[c_j])
+    part_merge: str = ""   # acc combined with part_all[g * n_out + c_j]
+    part_store: str = ""   # acc stored as output c_j
 
 
 @dataclass(kw_only=True)
