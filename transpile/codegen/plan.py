@@ -13,6 +13,11 @@ else (``dot_general``, ``sort``, cumulative ops, ``concatenate``, ``stack``, ``s
 ``argmax``, byte-copying bitcasts) is a kernel of its own reading and writing buffers.
 A group's only value seen outside it is its root, so running kernels in the order of
 their roots respects every dependency.
+
+Row fusion (C only): consecutive groups over the same rows holding a reduction over
+trailing axes (softmax's max, exp, sum, quotient) become one kernel looping over rows,
+each row's phases in turn (``row_kernels.py``); what the run makes and nothing after it
+reads lives in locals, not the workspace.
 """
 from __future__ import annotations
 
