@@ -106,3 +106,56 @@ def test_a_row_temporary_needs_no_workspace():
     prog = plan_program(optimize(jax.make_jaxpr(_softmax(jnp))(
         np.ones((64, 32), np.float32))), "f")
     assert prog.workspace_bytes == 0
+
+
+def _row_extreme(x, op):
+    """NumPy's max/min of each row after flushing subnormals, with -0 < +0."""
+    tiny = np.finfo(x.dtype).tiny
+    f = np.where(np.abs(x) < tiny, np.copysign(0.0, x), x).astype(x.dtype)
+    out = (np.max if op == "max" else np.min)(f, axis=1)
+    for i, row in enumerate(f):
+        if np.isnan(row).any():
+            out[i] = np.nan
+        elif out[i] == 0:
+            pos = (row == 0) & ~np.signbit(row)
+            neg = (row == 0) & np.signbit(row)
+            out[i] = 0.0 if (pos.any() if op == "max" else not neg.any()) else -0.0
+    return out
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_row_max_min_lanes_keep_nan_signed_zero_and_flush_rules(dtype):
+    # rows of 300 (lanes and a tail) mixing zeros of both signs, subnormals, NaN, -inf
+    tiny = np.finfo(dtype).tiny
+    rows = [np.full(300, -0.0), np.zeros(300), np.full(300, -np.inf),
+            np.full(300, tiny / 4), np.full(300, -tiny / 4)]
+    for at in (5, 100, 299):  # one zero of the other sign, late in its lane
+        row = np.full(300, -0.0)
+        row[at] = 0.0
+        rows.append(row)
+        rows.append(-row)
+        row = np.full(300, -1.0)
+        row[at] = -tiny / 4
+        rows.append(row)
+    rng = np.random.default_rng(3)
+    for k in range(11):
+        row = rng.choice(np.array([-0.0, 0.0, tiny / 8, -tiny / 8, -1.0, 1.0, -np.inf]),
+                         300)
+        if k % 3 == 0:
+            row[rng.integers(0, 300)] = np.nan
+        rows.append(row)
+    x = np.stack(rows).astype(dtype)
+
+    def f(v):
+        hi = jnp.max(v, axis=1, keepdims=True)
+        lo = jnp.min(v, axis=1, keepdims=True)
+        return hi[:, 0], lo[:, 0], (v - hi) * (v - lo)
+    assert _templates(f, x).count("kernel_rows.j2") == 1
+    hi, lo, _ = jax.jit(f)(x)
+    for got, op in ((hi, "max"), (lo, "min")):
+        want = _row_extreme(x, op)
+        got = np.asarray(got)
+        np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+        ok = ~np.isnan(want)
+        np.testing.assert_array_equal(got[ok], want[ok])
+        np.testing.assert_array_equal(np.signbit(got[ok]), np.signbit(want[ok]))

@@ -128,6 +128,7 @@ class RowPhase:
     lanes: int = 0
     lane_step: str = ""
     lane_merge: str = ""
+    lane_nan: str = ""     # keeps a lane's NaN in nan_v[c_j] (empty: lane_step does)
 
 
 @dataclass(kw_only=True)

@@ -222,8 +222,7 @@ def row_kernel(kname, run, eqns, buffers, names, local, par_min):
                 init=init, step=combine.format(a="acc", v=value), simd_op=simd_op,
                 store=_stat_store(ob, out, local, scalars,
                                   _store(out.aval.dtype, f"({emit_c.ctype(out.aval.dtype)})acc")),
-                lanes=lanes, lane_step=combine.format(a="acc_v[c_j]", v=value),
-                lane_merge=combine.format(a="acc", v="acc_v[c_j]")))
+                lanes=lanes, **_lane_fields(op, x.aval.dtype, combine, value)))
         else:
             if width == r and out in local:
                 arrays[ob.name] = f"{ob.name}_row"
@@ -249,6 +248,27 @@ def row_kernel(kname, run, eqns, buffers, names, local, par_min):
     return _kernel_plan(name=kname, template="kernel_rows.j2",
                         comment=" | ".join(comments), reads=list(reads.values()),
                         writes=writes, fields=fields)
+
+
+def _lane_fields(op, dtype, combine, value) -> dict:
+    """The lane step and merge of a float max/min. For float32/64 a cheaper step than
+    ``tp_max``'s (which flushes both operands and tests both for NaN): the element is
+    compared as it is, NaNs go to a lane array of their own, and the lanes are merged with
+    ``tp_max``/``tp_min``, which flushes them: a subnormal winner then becomes the zero
+    of its sign, and ties between zeros keep the sign rule with or without DAZ. Same
+    values as in order (max/min are exact); only which NaN comes out can differ. (The
+    softmax kernel ran 20-30% faster, one thread.)"""
+    merge = combine.format(a="acc", v="acc_v[c_j]")
+    if np.dtype(dtype) not in (np.float32, np.float64):
+        return dict(lane_step=combine.format(a="acc_v[c_j]", v=value), lane_merge=merge)
+    neg = f"TPI_NEG_{emit_c._sfx(np.dtype(dtype))}"
+    v, a = f"({value})", "acc_v[c_j]"
+    if op == "max":
+        step = f"({v} > {a} || ({v} == {a} && {neg}({a}))) ? {v} : {a}"
+    else:
+        step = f"({v} < {a} || ({v} == {a} && {neg}({v}))) ? {v} : {a}"
+    return dict(lane_step=step, lane_nan=f"nan_v[c_j] = {v} != {v} ? {v} : nan_v[c_j];",
+                lane_merge=combine.format(a=merge, v="nan_v[c_j]"))
 
 
 def _made(groups, eqns) -> list:
