@@ -104,6 +104,7 @@ class ReducePlan(KernelFields):
     lanes: int = 0         # "rows" of float max/min: this many partial results per row
     lane_step: str = ""    # step into acc_v[c_j]
     lane_merge: str = ""   # acc combined with acc_v[c_j]
+    lane_nan: str = ""     # keeps a lane's NaN in nan_v[c_j] (empty: lane_step does)
     # "cols" over many rows: fixed chunks of ``row_chunk`` rows, each reduced over whole
     # rows (contiguous) into its own partial row in the scratch, combined in order
     row_chunks: int = 0

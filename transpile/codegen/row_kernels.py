@@ -22,7 +22,7 @@ from . import emit_c
 from .body import BodyBuilder, _stmt_lines, eqn_comment
 from .index import Index, row_major_strides
 from .kernel_plans import RowPhase, RowPlan
-from .kernels import _acc, _kernel_plan, _params, _store
+from .kernels import _acc, _kernel_plan, _lane_fields, _params, _store
 from .lowering import RANDOM_SOURCE, lowering_of
 
 __all__ = ["row_runs", "row_locals", "row_kernel", "ROW_ARRAY_BYTES"]
@@ -248,27 +248,6 @@ def row_kernel(kname, run, eqns, buffers, names, local, par_min):
     return _kernel_plan(name=kname, template="kernel_rows.j2",
                         comment=" | ".join(comments), reads=list(reads.values()),
                         writes=writes, fields=fields)
-
-
-def _lane_fields(op, dtype, combine, value) -> dict:
-    """The lane step and merge of a float max/min. For float32/64 a cheaper step than
-    ``tp_max``'s (which flushes both operands and tests both for NaN): the element is
-    compared as it is, NaNs go to a lane array of their own, and the lanes are merged with
-    ``tp_max``/``tp_min``, which flushes them: a subnormal winner then becomes the zero
-    of its sign, and ties between zeros keep the sign rule with or without DAZ. Same
-    values as in order (max/min are exact); only which NaN comes out can differ. (The
-    softmax kernel ran 20-30% faster, one thread.)"""
-    merge = combine.format(a="acc", v="acc_v[c_j]")
-    if np.dtype(dtype) not in (np.float32, np.float64):
-        return dict(lane_step=combine.format(a="acc_v[c_j]", v=value), lane_merge=merge)
-    neg = f"TPI_NEG_{emit_c._sfx(np.dtype(dtype))}"
-    v, a = f"({value})", "acc_v[c_j]"
-    if op == "max":
-        step = f"({v} > {a} || ({v} == {a} && {neg}({a}))) ? {v} : {a}"
-    else:
-        step = f"({v} < {a} || ({v} == {a} && {neg}({v}))) ? {v} : {a}"
-    return dict(lane_step=step, lane_nan=f"nan_v[c_j] = {v} != {v} ? {v} : nan_v[c_j];",
-                lane_merge=combine.format(a=merge, v="nan_v[c_j]"))
 
 
 def _made(groups, eqns) -> list:
