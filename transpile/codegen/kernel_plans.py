@@ -143,6 +143,7 @@ class RowPlan(KernelFields):
     phases: list       # RowPhase
     row_arrays: list   # (C type, name) of the row-sized locals replacing temporaries
     row_scalars: list  # (C type, name) of the locals holding the row's statistics
+    rows_per_claim: int = 16  # rows a thread claims at a time (dynamic schedule)
 
 
 @dataclass(kw_only=True)
