@@ -99,7 +99,7 @@ def build_emulated(named: list, folder: Path) -> list:
     items = []
     for name, closed in named:
         opt = optimize(closed)
-        items.append((opt, plan_program(opt, f"jit_{name}")))
+        items.append((opt, plan_program(opt, f"jit_{name}", fuse_rows=False)))
     source, cdef = render_module([(p, str(opt)) for opt, p in items], target="cuda")
     include = folder / "include"
     include.mkdir(parents=True, exist_ok=True)

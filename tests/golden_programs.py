@@ -94,5 +94,5 @@ def render(name: str, target: str) -> str:
     fn, args = PROGRAMS[name]
     closed = jax.make_jaxpr(fn)(*args())
     opt = optimize(closed)
-    source, _ = render_module([(plan_program(opt, f"jit_{name}"), str(opt))], target=target)
+    source, _ = render_module([(plan_program(opt, f"jit_{name}", fuse_rows=target == "c"), str(opt))], target=target)
     return _VERSION.sub(r"\1 <version>.", source)

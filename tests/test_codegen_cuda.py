@@ -177,7 +177,7 @@ def _primitives(closed) -> set:
 def cuda_build(tmp_path_factory):
     """Every program rendered for CUDA into one file, and nvcc's verdict on it."""
     items, optimized = compilable_programs()
-    programs = [(plan_program(opt, f"jit_c{i}"), str(opt)) for i, opt in enumerate(optimized)]
+    programs = [(plan_program(opt, f"jit_c{i}", fuse_rows=False), str(opt)) for i, opt in enumerate(optimized)]
     source, cdef = render_module(programs, target="cuda")
     folder = tmp_path_factory.mktemp("cuda")
     src = folder / "all.cu"

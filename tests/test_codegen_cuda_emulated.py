@@ -128,5 +128,5 @@ def test_emulated_reductions_use_several_blocks(emulated):
     from transpile.passes import optimize
     closed = jax.make_jaxpr(jnp.sum)(np.ones(1 << 20, np.float32))
     opt = optimize(closed)
-    text, _ = render_module([(plan_program(opt, "jit_s"), str(opt))], target="cuda")
+    text, _ = render_module([(plan_program(opt, "jit_s", fuse_rows=False), str(opt))], target="cuda")
     assert "jit_s_k0_part<<<512, TP_BLOCK" in text

@@ -186,6 +186,11 @@ _PROGRAMS = textwrap.dedent("""
         lambda v: jnp.tanh(v) * 3 + v,                                   # loop
         lambda v: (jnp.sum(v ** 2 - v), jnp.sum(v, axis=1), jnp.max(v, axis=0)),
         lambda v: jnp.exp(v - jnp.max(v, axis=1, keepdims=True)),        # fused rows
+        lambda v: (lambda e: e / jnp.sum(e, axis=1, keepdims=True))(     # softmax
+            jnp.exp(v - jnp.max(v, axis=1, keepdims=True))),
+        lambda v: (lambda d: d / jnp.sqrt(jnp.mean(d * d, axis=1, keepdims=True) + 1e-5))(
+            v - jnp.mean(v, axis=1, keepdims=True)),                     # layernorm
+        lambda v: (jnp.sum(v, axis=0), jnp.max(v * 2, axis=0)),          # row chunks
         lambda v: v @ w,                                                 # matmul
         lambda v: jax.grad(lambda a: jnp.sum(jnp.tanh(a @ w)))(v),      # both
     ]

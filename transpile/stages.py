@@ -109,7 +109,7 @@ def lower_jaxpr(closed: ClosedJaxpr, name: str, optimized: ClosedJaxpr | None = 
         clock.lap("passes")
     if _debug("ir"):
         print(f"--- ir {cname} ---\n{optimized}", file=sys.stderr)
-    program = plan_program(optimized, cname)
+    program = plan_program(optimized, cname, fuse_rows=target == "c")
     clock.lap("plan")
     if _debug("plan"):
         for k in program.kernels:
@@ -370,7 +370,8 @@ def compile_many(named: list, device=None) -> list:
     items = []
     for name, closed in named:
         opt = optimize(closed)
-        items.append((closed, opt, plan_program(opt, c_identifier(name))))
+        items.append((closed, opt, plan_program(opt, c_identifier(name),
+                                                fuse_rows=target == "c")))
     source, cdef = render_module([(p, str(opt)) for _, opt, p in items], target=target)
     lib = build(source, cdef, name="+".join(n for n, _ in named)[:60],
                 signature=f"{len(named)} programs", target=target)

@@ -18,65 +18,62 @@
 #include "tp_codegen.h"
 #include "tp_math_lib.h"
 
-/* b = reduce_max[axes=(1,)] a */
-static void jit_softmax_k0(const float *restrict A, float *restrict B)
+/* b = reduce_max[axes=(1,)] a | c = broadcast_in_dim[shape=(3, 1), broadcast_dimensions=(0,)] b; d = sub a c; e = exp d | f = reduce_sum[axes=(1,)] e | g = broadcast_in_dim[shape=(3, 1), broadcast_dimensions=(0,)] f; h = div e g */
+static void jit_softmax_k0(const float *restrict A, float *restrict H)
 {
+    /* One row at a time, its phases in order: what a phase makes for the row is still
+     * in L1 when the next reads it. Each row's reductions run in a fixed order on one
+     * thread: the same bits with any number of threads. */
     for (int64_t oix = 0; oix < 3; oix++) {
-        float acc = (-INFINITY);
-        for (int64_t rix = 0; rix < 4; rix++) {
-            const float a = A[oix * 4 + rix];
-            acc = tp_max_f32(acc, a);
+        float E_row[4];
+        float B_s;
+        float F_s;
+        /* b = reduce_max[axes=(1,)] a */
+        {
+            float acc = (-INFINITY);
+            for (int64_t rix = 0; rix < 4; rix++) {
+                const float a = A[oix * 4 + rix];
+                acc = tp_max_f32(acc, a);
+            }
+            B_s = (float)acc;
         }
-        B[oix] = (float)acc;
-    }
-}
-
-/* c = broadcast_in_dim[shape=(3, 1), broadcast_dimensions=(0,)] b; d = sub a c; e = exp d */
-static void jit_softmax_k1(const float *restrict A, const float *restrict B, float *restrict E)
-{
-    for (int64_t i0 = 0; i0 < 3; i0++) {
-        #pragma omp simd
-        for (int64_t i1 = 0; i1 < 4; i1++) {
-            const float a = A[i0 * 4 + i1];
-            const float b = B[i0];
-            /* c = broadcast_in_dim[shape=(3, 1), broadcast_dimensions=(0,)] b */
-            const float c = b;
-            /* d = sub a c */
-            const float d = (a - c);
-            /* e = exp d */
-            const float e = tp_exp_f32(d);
-            E[i0 * 4 + i1] = e;
+        /* c = broadcast_in_dim[shape=(3, 1), broadcast_dimensions=(0,)] b; d = sub a c; e = exp d */
+        {
+#pragma omp simd
+            for (int64_t c_j = 0; c_j < 4; c_j++) {
+                const float a = A[oix * 4 + c_j];
+                const float b = B_s;
+                /* c = broadcast_in_dim[shape=(3, 1), broadcast_dimensions=(0,)] b */
+                const float c = b;
+                /* d = sub a c */
+                const float d = (a - c);
+                /* e = exp d */
+                const float e = tp_exp_f32(d);
+                E_row[c_j] = e;
+            }
         }
-    }
-}
-
-/* f = reduce_sum[axes=(1,)] e */
-static void jit_softmax_k2(const float *restrict E, float *restrict F)
-{
-    for (int64_t oix = 0; oix < 3; oix++) {
-        double acc = 0.0;
-        #pragma omp simd reduction(+:acc)
-        for (int64_t rix = 0; rix < 4; rix++) {
-            const float e = E[oix * 4 + rix];
-            acc = acc + (double)e;
+        /* f = reduce_sum[axes=(1,)] e */
+        {
+            double acc = 0.0;
+#pragma omp simd reduction(+:acc)
+            for (int64_t rix = 0; rix < 4; rix++) {
+                const float e = E_row[rix];
+                acc = acc + (double)e;
+            }
+            F_s = (float)acc;
         }
-        F[oix] = (float)acc;
-    }
-}
-
-/* g = broadcast_in_dim[shape=(3, 1), broadcast_dimensions=(0,)] f; h = div e g */
-static void jit_softmax_k3(const float *restrict E, const float *restrict F, float *restrict H)
-{
-    for (int64_t i0 = 0; i0 < 3; i0++) {
-        #pragma omp simd
-        for (int64_t i1 = 0; i1 < 4; i1++) {
-            const float e = E[i0 * 4 + i1];
-            const float f = F[i0];
-            /* g = broadcast_in_dim[shape=(3, 1), broadcast_dimensions=(0,)] f */
-            const float g = f;
-            /* h = div e g */
-            const float h = (e / g);
-            H[i0 * 4 + i1] = h;
+        /* g = broadcast_in_dim[shape=(3, 1), broadcast_dimensions=(0,)] f; h = div e g */
+        {
+#pragma omp simd
+            for (int64_t c_j = 0; c_j < 4; c_j++) {
+                const float e = E_row[c_j];
+                const float f = F_s;
+                /* g = broadcast_in_dim[shape=(3, 1), broadcast_dimensions=(0,)] f */
+                const float g = f;
+                /* h = div e g */
+                const float h = (e / g);
+                H[oix * 4 + c_j] = h;
+            }
         }
     }
 }
@@ -86,21 +83,15 @@ static void jit_softmax_k3(const float *restrict E, const float *restrict F, flo
 int64_t jit_softmax_workspace_size(void)
 {
     int64_t scratch = 0;
-    return (int64_t)128 + scratch;
+    return (int64_t)0 + scratch;
 }
 
 int jit_softmax(const float *restrict A, float *restrict H, void *restrict workspace)
 {
     char *restrict ws = (char *)workspace;
-    float *restrict B = (float *)(ws + 0);
-    float *restrict E = (float *)(ws + 64);
-    float *restrict F = (float *)(ws + 0);
     const unsigned tp_csr = tp_ftz_begin();
     (void)ws;
-    jit_softmax_k0(A, B);
-    jit_softmax_k1(A, B, E);
-    jit_softmax_k2(E, F);
-    jit_softmax_k3(E, F, H);
+    jit_softmax_k0(A, H);
     tp_ftz_end(tp_csr);
     return 0;
 }

@@ -84,6 +84,10 @@ class BodyBuilder:
         self.memo: dict = {}
         self.taken: set = set()
         self.reads: dict = {}   # pointer name -> Buffer
+        self.offsets: dict = {}  # pointer name -> set of the offsets it is read at
+        #: pointer name -> (offsets, replacement): a buffer read at one of those offsets from a
+        #: local array instead (a row-fused kernel's row-sized temporaries)
+        self.redirect: dict = {}
         self.decomposed = False
         self.starts: dict = {}  # (start atom, hi) -> clamped start local
 
@@ -162,9 +166,14 @@ class BodyBuilder:
     def read_expr(self, var: Var, idx: Index) -> str:
         """The buffer element of ``var`` at ``idx`` (storage type converted)."""
         b = self.buffers[var]
-        self.reads[b.name] = b
         offset = "0" if not var.aval.shape else idx.get_flat()
-        expr = f"{b.name}[{offset}]"
+        self.offsets.setdefault(b.name, set()).add(offset)
+        local = self.redirect.get(b.name)
+        if local is not None and offset in local[0]:
+            expr = local[1]
+        else:
+            self.reads[b.name] = b
+            expr = f"{b.name}[{offset}]"
         if var.aval.dtype == np.float16:
             expr = f"tp_f16_to_f32({expr})"
         return expr

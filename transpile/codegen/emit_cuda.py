@@ -92,6 +92,9 @@ def kernel_view(k, view: dict) -> dict:
 
 def check_supported(program) -> None:
     """Raise ``NotImplementedError`` for what the CUDA backend cannot run yet."""
+    if any(k.template == "kernel_rows.j2" for k in program.kernels):
+        raise ValueError("a program planned for C (row-fused kernels) rendered for CUDA: "
+                         "plan it with plan_program(..., fuse_rows=False)")
     if program.host_callbacks:
         names = sorted({prim.name for prim, *_ in program.host_callbacks})
         raise NotImplementedError(

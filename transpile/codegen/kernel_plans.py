@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 __all__ = ["KernelParam", "Scratch", "WindowRun", "KernelFields", "LoopPlan", "ReducePlan",
+           "RowPhase", "RowPlan",
            "DotPlan", "CumulativePlan", "ArgReducePlan", "JoinPlan", "SplitPlan",
            "SortPlan", "ThreefryPlan", "GatherPlan", "ScatterPlan", "TopKPlan",
            "CholeskyPlan", "TriangularSolvePlan"]
@@ -103,6 +104,46 @@ class ReducePlan(KernelFields):
     lanes: int = 0         # "rows" of float max/min: this many partial results per row
     lane_step: str = ""    # step into acc_v[c_j]
     lane_merge: str = ""   # acc combined with acc_v[c_j]
+    lane_nan: str = ""     # keeps a lane's NaN in nan_v[c_j] (empty: lane_step does)
+    # "cols" over many rows: fixed chunks of ``row_chunk`` rows, each reduced over whole
+    # rows (contiguous) into its own partial row in the scratch, combined in order
+    row_chunks: int = 0
+    row_chunk: int = 0
+    part_step: str = ""    # step into acc (a partial loaded from part[c_j])
+    part_merge: str = ""   # acc combined with part_all[g * n_out + c_j]
+    part_store: str = ""   # acc stored as output c_j
+
+
+@dataclass(kw_only=True)
+class RowPhase:
+    """One step of a row-fused kernel (``RowPlan``), run for each row in turn."""
+    kind: str          # "reduce": a reduction over the row; "loop": elementwise work
+    width: int         # elements of the row the phase visits (the row size, or 1)
+    comment: str
+    body: list         # C statement lines (a loop's store last)
+    acc_type: str = ""
+    init: str = ""
+    step: str = ""
+    simd_op: str | None = None
+    store: str = ""
+    lanes: int = 0
+    lane_step: str = ""
+    lane_merge: str = ""
+    lane_nan: str = ""     # keeps a lane's NaN in nan_v[c_j] (empty: lane_step does)
+
+
+@dataclass(kw_only=True)
+class RowPlan(KernelFields):
+    """``kernel_rows.j2``: reductions over trailing axes and the elementwise work before
+    and after them, run row by row in one loop over the rows."""
+    rows: int
+    row_size: int
+    total: int
+    parallel: bool
+    phases: list       # RowPhase
+    row_arrays: list   # (C type, name) of the row-sized locals replacing temporaries
+    row_scalars: list  # (C type, name) of the locals holding the row's statistics
+    rows_per_claim: int = 16  # rows a thread claims at a time (dynamic schedule)
 
 
 @dataclass(kw_only=True)

@@ -13,6 +13,11 @@ else (``dot_general``, ``sort``, cumulative ops, ``concatenate``, ``stack``, ``s
 ``argmax``, byte-copying bitcasts) is a kernel of its own reading and writing buffers.
 A group's only value seen outside it is its root, so running kernels in the order of
 their roots respects every dependency.
+
+Row fusion (C only): consecutive groups over the same rows holding a reduction over
+trailing axes (softmax's max, exp, sum, quotient) become one kernel looping over rows,
+each row's phases in turn (``row_kernels.py``); what the run makes and nothing after it
+reads lives in locals, not the workspace.
 """
 from __future__ import annotations
 
@@ -24,7 +29,7 @@ from ..lax import contraction, structural
 from ..lax import elementwise as ew
 from ..lax.control_flow_batching import lower_vector_predicate_whiles
 from ..passes.dce import eliminate_dead_code
-from . import control, emit_c, kernels, prng_c  # noqa: F401  (prng_c fills the table)
+from . import control, emit_c, kernels, prng_c, row_kernels  # noqa: F401  (prng_c fills the table)
 from .body import BodyBuilder, eqn_comment, local_name, pointer_name
 from .lowering import (CONTROL, HOST, INDEX_MAP, RANDOM_SOURCE, REDUCTION, Lowering, fusible,
                        lowering_of, register)
@@ -211,7 +216,7 @@ def _absorb_transposes(closed: ClosedJaxpr) -> ClosedJaxpr:
     return eliminate_dead_code(ClosedJaxpr(closed.jaxpr.replace(eqns=eqns), closed.consts))
 
 
-def plan_program(closed: ClosedJaxpr, name: str = "f") -> Program:
+def plan_program(closed: ClosedJaxpr, name: str = "f", fuse_rows: bool = True) -> Program:
     """Plan the kernels and buffers of ``closed`` (an optimised jaxpr).
 
     Parameters
@@ -220,6 +225,9 @@ def plan_program(closed: ClosedJaxpr, name: str = "f") -> Program:
         Control-flow sub-jaxprs must have no consts (``passes.lift_consts``).
     name : str
         A C identifier prefix for the entry point and its kernels.
+    fuse_rows : bool
+        Fuse reductions over rows with the loops around them (``row_kernels``): C only,
+        the CUDA templates have no row-fused kernel.
 
     Returns
     -------
@@ -227,7 +235,7 @@ def plan_program(closed: ClosedJaxpr, name: str = "f") -> Program:
     """
     closed = _absorb_transposes(lower_vector_predicate_whiles(closed))
     j = closed.jaxpr
-    planner = Planner(name, _names(closed))
+    planner = Planner(name, _names(closed), fuse_rows)
     inputs = [planner.bind(v, "input", i) for i, v in enumerate(j.invars)]
     consts = [planner.bind(v, "const", i) for i, v in enumerate(j.constvars)]
     outputs, out_sources = [], []
@@ -255,8 +263,9 @@ class Planner:
     share the workspace, the kernel list and the names.
     """
 
-    def __init__(self, name: str, names: dict):
+    def __init__(self, name: str, names: dict, fuse_rows: bool = True):
         self.name = name
+        self.fuse_rows = fuse_rows
         self.names = names
         self.buffers: dict = {}
         self.temps: list = []
@@ -335,26 +344,17 @@ class Planner:
         pinned = set(out_vars) | set(keep)
         donated = {v for v in donated if v not in pinned}
         live, steps = [], []  # live: [var, buffer, nbytes] of this block's temporaries
-        for gi, g in enumerate(groups):
-            root = eqns[g["root"]]
-            if root.primitive.updates_in_place:
-                self._update_in_place(root, gi, last_use, pinned, donated, live)
-            for o in root.outvars:
-                if isinstance(o, Var) and o not in self.buffers:
-                    b, nbytes = self.temp(o)
-                    if o not in pinned:
-                        live.append([o, b, nbytes])
-            kind = _kind(root)
-            if kind == CONTROL:
-                steps.append(control.plan_control(self, root))
-            elif kind == HOST:
-                steps.append(self.host_step(root))
-            elif g["kind"] == "opaque":
-                steps.append(self.add_kernel(kernels.opaque_kernel(
-                    self.kernel_name(), root, self.buffers, self.names)))
+        runs = row_kernels.row_runs(groups, eqns) if self.fuse_rows else {}
+        gi = 0
+        while gi < len(groups):
+            if gi in runs:
+                end, n, r = runs[gi]
+                steps.extend(self._row_run(groups[gi:end], n, r, eqns, pinned, live,
+                                           last_use, end - 1))
+                gi = end - 1
             else:
-                steps.append(self.add_kernel(_fused_kernel(
-                    self.kernel_name(), g, eqns, self.buffers, self.names)))
+                steps.append(self._group_step(groups[gi], gi, eqns, last_use, pinned,
+                                              donated, live))
             still = []
             for entry in live:
                 if last_use.get(entry[0], -1) <= gi:
@@ -362,7 +362,55 @@ class Planner:
                 else:
                     still.append(entry)
             live = still
+            gi += 1
         return steps
+
+    def _bind_outputs(self, root, pinned, live) -> None:
+        for o in root.outvars:
+            if isinstance(o, Var) and o not in self.buffers:
+                b, nbytes = self.temp(o)
+                if o not in pinned:
+                    live.append([o, b, nbytes])
+
+    def _group_step(self, g, gi, eqns, last_use, pinned, donated, live) -> dict:
+        root = eqns[g["root"]]
+        if root.primitive.updates_in_place:
+            self._update_in_place(root, gi, last_use, pinned, donated, live)
+        self._bind_outputs(root, pinned, live)
+        kind = _kind(root)
+        if kind == CONTROL:
+            return control.plan_control(self, root)
+        if kind == HOST:
+            return self.host_step(root)
+        if g["kind"] == "opaque":
+            return self.add_kernel(kernels.opaque_kernel(
+                self.kernel_name(), root, self.buffers, self.names))
+        return self.add_kernel(_fused_kernel(
+            self.kernel_name(), g, eqns, self.buffers, self.names))
+
+    def _row_run(self, run, n, r, eqns, pinned, live, last_use, last) -> list:
+        """The steps of a run of groups over the same rows (``row_kernels``): one
+        row-fused kernel, or the groups' own kernels when it cannot be fused. Nothing
+        made in the run is freed before its end: phases of different rows run at once,
+        so its buffers must not share memory."""
+        made = [eqns[g["root"]].outvars[0] for g in run]
+        dead = {v for v in made if v not in pinned and v not in self.buffers
+                and last_use.get(v, -1) <= last}
+        local = row_kernels.row_locals((run, n, r), eqns, dead)
+        for v in local:  # a name for the kernel's local: no workspace
+            self.buffers[v] = Buffer(v, pointer_name(self.name_of(v)), "temp", v.aval, -1)
+        for g in run:
+            self._bind_outputs(eqns[g["root"]], pinned, live)
+        plan = row_kernels.row_kernel(self.kernel_name(), (run, n, r), eqns, self.buffers,
+                                      self.names, local, PARALLEL_MIN_ELEMENTS)
+        if plan is not None:
+            return [self.add_kernel(plan)]
+        for v in local:
+            del self.buffers[v]
+        for g in run:
+            self._bind_outputs(eqns[g["root"]], pinned, live)
+        return [self.add_kernel(_fused_kernel(self.kernel_name(), g, eqns, self.buffers,
+                                              self.names)) for g in run]
 
     def host_step(self, e) -> dict:
         """A call back into Python: the buffers of the operands (literals as locals) and
