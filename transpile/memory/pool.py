@@ -78,8 +78,6 @@ def empty_aligned(shape, dtype) -> np.ndarray:
     """
     dtype = np.dtype(dtype)
     nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
-    if nbytes < _ALIGN:
-        return np.empty(shape, dtype)
     block = np.empty(nbytes + _ALIGN, np.uint8)
     return aligned(block, nbytes).view(dtype).reshape(shape)
 
