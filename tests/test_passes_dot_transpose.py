@@ -44,20 +44,25 @@ def _scan_body(w, x):
 
 # name -> (fn, operands, transposes left, dots)
 CASES = {
-    "matmul_then_transpose": (lambda a, b: (a @ b).T, (_f32(7, 5), _f32(5, 9)), 0, 1),
-    "edge_tiles": (lambda a, b: (a @ b).T, (_f32(13, 300), _f32(300, 17)), 0, 1),
+    "matmul_then_transpose": (lambda a, b: (a @ b).T, (_f32(20, 5), _f32(5, 9)), 0, 1),
+    "square_result": (lambda a, b: (a @ b).T, (_f32(7, 5), _f32(5, 7)), 0, 1),
+    "edge_tiles": (lambda a, b: (a @ b).T, (_f32(17, 300), _f32(300, 13)), 0, 1),
     "contract_first_dims": (lambda a, b: lax.dot_general(a, b, (((0,), (0,)), ((), ()))).T,
-                            (_f32(40, 6), _f32(40, 33)), 0, 1),
-    "weight_gradient": (_mlp_grad, (_f32(20, 12), _f32(16, 20)), 0, 2),
-    "empty_contraction": (lambda a, b: (a @ b).T, (_f32(4, 0), _f32(0, 6)), 0, 1),
+                            (_f32(40, 33), _f32(40, 6)), 0, 1),
+    "weight_gradient": (_mlp_grad, (_f32(20, 24), _f32(16, 20)), 0, 2),
+    "empty_contraction": (lambda a, b: (a @ b).T, (_f32(6, 0), _f32(0, 4)), 0, 1),
     "inside_scan": (_scan_body, (_f32(3, 3), _f32(4, 3, 3)), 0, 1),
-    # left alone: matrix-vector shapes, a product with another reader, batch dimensions
+    # left alone: matrix-vector shapes, a swapped product narrower than the tile, a product
+    # with another reader, batch dimensions
     "row_vector": (lambda a, b: (a @ b).T, (_f32(1, 5), _f32(5, 9)), 1, 1),
+    "few_rows": (lambda a, b: (a @ b).T, (_f32(10, 128), _f32(128, 512)), 1, 1),
     "column_vector": (lambda a, b: (a @ b).T, (_f32(7, 5), _f32(5, 1)), 1, 1),
-    "product_also_read": (lambda a, b: ((a @ b).T, a @ b), (_f32(7, 5), _f32(5, 9)), 1, 1),
+    "product_also_read": (lambda a, b: ((a @ b).T, a @ b), (_f32(20, 5), _f32(5, 9)),
+                          1, 1),
     "product_is_output": (lambda a, b: (jnp.transpose(a @ b), jnp.sin(a @ b)),
-                          (_f32(7, 5), _f32(5, 9)), 1, 1),
-    "batched": (lambda a, b: jnp.swapaxes(a @ b, 1, 2), (_f32(2, 7, 5), _f32(2, 5, 9)), 1, 1),
+                          (_f32(20, 5), _f32(5, 9)), 1, 1),
+    "batched": (lambda a, b: jnp.swapaxes(a @ b, 1, 2), (_f32(2, 20, 5), _f32(2, 5, 9)),
+                1, 1),
 }
 
 
@@ -79,7 +84,7 @@ def test_swap_cases(name):
         np.testing.assert_allclose(np.asarray(g), w, rtol=2e-5, atol=2e-5)
 
 
-@pytest.mark.parametrize("shape", [(7, 5, 9), (13, 300, 17), (130, 70, 300), (64, 784, 70)],
+@pytest.mark.parametrize("shape", [(9, 5, 7), (17, 300, 13), (130, 70, 300), (64, 784, 70)],
                          ids=lambda s: "x".join(map(str, s)))
 def test_swapped_product_has_the_same_bits(shape):
     # the compiled product of swapped operands against the compiled product transposed
@@ -92,7 +97,7 @@ def test_swapped_product_has_the_same_bits(shape):
 
 
 def test_precision_pair_follows_its_operand():
-    a, b = _f32(6, 4), _f32(4, 8)
+    a, b = _f32(8, 4), _f32(4, 6)
     prec = (lax.Precision.HIGHEST, lax.Precision.DEFAULT)
     closed = optimize(jax.make_jaxpr(
         lambda a, b: lax.dot_general(a, b, (((1,), (0,)), ((), ())), precision=prec).T)(a, b))

@@ -18,22 +18,23 @@
  *       k:f32[] = div j 6.0:f32[]
  *       l:f32[3,2] = broadcast_in_dim 0.1666666716337204:f32[]
  *       m:f32[3,2] = mul l i
- *       n:f32[5,2] = dot_general[
+ *       n:f32[2,5] = dot_general[
  *         dimension_numbers=(([0], [0]), ([], []))
  *         preferred_element_type=float32
- *       ] e m
- *       o:f32[3,5] = dot_general[
+ *       ] m e
+ *       o:f32[5,2] = transpose[permutation=(1, 0)] n
+ *       p:f32[3,5] = dot_general[
  *         dimension_numbers=(([1], [1]), ([], []))
  *         preferred_element_type=float32
  *       ] m b
- *       p:f32[3,5] = mul o f
- *       q:f32[3,5] = mul p e
- *       r:f32[3,5] = add_any p q
- *       s:f32[4,5] = dot_general[
+ *       q:f32[3,5] = mul p f
+ *       r:f32[3,5] = mul q e
+ *       s:f32[3,5] = add_any q r
+ *       t:f32[4,5] = dot_general[
  *         dimension_numbers=(([0], [0]), ([], []))
  *         preferred_element_type=float32
- *       ] c r
- *     in (k, s, n) }
+ *       ] c s
+ *     in (k, t, o) }
  */
 #include <math.h>
 #include <stdint.h>
@@ -143,24 +144,38 @@ static void jit_mlp_value_and_grad_k5(const float *restrict G, float *restrict M
     }
 }
 
-/* n = dot_general[dimension_numbers=(((0,), (0,)), ((), ())), preferred_element_type=float32] e m */
+/* n = dot_general[dimension_numbers=(((0,), (0,)), ((), ())), preferred_element_type=float32] m e */
 static void jit_mlp_value_and_grad_k6(const float *restrict E, const float *restrict M, float *restrict N, char *restrict scratch)
 {
     char *scratch_at = scratch;
-    const float *lhs_c = E;
-    const float *rhs_c = M;
+    const float *lhs_c = M;
+    const float *rhs_c = E;
     (void)scratch_at;
     for (int64_t bi = 0; bi < 1; bi++) {
         int64_t off_a = 0, off_b = 0;
         const float *pa = lhs_c + off_a;
         const float *pb = rhs_c + off_b;
         float *po = N + bi * 10;
-        tp_gemm_f32(5, 2, 3, pa, 1, 5, pb, 2, 1, po, 2, scratch_at);
+        tp_gemm_f32(2, 5, 3, pa, 1, 2, pb, 5, 1, po, 5, scratch_at);
     }
 }
 
-/* o = dot_general[dimension_numbers=(((1,), (1,)), ((), ())), preferred_element_type=float32] m b */
-static void jit_mlp_value_and_grad_k7(const float *restrict B, const float *restrict M, float *restrict O, char *restrict scratch)
+/* o = transpose[permutation=(1, 0)] n */
+static void jit_mlp_value_and_grad_k7(const float *restrict N, float *restrict O)
+{
+    for (int64_t i0 = 0; i0 < 5; i0++) {
+        #pragma omp simd
+        for (int64_t i1 = 0; i1 < 2; i1++) {
+            const float n = N[i1 * 5 + i0];
+            /* o = transpose[permutation=(1, 0)] n */
+            const float o = n;
+            O[i0 * 2 + i1] = o;
+        }
+    }
+}
+
+/* p = dot_general[dimension_numbers=(((1,), (1,)), ((), ())), preferred_element_type=float32] m b */
+static void jit_mlp_value_and_grad_k8(const float *restrict B, const float *restrict M, float *restrict P, char *restrict scratch)
 {
     char *scratch_at = scratch;
     const float *lhs_c = M;
@@ -170,42 +185,42 @@ static void jit_mlp_value_and_grad_k7(const float *restrict B, const float *rest
         int64_t off_a = 0, off_b = 0;
         const float *pa = lhs_c + off_a;
         const float *pb = rhs_c + off_b;
-        float *po = O + bi * 15;
+        float *po = P + bi * 15;
         tp_gemm_f32(3, 5, 2, pa, 2, 1, pb, 1, 2, po, 5, scratch_at);
     }
 }
 
-/* f = sub 1.0:f32[] e; p = mul o f; q = mul p e; r = add_any p q */
-static void jit_mlp_value_and_grad_k8(const float *restrict E, const float *restrict O, float *restrict R)
+/* f = sub 1.0:f32[] e; q = mul p f; r = mul q e; s = add_any q r */
+static void jit_mlp_value_and_grad_k9(const float *restrict E, const float *restrict P, float *restrict S)
 {
     #pragma omp simd
     for (int64_t idx = 0; idx < 15; idx++) {
-        const float o = O[idx];
+        const float p = P[idx];
         const float e = E[idx];
         /* f = sub 1.0:f32[] e */
         const float f = (1.0f - e);
-        /* p = mul o f */
-        const float p = (o * f);
-        /* q = mul p e */
-        const float q = (p * e);
-        /* r = add_any p q */
-        const float r = (p + q);
-        R[idx] = r;
+        /* q = mul p f */
+        const float q = (p * f);
+        /* r = mul q e */
+        const float r = (q * e);
+        /* s = add_any q r */
+        const float s = (q + r);
+        S[idx] = s;
     }
 }
 
-/* s = dot_general[dimension_numbers=(((0,), (0,)), ((), ())), preferred_element_type=float32] c r */
-static void jit_mlp_value_and_grad_k9(const float *restrict C, const float *restrict R, float *restrict S, char *restrict scratch)
+/* t = dot_general[dimension_numbers=(((0,), (0,)), ((), ())), preferred_element_type=float32] c s */
+static void jit_mlp_value_and_grad_k10(const float *restrict C, const float *restrict S, float *restrict T, char *restrict scratch)
 {
     char *scratch_at = scratch;
     const float *lhs_c = C;
-    const float *rhs_c = R;
+    const float *rhs_c = S;
     (void)scratch_at;
     for (int64_t bi = 0; bi < 1; bi++) {
         int64_t off_a = 0, off_b = 0;
         const float *pa = lhs_c + off_a;
         const float *pb = rhs_c + off_b;
-        float *po = S + bi * 20;
+        float *po = T + bi * 20;
         tp_gemm_f32(4, 5, 3, pa, 1, 4, pb, 5, 1, po, 5, scratch_at);
     }
 }
@@ -217,13 +232,13 @@ int64_t jit_mlp_value_and_grad_workspace_size(void)
     int64_t scratch = 0;
     if ((int64_t)0 + (int64_t)tp_gemm_workspace_bytes_f32(3, 5, 4) > scratch) scratch = (int64_t)0 + (int64_t)tp_gemm_workspace_bytes_f32(3, 5, 4);
     if ((int64_t)0 + (int64_t)tp_gemm_workspace_bytes_f32(3, 2, 5) > scratch) scratch = (int64_t)0 + (int64_t)tp_gemm_workspace_bytes_f32(3, 2, 5);
-    if ((int64_t)0 + (int64_t)tp_gemm_workspace_bytes_f32(5, 2, 3) > scratch) scratch = (int64_t)0 + (int64_t)tp_gemm_workspace_bytes_f32(5, 2, 3);
+    if ((int64_t)0 + (int64_t)tp_gemm_workspace_bytes_f32(2, 5, 3) > scratch) scratch = (int64_t)0 + (int64_t)tp_gemm_workspace_bytes_f32(2, 5, 3);
     if ((int64_t)0 + (int64_t)tp_gemm_workspace_bytes_f32(3, 5, 2) > scratch) scratch = (int64_t)0 + (int64_t)tp_gemm_workspace_bytes_f32(3, 5, 2);
     if ((int64_t)0 + (int64_t)tp_gemm_workspace_bytes_f32(4, 5, 3) > scratch) scratch = (int64_t)0 + (int64_t)tp_gemm_workspace_bytes_f32(4, 5, 3);
     return (int64_t)192 + scratch;
 }
 
-int jit_mlp_value_and_grad(const float *restrict A, const float *restrict B, const float *restrict C, float *restrict K, float *restrict S, float *restrict N, void *restrict workspace)
+int jit_mlp_value_and_grad(const float *restrict A, const float *restrict B, const float *restrict C, float *restrict K, float *restrict T, float *restrict O, void *restrict workspace)
 {
     char *restrict ws = (char *)workspace;
     float *restrict D = (float *)(ws + 0);
@@ -231,8 +246,9 @@ int jit_mlp_value_and_grad(const float *restrict A, const float *restrict B, con
     float *restrict G = (float *)(ws + 0);
     float *restrict J = (float *)(ws + 128);
     float *restrict M = (float *)(ws + 128);
-    float *restrict O = (float *)(ws + 0);
-    float *restrict R = (float *)(ws + 128);
+    float *restrict N = (float *)(ws + 0);
+    float *restrict P = (float *)(ws + 0);
+    float *restrict S = (float *)(ws + 128);
     const unsigned tp_csr = tp_ftz_begin();
     (void)ws;
     jit_mlp_value_and_grad_k0(A, C, D, ws + 192);
@@ -242,9 +258,10 @@ int jit_mlp_value_and_grad(const float *restrict A, const float *restrict B, con
     jit_mlp_value_and_grad_k4(J, K);
     jit_mlp_value_and_grad_k5(G, M);
     jit_mlp_value_and_grad_k6(E, M, N, ws + 192);
-    jit_mlp_value_and_grad_k7(B, M, O, ws + 192);
-    jit_mlp_value_and_grad_k8(E, O, R);
-    jit_mlp_value_and_grad_k9(C, R, S, ws + 192);
+    jit_mlp_value_and_grad_k7(N, O);
+    jit_mlp_value_and_grad_k8(B, M, P, ws + 192);
+    jit_mlp_value_and_grad_k9(E, P, S);
+    jit_mlp_value_and_grad_k10(C, S, T, ws + 192);
     tp_ftz_end(tp_csr);
     return 0;
 }

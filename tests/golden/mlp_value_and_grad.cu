@@ -18,22 +18,23 @@
  *       k:f32[] = div j 6.0:f32[]
  *       l:f32[3,2] = broadcast_in_dim 0.1666666716337204:f32[]
  *       m:f32[3,2] = mul l i
- *       n:f32[5,2] = dot_general[
+ *       n:f32[2,5] = dot_general[
  *         dimension_numbers=(([0], [0]), ([], []))
  *         preferred_element_type=float32
- *       ] e m
- *       o:f32[3,5] = dot_general[
+ *       ] m e
+ *       o:f32[5,2] = transpose[permutation=(1, 0)] n
+ *       p:f32[3,5] = dot_general[
  *         dimension_numbers=(([1], [1]), ([], []))
  *         preferred_element_type=float32
  *       ] m b
- *       p:f32[3,5] = mul o f
- *       q:f32[3,5] = mul p e
- *       r:f32[3,5] = add_any p q
- *       s:f32[4,5] = dot_general[
+ *       q:f32[3,5] = mul p f
+ *       r:f32[3,5] = mul q e
+ *       s:f32[3,5] = add_any q r
+ *       t:f32[4,5] = dot_general[
  *         dimension_numbers=(([0], [0]), ([], []))
  *         preferred_element_type=float32
- *       ] c r
- *     in (k, s, n) }
+ *       ] c s
+ *     in (k, t, o) }
  */
 #include <math.h>
 #include <stdint.h>
@@ -330,7 +331,7 @@ static void jit_mlp_value_and_grad_k5(const float *restrict G, float *restrict M
     jit_mlp_value_and_grad_k5_kernel<<<1, TP_BLOCK, 0, tp_stream>>>(G, M);
 }
 
-/* n = dot_general[dimension_numbers=(((0,), (0,)), ((), ())), preferred_element_type=float32] e m */
+/* n = dot_general[dimension_numbers=(((0,), (0,)), ((), ())), preferred_element_type=float32] m e */
 /* C[M, N] = A[M, K] B[K, N] for each batch: each block computes a 128x128 tile of C,
  * each thread a 8x8 piece of it, from 8-deep slices of A and B staged in
  * shared memory. */
@@ -354,8 +355,8 @@ __global__ void __launch_bounds__(TP_BLOCK) jit_mlp_value_and_grad_k6_kernel(con
                 for (int e = threadIdx.x; e < 1024; e += TP_BLOCK) {
                     const int64_t i = m0 + e / 8, kk = k0 + e % 8;
                     float v = 0;
-                    if (i < 5 && kk < 3) {
-                        const int64_t ia = i * 1 + kk * 5;
+                    if (i < 2 && kk < 3) {
+                        const int64_t ia = i * 1 + kk * 2;
                         v = (float)pa[ia];
                     }
                     tp_as[e % 8][e / 8] = v;
@@ -363,8 +364,8 @@ __global__ void __launch_bounds__(TP_BLOCK) jit_mlp_value_and_grad_k6_kernel(con
                 for (int e = threadIdx.x; e < 1024; e += TP_BLOCK) {
                     const int64_t kk = k0 + e / 128, j = n0 + e % 128;
                     float v = 0;
-                    if (kk < 3 && j < 2) {
-                        const int64_t ib = kk * 2 + j * 1;
+                    if (kk < 3 && j < 5) {
+                        const int64_t ib = kk * 5 + j * 1;
                         v = (float)pb[ib];
                     }
                     tp_bs[e / 128][e % 128] = v;
@@ -389,9 +390,9 @@ __global__ void __launch_bounds__(TP_BLOCK) jit_mlp_value_and_grad_k6_kernel(con
                 const int64_t row = m0 + ty + i * 16;
                 for (int j = 0; j < 8; j++) {
                     const int64_t col = n0 + tx + j * 16;
-                    if (row < 5 && col < 2) {
+                    if (row < 2 && col < 5) {
                         const float acc = tp_acc[i][j];
-                        po[row * 2 + col] = acc;
+                        po[row * 5 + col] = acc;
                     }
                 }
             }
@@ -401,16 +402,38 @@ __global__ void __launch_bounds__(TP_BLOCK) jit_mlp_value_and_grad_k6_kernel(con
 
 static void jit_mlp_value_and_grad_k6(const float *restrict E, const float *restrict M, float *restrict N, cudaStream_t tp_stream)
 {
-    const float *lhs_c = E;
-    const float *rhs_c = M;
+    const float *lhs_c = M;
+    const float *rhs_c = E;
     jit_mlp_value_and_grad_k6_kernel<<<dim3(1, 1, 1), TP_BLOCK, 0, tp_stream>>>(lhs_c, rhs_c, N);
 }
 
-/* o = dot_general[dimension_numbers=(((1,), (1,)), ((), ())), preferred_element_type=float32] m b */
+/* o = transpose[permutation=(1, 0)] n */
+__global__ void __launch_bounds__(TP_BLOCK) jit_mlp_value_and_grad_k7_kernel(const float *restrict N, float *restrict O)
+{
+    /* unrolled so that a thread has several loads in flight */
+#pragma unroll 4
+    for (int64_t tp_i = (int64_t)blockIdx.x * TP_BLOCK + threadIdx.x; tp_i < 10; tp_i += (int64_t)gridDim.x * TP_BLOCK) {
+        int64_t tp_r = tp_i;
+        const int64_t i1 = tp_r % 2;
+        tp_r /= 2;
+        const int64_t i0 = tp_r;
+        const float n = N[i1 * 5 + i0];
+        /* o = transpose[permutation=(1, 0)] n */
+        const float o = n;
+        O[i0 * 2 + i1] = o;
+    }
+}
+
+static void jit_mlp_value_and_grad_k7(const float *restrict N, float *restrict O, cudaStream_t tp_stream)
+{
+    jit_mlp_value_and_grad_k7_kernel<<<1, TP_BLOCK, 0, tp_stream>>>(N, O);
+}
+
+/* p = dot_general[dimension_numbers=(((1,), (1,)), ((), ())), preferred_element_type=float32] m b */
 /* C[M, N] = A[M, K] B[K, N] for each batch: each block computes a 128x128 tile of C,
  * each thread a 8x8 piece of it, from 8-deep slices of A and B staged in
  * shared memory. */
-__global__ void __launch_bounds__(TP_BLOCK) jit_mlp_value_and_grad_k7_kernel(const float *restrict lhs_c, const float *restrict rhs_c, float *restrict out)
+__global__ void __launch_bounds__(TP_BLOCK) jit_mlp_value_and_grad_k8_kernel(const float *restrict lhs_c, const float *restrict rhs_c, float *restrict out)
 {
     __shared__ float tp_as[8][128];
     __shared__ float tp_bs[8][128];
@@ -475,44 +498,44 @@ __global__ void __launch_bounds__(TP_BLOCK) jit_mlp_value_and_grad_k7_kernel(con
     }
 }
 
-static void jit_mlp_value_and_grad_k7(const float *restrict B, const float *restrict M, float *restrict O, cudaStream_t tp_stream)
+static void jit_mlp_value_and_grad_k8(const float *restrict B, const float *restrict M, float *restrict P, cudaStream_t tp_stream)
 {
     const float *lhs_c = M;
     const float *rhs_c = B;
-    jit_mlp_value_and_grad_k7_kernel<<<dim3(1, 1, 1), TP_BLOCK, 0, tp_stream>>>(lhs_c, rhs_c, O);
+    jit_mlp_value_and_grad_k8_kernel<<<dim3(1, 1, 1), TP_BLOCK, 0, tp_stream>>>(lhs_c, rhs_c, P);
 }
 
-/* f = sub 1.0:f32[] e; p = mul o f; q = mul p e; r = add_any p q */
-__global__ void __launch_bounds__(TP_BLOCK) jit_mlp_value_and_grad_k8_kernel(const float *restrict E, const float *restrict O, float *restrict R)
+/* f = sub 1.0:f32[] e; q = mul p f; r = mul q e; s = add_any q r */
+__global__ void __launch_bounds__(TP_BLOCK) jit_mlp_value_and_grad_k9_kernel(const float *restrict E, const float *restrict P, float *restrict S)
 {
     /* unrolled so that a thread has several loads in flight */
 #pragma unroll 4
     for (int64_t tp_i = (int64_t)blockIdx.x * TP_BLOCK + threadIdx.x; tp_i < 15; tp_i += (int64_t)gridDim.x * TP_BLOCK) {
         const int64_t idx = tp_i;
-        const float o = O[idx];
+        const float p = P[idx];
         const float e = E[idx];
         /* f = sub 1.0:f32[] e */
         const float f = (1.0f - e);
-        /* p = mul o f */
-        const float p = (o * f);
-        /* q = mul p e */
-        const float q = (p * e);
-        /* r = add_any p q */
-        const float r = (p + q);
-        R[idx] = r;
+        /* q = mul p f */
+        const float q = (p * f);
+        /* r = mul q e */
+        const float r = (q * e);
+        /* s = add_any q r */
+        const float s = (q + r);
+        S[idx] = s;
     }
 }
 
-static void jit_mlp_value_and_grad_k8(const float *restrict E, const float *restrict O, float *restrict R, cudaStream_t tp_stream)
+static void jit_mlp_value_and_grad_k9(const float *restrict E, const float *restrict P, float *restrict S, cudaStream_t tp_stream)
 {
-    jit_mlp_value_and_grad_k8_kernel<<<1, TP_BLOCK, 0, tp_stream>>>(E, O, R);
+    jit_mlp_value_and_grad_k9_kernel<<<1, TP_BLOCK, 0, tp_stream>>>(E, P, S);
 }
 
-/* s = dot_general[dimension_numbers=(((0,), (0,)), ((), ())), preferred_element_type=float32] c r */
+/* t = dot_general[dimension_numbers=(((0,), (0,)), ((), ())), preferred_element_type=float32] c s */
 /* C[M, N] = A[M, K] B[K, N] for each batch: each block computes a 128x128 tile of C,
  * each thread a 8x8 piece of it, from 8-deep slices of A and B staged in
  * shared memory. */
-__global__ void __launch_bounds__(TP_BLOCK) jit_mlp_value_and_grad_k9_kernel(const float *restrict lhs_c, const float *restrict rhs_c, float *restrict out)
+__global__ void __launch_bounds__(TP_BLOCK) jit_mlp_value_and_grad_k10_kernel(const float *restrict lhs_c, const float *restrict rhs_c, float *restrict out)
 {
     __shared__ float tp_as[8][128];
     __shared__ float tp_bs[8][128];
@@ -577,11 +600,11 @@ __global__ void __launch_bounds__(TP_BLOCK) jit_mlp_value_and_grad_k9_kernel(con
     }
 }
 
-static void jit_mlp_value_and_grad_k9(const float *restrict C, const float *restrict R, float *restrict S, cudaStream_t tp_stream)
+static void jit_mlp_value_and_grad_k10(const float *restrict C, const float *restrict S, float *restrict T, cudaStream_t tp_stream)
 {
     const float *lhs_c = C;
-    const float *rhs_c = R;
-    jit_mlp_value_and_grad_k9_kernel<<<dim3(1, 1, 1), TP_BLOCK, 0, tp_stream>>>(lhs_c, rhs_c, S);
+    const float *rhs_c = S;
+    jit_mlp_value_and_grad_k10_kernel<<<dim3(1, 1, 1), TP_BLOCK, 0, tp_stream>>>(lhs_c, rhs_c, T);
 }
 
 /* Bytes of workspace jit_mlp_value_and_grad needs: temporaries, then the largest scratch
@@ -593,7 +616,7 @@ extern "C" int64_t jit_mlp_value_and_grad_workspace_size(void)
     return (int64_t)192 + scratch;
 }
 
-extern "C" int jit_mlp_value_and_grad(const float *restrict A, const float *restrict B, const float *restrict C, float *restrict K, float *restrict S, float *restrict N, void *restrict workspace, void *stream)
+extern "C" int jit_mlp_value_and_grad(const float *restrict A, const float *restrict B, const float *restrict C, float *restrict K, float *restrict T, float *restrict O, void *restrict workspace, void *stream)
 {
     cudaStream_t tp_stream = (cudaStream_t)stream;
     char *restrict ws = (char *)workspace;
@@ -602,8 +625,9 @@ extern "C" int jit_mlp_value_and_grad(const float *restrict A, const float *rest
     float *restrict G = (float *)(ws + 0);
     float *restrict J = (float *)(ws + 128);
     float *restrict M = (float *)(ws + 128);
-    float *restrict O = (float *)(ws + 0);
-    float *restrict R = (float *)(ws + 128);
+    float *restrict N = (float *)(ws + 0);
+    float *restrict P = (float *)(ws + 0);
+    float *restrict S = (float *)(ws + 128);
     (void)ws;
     jit_mlp_value_and_grad_k0(A, C, D, tp_stream);
     jit_mlp_value_and_grad_k1(D, E, tp_stream);
@@ -612,9 +636,10 @@ extern "C" int jit_mlp_value_and_grad(const float *restrict A, const float *rest
     jit_mlp_value_and_grad_k4(J, K, tp_stream);
     jit_mlp_value_and_grad_k5(G, M, tp_stream);
     jit_mlp_value_and_grad_k6(E, M, N, tp_stream);
-    jit_mlp_value_and_grad_k7(B, M, O, tp_stream);
-    jit_mlp_value_and_grad_k8(E, O, R, tp_stream);
-    jit_mlp_value_and_grad_k9(C, R, S, tp_stream);
+    jit_mlp_value_and_grad_k7(N, O, tp_stream);
+    jit_mlp_value_and_grad_k8(B, M, P, tp_stream);
+    jit_mlp_value_and_grad_k9(E, P, S, tp_stream);
+    jit_mlp_value_and_grad_k10(C, S, T, tp_stream);
     /* Launch errors; a fault while running shows at the next synchronisation. */
     return (int)cudaGetLastError();
 }

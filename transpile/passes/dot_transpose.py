@@ -11,8 +11,9 @@ layout directly:
   ``dot_general(b, a, ((cb, ca), ((), ())))``
 
 when the product has one free dimension on each side (a 2-D result, no batch
-dimensions), both larger than one, and the transpose is its only reader (it is not an
-output of its jaxpr). Every element is the same sum of the same products in the same
+dimensions), both larger than one, the swapped product is not narrower than the matmul's
+tile where the original is not (``MIN_SWAPPED_COLUMNS``), and the transpose is its only
+reader (it is not an output of its jaxpr). Every element is the same sum of the same products in the same
 order (the C matmul splits K by K alone, and a product rounds the same whichever operand
 comes first); the size guard keeps matrix-vector shapes, whose kernels sum differently
 for M = 1 and N = 1, as they were. Sub-jaxprs (branches, loop bodies) are rewritten
@@ -47,12 +48,22 @@ def swap_transposed_dots(closed: ClosedJaxpr) -> ClosedJaxpr:
     return _swap(closed, {})
 
 
+#: The matmul's register tile is 16 float columns wide (runtime/tp_matmul.h): a product
+#: with fewer columns pads its tiles, so one whose rows are fewer than this and fewer than
+#: its columns stays as it is (its transpose, fewer than 16 x N elements, costs less than
+#: computing the swapped product with padded columns: 43 against 22 us for the MLP's
+#: 512x10 bias-layer gradient).
+MIN_SWAPPED_COLUMNS = 16
+
+
 def _swappable(e: JaxprEqn) -> bool:
     (lc, rc), (lb, rb) = e.params["dimension_numbers"]
     lhs, rhs = (a.aval for a in e.invars)
     out = e.outvars[0].aval
-    return (not lb and not rb and lhs.ndim - len(lc) == 1 and rhs.ndim - len(rc) == 1
-            and out.ndim == 2 and out.shape[0] > 1 and out.shape[1] > 1)
+    if lb or rb or lhs.ndim - len(lc) != 1 or rhs.ndim - len(rc) != 1 or out.ndim != 2:
+        return False
+    m, n = out.shape
+    return m > 1 and n > 1 and (m >= MIN_SWAPPED_COLUMNS or m >= n)
 
 
 def _swapped(dot: JaxprEqn, out: Var) -> JaxprEqn:
