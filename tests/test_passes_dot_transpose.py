@@ -99,8 +99,9 @@ def test_swapped_product_has_the_same_bits(shape):
 def test_precision_pair_follows_its_operand():
     a, b = _f32(8, 4), _f32(4, 6)
     prec = (lax.Precision.HIGHEST, lax.Precision.DEFAULT)
+    dims = (((1,), (0,)), ((), ()))
     closed = optimize(jax.make_jaxpr(
-        lambda a, b: lax.dot_general(a, b, (((1,), (0,)), ((), ())), precision=prec).T)(a, b))
+        lambda a, b: lax.dot_general(a, b, dims, precision=prec).T)(a, b))
     (dot,) = [e for e in closed.jaxpr.eqns if e.primitive.name == "dot_general"]
     assert dot.params["precision"] == prec[::-1]
     assert dot.params["dimension_numbers"] == (((0,), (1,)), ((), ()))

@@ -13,11 +13,11 @@ layout directly:
 when the product has one free dimension on each side (a 2-D result, no batch
 dimensions), both larger than one, the swapped product is not narrower than the matmul's
 tile where the original is not (``MIN_SWAPPED_COLUMNS``), and the transpose is its only
-reader (it is not an output of its jaxpr). Every element is the same sum of the same products in the same
-order (the C matmul splits K by K alone, and a product rounds the same whichever operand
-comes first); the size guard keeps matrix-vector shapes, whose kernels sum differently
-for M = 1 and N = 1, as they were. Sub-jaxprs (branches, loop bodies) are rewritten
-within themselves.
+reader (it is not an output of its jaxpr). Every element is the same sum of the same
+products in the same order (the C matmul splits K by K alone, and a product rounds the
+same whichever operand comes first); the size guard keeps matrix-vector shapes, whose
+kernels sum differently for M = 1 and N = 1, as they were. Sub-jaxprs (branches, loop
+bodies) are rewritten within themselves.
 """
 from __future__ import annotations
 
