@@ -99,8 +99,10 @@ typedef long long tp_gemm_v4di_ __attribute__((vector_size(32)));
 #include <omp.h>
 /* _Pragma in a macro: a bare "#pragma omp" draws -Wunknown-pragmas without -fopenmp. */
 #define TP_GEMM_PRAGMA_(x) _Pragma(#x)
+#define TP_GEMM_IN_PARALLEL_() omp_in_parallel()
 #else
 #define TP_GEMM_PRAGMA_(x)
+#define TP_GEMM_IN_PARALLEL_() 0
 #endif
 
 /* Register tile. The packed layouts depend on it, so it is fixed per instruction set. */
@@ -269,6 +271,31 @@ TP_GEMM_OUTLINE_ void tp_gemm_ukr_##SFX##_(int64_t kc, const T *TP_RESTRICT a,  
  * and computing padding there; these stream the matrix once. Each output is still one sum in
  * a fixed order (its own lanes, then the lanes added in order), whatever the thread count. */
 
+/* Strips of the matrix-vector axpy loop: TP_GEMM_AXW vectors of y (8 independent fma
+ * chains: two FMA pipes of four cycles' latency) over chunks of TP_GEMM_AXK rows of B. */
+#ifndef TP_GEMM_AXW
+#define TP_GEMM_AXW 8
+#endif
+#ifndef TP_GEMM_AXK
+#define TP_GEMM_AXK 256
+#endif
+/* One strip of NV (<= TP_GEMM_AXW) vectors at column j over rows [kb, ke); a constant NV
+ * unrolls into registers. */
+#define TP_GEMM_AXSTRIP_(T, SFX, V, VU, L, NV)                                              \
+    {                                                                                       \
+        V acc[TP_GEMM_AXW];                                                                 \
+        int64_t q;                                                                          \
+        for (q = 0; q < (NV); q++)                                                          \
+            acc[q] = kb == 0 ? (V){0} : *(const VU *)(y + j + q * L);                       \
+        for (k = kb; k < ke; k++) {                                                         \
+            const V vk = TP_GEMM_SPLAT_##SFX##_(u[k * us]);                                 \
+            const T *TP_RESTRICT bk = B + k * rsb + j;                                      \
+            for (q = 0; q < (NV); q++)                                                      \
+                acc[q] = TP_GEMM_FMA_##SFX##_(vk, *(const VU *)(bk + q * L), acc[q]);       \
+        }                                                                                   \
+        for (q = 0; q < (NV); q++) *(VU *)(y + j + q * L) = acc[q];                         \
+    }
+
 /* y[r*ys] = sum_k X[r*xrs + k] * v[k]: four rows at a time share the loads of v, four
  * independent FMA chains hide the latency. */
 #define TP_GEMM_SIMD_DOTS_(T, SFX, V, VU, L, SFMA)                                          \
@@ -318,9 +345,12 @@ TP_GEMM_OUTLINE_ void tp_gemm_dots_##SFX##_(int64_t R, int64_t K, const T *TP_RE
     }                                                                                       \
 }                                                                                           \
                                                                                             \
-/* y[j] = sum_k u[k*us] * B[k*rsb + j], B unit along j. The rows of B stream through and    \
- * are added into y in order of k, four rows per pass; the last N % L columns one by one    \
- * with the same fma chain in k. */                                                         \
+/* y[j] = sum_k u[k*us] * B[k*rsb + j], B unit along j. Strips of up to TP_GEMM_AXW vectors
+ * of y stay in registers while a chunk of TP_GEMM_AXK rows of B streams past (stored and
+ * reloaded between chunks: exact), so the only memory traffic is B itself, and the strip's
+ * independent fma chains hide the latency (one accumulator per vector chained across k
+ * would be latency-bound). Each y[j] is one fma chain over k in ascending order from zero;
+ * the last N % L columns one by one with the same chain. */                               \
 TP_GEMM_OUTLINE_ void tp_gemm_axpys_##SFX##_(int64_t N, int64_t K, const T *TP_RESTRICT u,  \
                                              int64_t us, const T *TP_RESTRICT B,            \
                                              int64_t rsb, T *TP_RESTRICT y, int64_t nblk)   \
@@ -332,32 +362,17 @@ TP_GEMM_OUTLINE_ void tp_gemm_axpys_##SFX##_(int64_t N, int64_t K, const T *TP_R
     for (blk = 0; blk < nblk; blk++) {                                                      \
         const int64_t j0 = tp_gemm_min_(blk * bw, N), j1 = tp_gemm_min_(j0 + bw, N);        \
         const int64_t jv = j0 + (j1 - j0) / L * L;                                          \
-        int64_t j, k;                                                                       \
-        memset(y + j0, 0, (size_t)(jv - j0) * sizeof(T));                                   \
-        for (k = 0; k + 4 <= K; k += 4) {                                                   \
-            const T *TP_RESTRICT b0 = B + k * rsb, *TP_RESTRICT b1 = b0 + rsb;              \
-            const T *TP_RESTRICT b2 = b1 + rsb, *TP_RESTRICT b3 = b2 + rsb;                 \
-            const V v0 = TP_GEMM_SPLAT_##SFX##_(u[k * us]);                                 \
-            const V v1 = TP_GEMM_SPLAT_##SFX##_(u[(k + 1) * us]);                           \
-            const V v2 = TP_GEMM_SPLAT_##SFX##_(u[(k + 2) * us]);                           \
-            const V v3 = TP_GEMM_SPLAT_##SFX##_(u[(k + 3) * us]);                           \
-            for (j = j0; j < jv; j += L) {                                                  \
-                V acc = *(VU *)(y + j);                                                     \
-                acc = TP_GEMM_FMA_##SFX##_(v0, *(const VU *)(b0 + j), acc);                 \
-                acc = TP_GEMM_FMA_##SFX##_(v1, *(const VU *)(b1 + j), acc);                 \
-                acc = TP_GEMM_FMA_##SFX##_(v2, *(const VU *)(b2 + j), acc);                 \
-                acc = TP_GEMM_FMA_##SFX##_(v3, *(const VU *)(b3 + j), acc);                 \
-                *(VU *)(y + j) = acc;                                                       \
+        int64_t j, k, kb;                                                                   \
+        for (kb = 0; kb < K; kb += TP_GEMM_AXK) {                                           \
+            const int64_t ke = tp_gemm_min_(kb + TP_GEMM_AXK, K);                           \
+            for (j = j0; j < jv; j += TP_GEMM_AXW * L) {                                    \
+                const int64_t nv = tp_gemm_min_(TP_GEMM_AXW, (jv - j) / L);                 \
+                if (nv == TP_GEMM_AXW) {                                                    \
+                    TP_GEMM_AXSTRIP_(T, SFX, V, VU, L, TP_GEMM_AXW)                         \
+                } else {                                                                    \
+                    TP_GEMM_AXSTRIP_(T, SFX, V, VU, L, nv)                                  \
+                }                                                                           \
             }                                                                               \
-        }                                                                                   \
-        /* the last K % 4 rows one at a time (zero rows as padding would turn an inf in u   \
-         * into NaN) */                                                                     \
-        for (; k < K; k++) {                                                                \
-            const T *TP_RESTRICT b0 = B + k * rsb;                                          \
-            const V v0 = TP_GEMM_SPLAT_##SFX##_(u[k * us]);                                 \
-            for (j = j0; j < jv; j += L)                                                    \
-                *(VU *)(y + j) =                                                            \
-                    TP_GEMM_FMA_##SFX##_(v0, *(const VU *)(b0 + j), *(VU *)(y + j));        \
         }                                                                                   \
         for (j = jv; j < j1; j++) {                                                         \
             T s = 0;                                                                        \
@@ -402,6 +417,7 @@ TP_GEMM_SIMD_VEC_(double, f64)
 #undef TP_GEMM_SIMD_UKR_
 #undef TP_GEMM_SIMD_DOTS_
 #undef TP_GEMM_STEP_
+#undef TP_GEMM_AXSTRIP_
 #undef TP_GEMM_PUT_
 #undef TP_GEMM_SPLAT_f32_
 #undef TP_GEMM_SPLAT_f64_
@@ -630,7 +646,13 @@ TP_GEMM_OUTLINE_ void tp_gemm_packed_##SFX##_(int64_t M, int64_t N, int64_t K,  
     T *bpk = (T *)(((uintptr_t)workspace + 63) & ~(uintptr_t)63);                           \
     T *apk = bpk + tp_gemm_bblock_elems_##SFX##_(N, K);                                     \
     const int nthreads = tp_gemm_threads_(M, N, K);                                         \
-    (void)nthreads; /* read by the pragma only, which is gone without -fopenmp */           \
+    /* one thread outside any region: none (entering one, even if(0), costs a team set-up); \
+     * inside another region, a one-thread one, so the work-sharing binds to it */          \
+    if (nthreads <= 1 && !TP_GEMM_IN_PARALLEL_()) {                                         \
+        tp_gemm_blocked_##SFX##_(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, bpk, apk, kcs,  \
+                                 1);                                                        \
+        return;                                                                             \
+    }                                                                                       \
     TP_GEMM_PRAGMA_(omp parallel num_threads(nthreads) if(nthreads > 1))                    \
     {                                                                                       \
         tp_gemm_blocked_##SFX##_(M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, bpk, apk, kcs,  \
@@ -645,7 +667,12 @@ TP_GEMM_OUTLINE_ void tp_gemm_vecpar_##SFX##_(int kind, int64_t M, int64_t N, in
                                               T *C, int64_t rsc)                            \
 {                                                                                           \
     const int nthreads = tp_gemm_threads_(M, N, K);                                         \
-    (void)nthreads; /* read by the pragma only, which is gone without -fopenmp */           \
+    /* small products (the bodies of loops) outside any region: none (entering one costs   \
+     * ~0.3 us, a loop body's whole budget); inside one, as in tp_gemm_packed */            \
+    if (nthreads <= 1 && !TP_GEMM_IN_PARALLEL_()) {                                         \
+        tp_gemm_vec_##SFX##_(kind, M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, 1);           \
+        return;                                                                             \
+    }                                                                                       \
     TP_GEMM_PRAGMA_(omp parallel num_threads(nthreads) if(nthreads > 1))                    \
     tp_gemm_vec_##SFX##_(kind, M, N, K, A, rsa, csa, B, rsb, csb, C, rsc, nthreads);        \
 }                                                                                           \

@@ -258,6 +258,10 @@ SHAPES = [
     # matrix-vector shapes, with tails in both the vector and the unrolled dimension
     (1, 300, 200), (300, 1, 200), (1, 37, 203), (203, 1, 37), (1, 1, 5000), (1, 4100, 3),
     (7, 1, 1000),
+    # row-vector products through the register strips of y: a partial strip and scalar
+    # tail columns, more rows than one chunk of B (accumulators stored and reloaded),
+    # no whole vector of columns at all
+    (1, 70, 600), (1, 64, 257), (1, 7, 300), (1, 136, 513),
 ]
 
 
@@ -315,7 +319,8 @@ def test_workspace_sizes(lib):
 @pytest.mark.parametrize("dt", DTYPES, ids=["f32", "f64"])
 @pytest.mark.parametrize("shape", [(300, 200, 600), (40, 4200, 70), (1000, 24, 300),
                                    (37, 531, 1029), (2100, 20, 40),
-                                   (1, 4100, 301), (4100, 1, 301)],   # matrix-vector
+                                   (1, 4100, 301), (4100, 1, 301),    # matrix-vector
+                                   (1, 2500, 700)],
                          ids=lambda s: "x".join(map(str, s)))
 def test_bitwise_identical_across_threads(built, dt, shape):
     lib = built["native"]
@@ -356,10 +361,13 @@ def test_constant_shapes(lib):
         off += m * n
 
 
-def test_called_from_a_parallel_region(lib):
+@pytest.mark.parametrize("shape", [(130, 70, 300), (1, 300, 200), (300, 1, 200)],
+                         ids=lambda s: "x".join(map(str, s)))
+def test_called_from_a_parallel_region(lib, shape):
     """Inside an enclosing parallel region the work-sharing loops of the header bind to its
-    own one-thread team: every product of the batch comes out right (and nothing hangs)."""
-    nb, m, n, k = 6, 130, 70, 300
+    own one-thread team (a single thread outside any region runs without one): every
+    product of the batch comes out right (and nothing hangs), packed and matrix-vector."""
+    nb, (m, n, k) = 6, shape
     rng = np.random.default_rng(11)
     a, b = rand(rng, (nb, m, k), np.float32), rand(rng, (nb, k, n), np.float32)
     c = np.full((nb, m, n), np.nan, np.float32)

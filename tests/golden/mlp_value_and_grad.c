@@ -30,12 +30,11 @@
  *       q:f32[3,5] = mul p f
  *       r:f32[3,5] = mul q e
  *       s:f32[3,5] = add_any q r
- *       t:f32[5,4] = dot_general[
+ *       t:f32[4,5] = dot_general[
  *         dimension_numbers=(([0], [0]), ([], []))
  *         preferred_element_type=float32
- *       ] s c
- *       u:f32[4,5] = transpose[permutation=(1, 0)] t
- *     in (k, u, o) }
+ *       ] c s
+ *     in (k, t, o) }
  */
 #include <math.h>
 #include <stdint.h>
@@ -210,33 +209,19 @@ static void jit_mlp_value_and_grad_k9(const float *restrict E, const float *rest
     }
 }
 
-/* t = dot_general[dimension_numbers=(((0,), (0,)), ((), ())), preferred_element_type=float32] s c */
+/* t = dot_general[dimension_numbers=(((0,), (0,)), ((), ())), preferred_element_type=float32] c s */
 static void jit_mlp_value_and_grad_k10(const float *restrict C, const float *restrict S, float *restrict T, char *restrict scratch)
 {
     char *scratch_at = scratch;
-    const float *lhs_c = S;
-    const float *rhs_c = C;
+    const float *lhs_c = C;
+    const float *rhs_c = S;
     (void)scratch_at;
     for (int64_t bi = 0; bi < 1; bi++) {
         int64_t off_a = 0, off_b = 0;
         const float *pa = lhs_c + off_a;
         const float *pb = rhs_c + off_b;
         float *po = T + bi * 20;
-        tp_gemm_f32(5, 4, 3, pa, 1, 5, pb, 4, 1, po, 4, scratch_at);
-    }
-}
-
-/* u = transpose[permutation=(1, 0)] t */
-static void jit_mlp_value_and_grad_k11(const float *restrict T, float *restrict U)
-{
-    for (int64_t i0 = 0; i0 < 4; i0++) {
-        #pragma omp simd
-        for (int64_t i1 = 0; i1 < 5; i1++) {
-            const float t = T[i1 * 4 + i0];
-            /* u = transpose[permutation=(1, 0)] t */
-            const float u = t;
-            U[i0 * 5 + i1] = u;
-        }
+        tp_gemm_f32(4, 5, 3, pa, 1, 4, pb, 5, 1, po, 5, scratch_at);
     }
 }
 
@@ -249,11 +234,11 @@ int64_t jit_mlp_value_and_grad_workspace_size(void)
     if ((int64_t)0 + (int64_t)tp_gemm_workspace_bytes_f32(3, 2, 5) > scratch) scratch = (int64_t)0 + (int64_t)tp_gemm_workspace_bytes_f32(3, 2, 5);
     if ((int64_t)0 + (int64_t)tp_gemm_workspace_bytes_f32(2, 5, 3) > scratch) scratch = (int64_t)0 + (int64_t)tp_gemm_workspace_bytes_f32(2, 5, 3);
     if ((int64_t)0 + (int64_t)tp_gemm_workspace_bytes_f32(3, 5, 2) > scratch) scratch = (int64_t)0 + (int64_t)tp_gemm_workspace_bytes_f32(3, 5, 2);
-    if ((int64_t)0 + (int64_t)tp_gemm_workspace_bytes_f32(5, 4, 3) > scratch) scratch = (int64_t)0 + (int64_t)tp_gemm_workspace_bytes_f32(5, 4, 3);
-    return (int64_t)320 + scratch;
+    if ((int64_t)0 + (int64_t)tp_gemm_workspace_bytes_f32(4, 5, 3) > scratch) scratch = (int64_t)0 + (int64_t)tp_gemm_workspace_bytes_f32(4, 5, 3);
+    return (int64_t)192 + scratch;
 }
 
-int jit_mlp_value_and_grad(const float *restrict A, const float *restrict B, const float *restrict C, float *restrict K, float *restrict U, float *restrict O, void *restrict workspace)
+int jit_mlp_value_and_grad(const float *restrict A, const float *restrict B, const float *restrict C, float *restrict K, float *restrict T, float *restrict O, void *restrict workspace)
 {
     char *restrict ws = (char *)workspace;
     float *restrict D = (float *)(ws + 0);
@@ -264,21 +249,19 @@ int jit_mlp_value_and_grad(const float *restrict A, const float *restrict B, con
     float *restrict N = (float *)(ws + 0);
     float *restrict P = (float *)(ws + 0);
     float *restrict S = (float *)(ws + 128);
-    float *restrict T = (float *)(ws + 192);
     const unsigned tp_csr = tp_ftz_begin();
     (void)ws;
-    jit_mlp_value_and_grad_k0(A, C, D, ws + 320);
+    jit_mlp_value_and_grad_k0(A, C, D, ws + 192);
     jit_mlp_value_and_grad_k1(D, E);
-    jit_mlp_value_and_grad_k2(B, E, G, ws + 320);
+    jit_mlp_value_and_grad_k2(B, E, G, ws + 192);
     jit_mlp_value_and_grad_k3(G, J);
     jit_mlp_value_and_grad_k4(J, K);
     jit_mlp_value_and_grad_k5(G, M);
-    jit_mlp_value_and_grad_k6(E, M, N, ws + 320);
+    jit_mlp_value_and_grad_k6(E, M, N, ws + 192);
     jit_mlp_value_and_grad_k7(N, O);
-    jit_mlp_value_and_grad_k8(B, M, P, ws + 320);
+    jit_mlp_value_and_grad_k8(B, M, P, ws + 192);
     jit_mlp_value_and_grad_k9(E, P, S);
-    jit_mlp_value_and_grad_k10(C, S, T, ws + 320);
-    jit_mlp_value_and_grad_k11(T, U);
+    jit_mlp_value_and_grad_k10(C, S, T, ws + 192);
     tp_ftz_end(tp_csr);
     return 0;
 }

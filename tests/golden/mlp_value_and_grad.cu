@@ -30,12 +30,11 @@
  *       q:f32[3,5] = mul p f
  *       r:f32[3,5] = mul q e
  *       s:f32[3,5] = add_any q r
- *       t:f32[5,4] = dot_general[
+ *       t:f32[4,5] = dot_general[
  *         dimension_numbers=(([0], [0]), ([], []))
  *         preferred_element_type=float32
- *       ] s c
- *       u:f32[4,5] = transpose[permutation=(1, 0)] t
- *     in (k, u, o) }
+ *       ] c s
+ *     in (k, t, o) }
  */
 #include <math.h>
 #include <stdint.h>
@@ -532,7 +531,7 @@ static void jit_mlp_value_and_grad_k9(const float *restrict E, const float *rest
     jit_mlp_value_and_grad_k9_kernel<<<1, TP_BLOCK, 0, tp_stream>>>(E, P, S);
 }
 
-/* t = dot_general[dimension_numbers=(((0,), (0,)), ((), ())), preferred_element_type=float32] s c */
+/* t = dot_general[dimension_numbers=(((0,), (0,)), ((), ())), preferred_element_type=float32] c s */
 /* C[M, N] = A[M, K] B[K, N] for each batch: each block computes a 128x128 tile of C,
  * each thread a 8x8 piece of it, from 8-deep slices of A and B staged in
  * shared memory. */
@@ -556,8 +555,8 @@ __global__ void __launch_bounds__(TP_BLOCK) jit_mlp_value_and_grad_k10_kernel(co
                 for (int e = threadIdx.x; e < 1024; e += TP_BLOCK) {
                     const int64_t i = m0 + e / 8, kk = k0 + e % 8;
                     float v = 0;
-                    if (i < 5 && kk < 3) {
-                        const int64_t ia = i * 1 + kk * 5;
+                    if (i < 4 && kk < 3) {
+                        const int64_t ia = i * 1 + kk * 4;
                         v = (float)pa[ia];
                     }
                     tp_as[e % 8][e / 8] = v;
@@ -565,8 +564,8 @@ __global__ void __launch_bounds__(TP_BLOCK) jit_mlp_value_and_grad_k10_kernel(co
                 for (int e = threadIdx.x; e < 1024; e += TP_BLOCK) {
                     const int64_t kk = k0 + e / 128, j = n0 + e % 128;
                     float v = 0;
-                    if (kk < 3 && j < 4) {
-                        const int64_t ib = kk * 4 + j * 1;
+                    if (kk < 3 && j < 5) {
+                        const int64_t ib = kk * 5 + j * 1;
                         v = (float)pb[ib];
                     }
                     tp_bs[e / 128][e % 128] = v;
@@ -591,9 +590,9 @@ __global__ void __launch_bounds__(TP_BLOCK) jit_mlp_value_and_grad_k10_kernel(co
                 const int64_t row = m0 + ty + i * 16;
                 for (int j = 0; j < 8; j++) {
                     const int64_t col = n0 + tx + j * 16;
-                    if (row < 5 && col < 4) {
+                    if (row < 4 && col < 5) {
                         const float acc = tp_acc[i][j];
-                        po[row * 4 + col] = acc;
+                        po[row * 5 + col] = acc;
                     }
                 }
             }
@@ -603,31 +602,9 @@ __global__ void __launch_bounds__(TP_BLOCK) jit_mlp_value_and_grad_k10_kernel(co
 
 static void jit_mlp_value_and_grad_k10(const float *restrict C, const float *restrict S, float *restrict T, cudaStream_t tp_stream)
 {
-    const float *lhs_c = S;
-    const float *rhs_c = C;
+    const float *lhs_c = C;
+    const float *rhs_c = S;
     jit_mlp_value_and_grad_k10_kernel<<<dim3(1, 1, 1), TP_BLOCK, 0, tp_stream>>>(lhs_c, rhs_c, T);
-}
-
-/* u = transpose[permutation=(1, 0)] t */
-__global__ void __launch_bounds__(TP_BLOCK) jit_mlp_value_and_grad_k11_kernel(const float *restrict T, float *restrict U)
-{
-    /* unrolled so that a thread has several loads in flight */
-#pragma unroll 4
-    for (int64_t tp_i = (int64_t)blockIdx.x * TP_BLOCK + threadIdx.x; tp_i < 20; tp_i += (int64_t)gridDim.x * TP_BLOCK) {
-        int64_t tp_r = tp_i;
-        const int64_t i1 = tp_r % 5;
-        tp_r /= 5;
-        const int64_t i0 = tp_r;
-        const float t = T[i1 * 4 + i0];
-        /* u = transpose[permutation=(1, 0)] t */
-        const float u = t;
-        U[i0 * 5 + i1] = u;
-    }
-}
-
-static void jit_mlp_value_and_grad_k11(const float *restrict T, float *restrict U, cudaStream_t tp_stream)
-{
-    jit_mlp_value_and_grad_k11_kernel<<<1, TP_BLOCK, 0, tp_stream>>>(T, U);
 }
 
 /* Bytes of workspace jit_mlp_value_and_grad needs: temporaries, then the largest scratch
@@ -636,10 +613,10 @@ extern "C" int64_t jit_mlp_value_and_grad_workspace_size(void)
 {
     int64_t scratch = 0;
     if ((int64_t)1 * (int64_t)sizeof(double) > scratch) scratch = (int64_t)1 * (int64_t)sizeof(double);
-    return (int64_t)320 + scratch;
+    return (int64_t)192 + scratch;
 }
 
-extern "C" int jit_mlp_value_and_grad(const float *restrict A, const float *restrict B, const float *restrict C, float *restrict K, float *restrict U, float *restrict O, void *restrict workspace, void *stream)
+extern "C" int jit_mlp_value_and_grad(const float *restrict A, const float *restrict B, const float *restrict C, float *restrict K, float *restrict T, float *restrict O, void *restrict workspace, void *stream)
 {
     cudaStream_t tp_stream = (cudaStream_t)stream;
     char *restrict ws = (char *)workspace;
@@ -651,12 +628,11 @@ extern "C" int jit_mlp_value_and_grad(const float *restrict A, const float *rest
     float *restrict N = (float *)(ws + 0);
     float *restrict P = (float *)(ws + 0);
     float *restrict S = (float *)(ws + 128);
-    float *restrict T = (float *)(ws + 192);
     (void)ws;
     jit_mlp_value_and_grad_k0(A, C, D, tp_stream);
     jit_mlp_value_and_grad_k1(D, E, tp_stream);
     jit_mlp_value_and_grad_k2(B, E, G, tp_stream);
-    jit_mlp_value_and_grad_k3(G, J, ws + 320, tp_stream);
+    jit_mlp_value_and_grad_k3(G, J, ws + 192, tp_stream);
     jit_mlp_value_and_grad_k4(J, K, tp_stream);
     jit_mlp_value_and_grad_k5(G, M, tp_stream);
     jit_mlp_value_and_grad_k6(E, M, N, tp_stream);
@@ -664,7 +640,6 @@ extern "C" int jit_mlp_value_and_grad(const float *restrict A, const float *rest
     jit_mlp_value_and_grad_k8(B, M, P, tp_stream);
     jit_mlp_value_and_grad_k9(E, P, S, tp_stream);
     jit_mlp_value_and_grad_k10(C, S, T, tp_stream);
-    jit_mlp_value_and_grad_k11(T, U, tp_stream);
     /* Launch errors; a fault while running shows at the next synchronisation. */
     return (int)cudaGetLastError();
 }

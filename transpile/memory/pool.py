@@ -14,7 +14,7 @@ import sys
 
 import numpy as np
 
-__all__ = ["take", "give", "empty", "aligned", "MIN_BYTES", "stats"]
+__all__ = ["take", "give", "empty", "empty_aligned", "aligned", "MIN_BYTES", "stats"]
 
 MIN_BYTES = 1 << 18
 MAX_PER_SIZE = 4
@@ -56,13 +56,30 @@ def give(block: np.ndarray) -> None:
 
 
 def empty(shape, dtype) -> tuple:
-    """``(array, block)``: an uninitialised array, and the pool block under it or None."""
+    """``(array, block)``: an uninitialised array, and the pool block under it or None.
+
+    A pooled array starts on a 64-byte boundary (its block has 64 spare bytes): results
+    are often the next call's operands, and the matmul's vector loops lose a quarter of
+    their speed on rows that straddle cache lines (NumPy's buffers are 16-byte aligned).
+    """
     dtype = np.dtype(dtype)
     nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
     if nbytes < MIN_BYTES:
         return np.empty(shape, dtype), None
-    block = take(nbytes)
-    return block.view(dtype).reshape(shape), block
+    block = take(nbytes + _ALIGN)
+    return aligned(block, nbytes).view(dtype).reshape(shape), block
+
+
+def empty_aligned(shape, dtype) -> np.ndarray:
+    """An uninitialised C-contiguous array that starts on a 64-byte boundary (not pooled).
+
+    For arrays that live long and are read by compiled kernels: ``transpile.numpy.array``
+    copies into one, as a device transfer would.
+    """
+    dtype = np.dtype(dtype)
+    nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    block = np.empty(nbytes + _ALIGN, np.uint8)
+    return aligned(block, nbytes).view(dtype).reshape(shape)
 
 
 def release_if_unshared(value: np.ndarray, block: np.ndarray, refs_value: int,

@@ -16,6 +16,7 @@ from .. import core, dtypes, lax
 from ..array import Array
 from ..core import Tracer
 from ..jit import internal_jit as jit
+from ..memory import pool
 from ._util import aval, check_arraylike, ensure_array, lift_constant
 from .shape_ops import broadcast_to, expand_dims, reshape
 
@@ -241,7 +242,10 @@ def array(object, dtype=None, copy=True, order="K", ndmin=0, *, device=None):  #
             elif isinstance(object, (list, tuple)):
                 value = np.asarray(object, dtype=dt)
             else:
-                value = np.asarray(object).astype(dt)
+                # a fresh 64-byte aligned copy: kernels stream aligned rows
+                src = np.asarray(object)
+                value = pool.empty_aligned(src.shape, dt)
+                np.copyto(value, src, casting="unsafe")
             out = lift_constant(value, weak)
     nd = aval(out).ndim
     if ndmin > nd:

@@ -19,14 +19,17 @@ from .closure import lift_consts
 from .contract import contract_multiply_add
 from .cse import eliminate_common_subexpressions
 from .dce import eliminate_dead_code, used_inputs
+from .dot_transpose import swap_transposed_dots
 from .fold import UNFOLDABLE, fold_constants
 from .inline import inline_calls
 from .licm import hoist_loop_invariants
+from .scan_dots import hoist_scan_dots
 
 __all__ = ["optimize", "PIPELINE", "ROUND", "MAX_ROUNDS",
            "UNFOLDABLE", "inline_calls", "fold_constants", "eliminate_common_subexpressions",
            "eliminate_dead_code", "used_inputs", "lift_consts", "FINAL",
-           "hoist_loop_invariants", "contract_multiply_add"]
+           "hoist_loop_invariants", "contract_multiply_add", "swap_transposed_dots",
+           "hoist_scan_dots"]
 
 # Host callbacks never run at compile time; those with effects are never removed,
 # merged or moved.
@@ -39,9 +42,13 @@ ROUND = (("fold", fold_constants), ("cse", eliminate_common_subexpressions),
          ("dce", eliminate_dead_code), ("licm", hoist_loop_invariants))
 MAX_ROUNDS = 4
 # Run once, last: multiply-adds fused as XLA:CPU fuses them (after cse and dce, which
-# decide which products have a single use); the planner wants sub-jaxprs without
+# decide which products have a single use); matrix products read only through a transpose
+# computed in the transposed layout (after dce, which leaves the transpose as the only
+# reader); a scan's products of its inputs and a const run once for all steps (after
+# licm has made the invariant operands consts); the planner wants sub-jaxprs without
 # consts of their own.
-FINAL = (("contract", contract_multiply_add), ("lift_consts", lift_consts))
+FINAL = (("contract", contract_multiply_add), ("scan_dots", hoist_scan_dots),
+         ("dot_transpose", swap_transposed_dots), ("lift_consts", lift_consts))
 
 
 def _debug_enabled() -> bool:
