@@ -44,7 +44,7 @@ static void jit_softmax_k1(const float *restrict A, const float *restrict B, flo
             /* d = sub a c */
             const float d = (a - c);
             /* e = exp d */
-            const float e = tp_exp_f32(d);
+            const float e = tp_xla_exp_f32(d);
             E[i0 * 4 + i1] = e;
         }
     }
