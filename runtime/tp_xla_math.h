@@ -1,8 +1,12 @@
-/* tp_xla_math.h: log, log1p and erf_inv with the bits JAX 0.10.2 gets on CPU.
+/* tp_xla_math.h: log, log1p and erf_inv, and float32 exp, tanh and logistic, with the
+ * bits JAX 0.10.2 gets on CPU.
  *
  * Provides tp_xla_log_f32(float), tp_xla_log1p_f32(float), tp_xla_erf_inv_f32(float), and
  * the float64 ones tp_xla_log_f64, tp_xla_log1p_f64, tp_xla_erf_inv_f64 (described at
- * their definitions below; they call libm's log, so loops using them stay scalar).
+ * their definitions below; they call libm's log, so loops using them stay scalar); and
+ * tp_xla_exp_f32, tp_xla_tanh_f32, tp_xla_logistic_f32 (described at their definitions;
+ * NumPy twins in transpile/lax/_xla_exp.py, checked by tests/test_runtime_xla_exp.py and,
+ * over all 2^32 inputs, tools/check_xla_exp_full.py).
  *
  * Why: XLA:CPU neither calls libm for these nor rounds them correctly; it expands them
  * into straight-line float32 code, and LLVM fuses some of its multiply-adds. jnp.log

@@ -10,7 +10,10 @@ once per machine into the disk cache (elementwise and reduction kernels on a wor
 thread, the NumPy rule answering until the kernel is ready); small signatures are
 compiled once called ``HOT_CALLS`` times. Only primitives and dtypes whose kernels give
 the NumPy rule's bits are compiled (``_COMPILABLE``); the rest run their NumPy rule
-(``interpreters.eval.run_impl``). Without a compiler, or under ``jax_disable_jit``,
+(``interpreters.eval.run_impl``). Float32 XLA-style transcendental functions (exp,
+tanh, logistic, log...) whose NumPy rules are slow run on a prebuilt library
+(``eager_kernels``, loaded on the worker thread at their first call) until their own
+kernel is ready. Without a compiler, or under ``jax_disable_jit``,
 everything runs on the NumPy rules. Results are ``Array``s,
 or ``CudaArray``s beside a GPU operand. This module sits above the stages it calls, so
 ``core`` reaches it through the ``core.eager_apply`` hook, set at the bottom of this file.
@@ -24,7 +27,7 @@ import threading
 
 import numpy as np
 
-from . import core, stages
+from . import core, eager_kernels, stages
 from .array import Array
 from .backend.build import CompileError, CompilerNotFoundError
 from .backend.load import PooledArray
@@ -99,12 +102,16 @@ _eager_exes: "collections.OrderedDict" = collections.OrderedDict()
 class _Route:
     """How one (primitive, params, operand signature) runs eagerly."""
 
-    __slots__ = ("out_avals", "weak", "exe", "params", "calls", "compilable")
+    __slots__ = ("out_avals", "weak", "exe", "params", "calls", "compilable", "prebuilt",
+                 "prebuilt_ok")
 
     def __init__(self, out_avals, exe, params, compilable):
         self.out_avals = out_avals
         self.weak = [a.weak_type for a in out_avals]
         self.exe = exe
+        #: the prebuilt library's kernel (eager_kernels), used until ``exe`` is ready
+        self.prebuilt = None
+        self.prebuilt_ok = False
         #: NumPy-rule calls left before a compilable small signature is compiled
         self.calls = HOT_CALLS
         self.compilable = compilable
@@ -144,6 +151,9 @@ def _build_worker() -> None:
     while True:
         primitive, params, avals, route = _builds.get()
         try:
+            if primitive is None:   # the prebuilt library (built once per machine)
+                eager_kernels.load()
+                continue
             exe = _build(primitive, params, avals, route.out_avals)
             if exe is not None:
                 route.exe = exe
@@ -195,6 +205,9 @@ def _resolve(primitive, args, params) -> _Route:
     out = primitive.abstract_eval(*avals, **params)
     out_avals = list(out) if primitive.multiple_results else [out]
     route = _Route(out_avals, None, params, _compilable(primitive, avals))
+    route.prebuilt_ok = (primitive in eager_kernels.PRIMITIVES and len(avals) == 1
+                         and avals[0].dtype == _F32 and route.compilable
+                         and all(v is None for v in params.values()))
     if not config.jax_disable_jit and _wants_compiled(primitive, params, avals, out_avals):
         route.compilable = False
         if BACKGROUND_BUILDS and primitive not in eval_mod.compiled_eagerly:
@@ -246,6 +259,9 @@ def apply_primitive(primitive, args, params):
         _routes[key] = route
     if route.exe is not None and not config.jax_disable_jit:
         arrays = route.exe.call(args)
+    elif route.prebuilt_ok and not config.jax_disable_jit and _prebuilt(primitive, route) \
+            and args[0]._value.flags.c_contiguous:
+        return Array._new(route.prebuilt(args[0]._value), route.weak[0])
     else:
         if route.compilable:
             route.calls -= 1
@@ -257,6 +273,25 @@ def apply_primitive(primitive, args, params):
         new = Array._new
         arrays = [new(r, w) for r, w in zip(res, route.weak, strict=True)]
     return arrays if primitive.multiple_results else arrays[0]
+
+
+def _prebuilt(primitive, route) -> bool:
+    """Whether ``route`` has its prebuilt kernel; the first asks for the library to be
+    loaded on the worker thread (the NumPy rule answers meanwhile)."""
+    if route.prebuilt is None:
+        if not eager_kernels.loaded():
+            if not _prebuilt_requested:
+                _prebuilt_requested.append(True)
+                _build_later(None, None, None, None)
+            return False
+        route.prebuilt = eager_kernels.kernel_for(primitive)
+        if route.prebuilt is None:   # no library here (no compiler)
+            route.prebuilt_ok = False
+            return False
+    return True
+
+
+_prebuilt_requested: list = []
 
 
 def _run_one(primitive, args, params, route) -> Array:
