@@ -208,6 +208,8 @@ def _resolve(primitive, args, params) -> _Route:
     route.prebuilt_ok = (primitive in eager_kernels.PRIMITIVES and len(avals) == 1
                          and avals[0].dtype == _F32 and route.compilable
                          and all(v is None for v in params.values()))
+    if route.prebuilt_ok:
+        _request_prebuilt()   # queued before this signature's own build: it is quicker
     if not config.jax_disable_jit and _wants_compiled(primitive, params, avals, out_avals):
         route.compilable = False
         if BACKGROUND_BUILDS and primitive not in eval_mod.compiled_eagerly:
@@ -280,9 +282,7 @@ def _prebuilt(primitive, route) -> bool:
     loaded on the worker thread (the NumPy rule answers meanwhile)."""
     if route.prebuilt is None:
         if not eager_kernels.loaded():
-            if not _prebuilt_requested:
-                _prebuilt_requested.append(True)
-                _build_later(None, None, None, None)
+            _request_prebuilt()
             return False
         route.prebuilt = eager_kernels.kernel_for(primitive)
         if route.prebuilt is None:   # no library here (no compiler)
@@ -292,6 +292,13 @@ def _prebuilt(primitive, route) -> bool:
 
 
 _prebuilt_requested: list = []
+
+
+def _request_prebuilt() -> None:
+    """Queue the loading (or the one build per machine) of the prebuilt library, once."""
+    if not _prebuilt_requested and not config.jax_disable_jit:
+        _prebuilt_requested.append(True)
+        _build_later(None, None, None, None)
 
 
 def _run_one(primitive, args, params, route) -> Array:
