@@ -152,11 +152,12 @@ TP_INLINE TPI_AI float tp_xla_exp_f32(float x)
 {
     /* a NaN x reads as -87.8 (no NaN reaches the integer conversion; x is returned) */
     float c = tpi_sel_f32(x > -87.8f, tpi_sel_f32(x < 88.8f, x, 88.8f), -87.8f);
-    float t = fmaf(c, 0x1.715476p+0f, 0.5f), r, z, y;
+    float t = fmaf(c, 0x1.715476p+0f, 0.5f), n, r, z, y;
     /* floor(t) by truncation, |t| < 129: vectorizes without SSE4.1 or -fno-trapping-math */
-    float n = (float)(int32_t)t;
-    n = n - tpi_sel_f32(n > t, 1.0f, 0.0f);
-    n = tpi_sel_f32(n < -127.0f, -127.0f, tpi_sel_f32(n > 127.0f, 127.0f, n));
+    int32_t k = (int32_t)t;
+    k -= (float)k > t;
+    k = k < -127 ? -127 : k > 127 ? 127 : k;
+    n = (float)k;
     r = fmaf(-0x1.63p-1f, n, c);
     r = fmaf(0x1.bd0106p-13f, n, r);
     z = fmaf(r, 0x1.a0d2cep-13f, 0x1.6e879cp-10f);
@@ -166,10 +167,10 @@ TP_INLINE TPI_AI float tp_xla_exp_f32(float x)
     z = fmaf(z, r, 0x1p-1f);
     z = fmaf(z, r * r, r);
     z = 1.0f + z;
-    /* (n + 127) << 23 is 2^n, and 0 (so the product 0) for n = -127 */
-    y = z * tpi_float_f32((uint32_t)((int32_t)n + 127) << 23);
-    y = tpi_sel_f32((n < -125.0f) & (z < 1.0f), 0.0f, y);
-    y = tpi_flush_f32(y);
+    /* (k + 127) << 23 is 2^k, and 0 (so the product 0) for k = -127 */
+    y = z * tpi_float_f32((uint32_t)(k + 127) << 23);
+    /* the only other products below 2^-126 (e^r > 0.7 once k > -127) */
+    y = tpi_sel_f32((k < -125) & (z < 1.0f), 0.0f, y);
     return tpi_sel_f32(x != x, tpi_quiet_f32(x), y);
 }
 
