@@ -14,9 +14,12 @@ NumPy rules follow XLA on CPU where it differs from NumPy:
   and functions that return tiny arguments unchanged (``sin``, ``tan``, ``atan``,
   ``expm1``, float32 ``tanh``) do not flush; ``rem`` flushes its divisor only, ``pow``
   its result only. Float16 is computed in float32, where its subnormals are normal.
-* Transcendental functions are evaluated in float64 and rounded once to the operand
-  dtype: within XLA's own error (a few ulp) of what it computes, except ``exp2``, which
-  XLA evaluates as ``exp(x * log(2))`` and loses up to 62 ulp (float32).
+* ``log``, ``log1p``, ``erf_inv`` (float32 and float64) and float32/float16 ``exp``,
+  ``tanh`` and ``logistic`` repeat XLA:CPU's own expansions bit for bit
+  (``_xla_math.py``, ``_xla_exp.py``; float16 through float32). Other transcendental
+  functions are evaluated in float64 and rounded once to the operand dtype: within
+  XLA's own error (a few ulp) of what it computes, except ``exp2``, which XLA evaluates
+  as ``exp(x * log(2))`` and loses up to 62 ulp (float32).
   ``logistic`` is ``1 / (1 + exp(-x))`` with each step rounded to the operand dtype, as
   XLA expands it (float16 gives 0 below x = -11.1). ``integer_pow`` multiplies by
   repeated squaring in the operand dtype, as XLA does.
@@ -300,6 +303,8 @@ round_p = _unop("round", REAL_FLOATING, _xla(_round_impl))
 is_finite_p = _unop("is_finite", REAL_FLOATING, np.isfinite, out_dtype=np.bool_)
 exp2_p = _unop("exp2", FLOATING, _transcendental(np.exp2))
 expm1_p = _unop("expm1", FLOATING, _transcendental(np.expm1, **_NO_FLUSH))
+
+
 def _via_xla(twin32, twin64):
     """XLA:CPU's own approximation of a function, bit for bit (``_xla_math.py``), as JAX
     computes it: float32 and float64 directly, float16 in float32 rounded once."""
