@@ -361,7 +361,6 @@ def test_prebuilt_skips_non_contiguous_operands(prebuilt):
 def test_prebuilt_is_loaded_on_the_worker_and_the_evaluator_answers_meanwhile(monkeypatch):
     eager_kernels.reset()
     dispatch.clear_eager_cache()
-    monkeypatch.setattr(dispatch, "_prebuilt_requested", [])
     gate = threading.Event()
     real_load = eager_kernels.load
 
@@ -387,7 +386,6 @@ def test_prebuilt_without_a_compiler_the_evaluator_answers(monkeypatch):
     eager_kernels.reset()
     dispatch.clear_eager_cache()
     monkeypatch.setattr(eager_kernels, "build", no_compiler)
-    monkeypatch.setattr(dispatch, "_prebuilt_requested", [])
     x = _operand(F32, (9,))
     with _evaluator_only():
         want = lax.logistic(x)

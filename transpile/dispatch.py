@@ -291,13 +291,9 @@ def _prebuilt(primitive, route) -> bool:
     return True
 
 
-_prebuilt_requested: list = []
-
-
 def _request_prebuilt() -> None:
     """Queue the loading (or the one build per machine) of the prebuilt library, once."""
-    if not _prebuilt_requested and not config.jax_disable_jit:
-        _prebuilt_requested.append(True)
+    if not config.jax_disable_jit and eager_kernels.request():
         _build_later(None, None, None, None)
 
 

@@ -25,7 +25,7 @@ from .backend.build import CompileError, CompilerNotFoundError, build
 from .codegen import emit_c
 from .lax import elementwise as ew
 
-__all__ = ["PRIMITIVES", "kernel_for", "load", "loaded", "reset"]
+__all__ = ["PRIMITIVES", "kernel_for", "load", "loaded", "request", "reset"]
 
 _logger = logging.getLogger("transpile")
 _F32 = np.dtype(np.float32)
@@ -57,6 +57,17 @@ def _source() -> tuple[str, str]:
 
 _lock = threading.Lock()
 _state: dict = {}   # "lib": the Library once loaded; "failed": True without a compiler
+_requested: list = []
+
+
+def request() -> bool:
+    """True the first time it is called (until ``reset``): the caller then arranges for
+    ``load`` to run (dispatch queues it on its worker thread)."""
+    with _lock:
+        if _requested:
+            return False
+        _requested.append(True)
+        return True
 
 
 def load() -> None:
@@ -82,6 +93,7 @@ def reset() -> None:
     """Forget the loaded library (tests)."""
     with _lock:
         _state.clear()
+        _requested.clear()
 
 
 def kernel_for(primitive):
