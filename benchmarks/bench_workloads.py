@@ -110,6 +110,23 @@ def _eager_unary(name, n=1 << 20):
 
 
 row("eager: exp, 1M f32", repeat=9)(lambda: _eager_unary("exp"))
+row("eager: exp, 9 f32", number=500)(lambda: _eager_unary("exp", 9))
+row("eager: tanh, 1M f32", repeat=9)(lambda: _eager_unary("tanh"))
+row("eager: tanh, 9 f32", number=500)(lambda: _eager_unary("tanh", 9))
+
+
+@row("eager: sigmoid, 1M f32", repeat=9)
+def _eager_sigmoid(n=1 << 20):
+    x = _f32(n)
+    tx = tnp.asarray(x)
+    out = {"transpile": lambda: tp.nn.sigmoid(tx)}
+    if jax:
+        jx = jnp.asarray(x)
+        out["JAX"] = lambda: _ready(jax.nn.sigmoid(jx))
+    out["NumPy"] = lambda: 1 / (1 + np.exp(-x))
+    return out
+
+
 row("eager: log, 1M f32 (a compiled route)", repeat=9)(lambda: _eager_unary("log"))
 row("eager: mean, 1M f32", repeat=9)(lambda: _eager_unary("mean"))
 

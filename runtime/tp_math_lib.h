@@ -62,10 +62,13 @@
     F(sinh_f64, double) \
     F(tanh_f32, float) \
     F(tanh_f64, double) \
+    F(xla_exp_f32, float) \
     F(xla_log1p_f32, float) \
     F(xla_log1p_f64, double) \
     F(xla_log_f32, float) \
-    F(xla_log_f64, double)
+    F(xla_log_f64, double) \
+    F(xla_logistic_f32, float) \
+    F(xla_tanh_f32, float)
 
 /* const: no side effect we observe (errno is off), so calls are CSE'd and kept out of
  * branches (a call under a condition would stop the loop's vectorisation); hidden: a
@@ -119,10 +122,13 @@ TPX_CHEAP(TPX_DECLARE)
 #define tp_sinh_f64 tpx_sinh_f64
 #define tp_tanh_f32 tpx_tanh_f32
 #define tp_tanh_f64 tpx_tanh_f64
+#define tp_xla_exp_f32 tpx_xla_exp_f32
 #define tp_xla_log1p_f32 tpx_xla_log1p_f32
 #define tp_xla_log1p_f64 tpx_xla_log1p_f64
 #define tp_xla_log_f32 tpx_xla_log_f32
 #define tp_xla_log_f64 tpx_xla_log_f64
+#define tp_xla_logistic_f32 tpx_xla_logistic_f32
+#define tp_xla_tanh_f32 tpx_xla_tanh_f32
 #endif
 #endif
 

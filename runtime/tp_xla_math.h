@@ -1,8 +1,12 @@
-/* tp_xla_math.h: log, log1p and erf_inv with the bits JAX 0.10.2 gets on CPU.
+/* tp_xla_math.h: log, log1p and erf_inv, and float32 exp, tanh and logistic, with the
+ * bits JAX 0.10.2 gets on CPU.
  *
  * Provides tp_xla_log_f32(float), tp_xla_log1p_f32(float), tp_xla_erf_inv_f32(float), and
  * the float64 ones tp_xla_log_f64, tp_xla_log1p_f64, tp_xla_erf_inv_f64 (described at
- * their definitions below; they call libm's log, so loops using them stay scalar).
+ * their definitions below; they call libm's log, so loops using them stay scalar); and
+ * tp_xla_exp_f32, tp_xla_tanh_f32, tp_xla_logistic_f32 (described at their definitions;
+ * NumPy twins in transpile/lax/_xla_exp.py, checked by tests/test_runtime_xla_exp.py and,
+ * over all 2^32 inputs, tools/check_xla_exp_full.py).
  *
  * Why: XLA:CPU neither calls libm for these nor rounds them correctly; it expands them
  * into straight-line float32 code, and LLVM fuses some of its multiply-adds. jnp.log
@@ -126,6 +130,88 @@ TP_INLINE TPI_AI float tp_xla_erf_inv_f32(float x)
     y = tpi_flush_f32(y);
     /* a NaN operand comes back quieted, whichever operand order the product got */
     return tpi_sel_f32(xf != xf, xf + xf, y);
+}
+
+/* A NaN quieted, its sign and payload kept, whatever the compiler does with the
+   arithmetic around it (C leaves the sign of a NaN result open). */
+TP_INLINE TPI_AI float tpi_quiet_f32(float x)
+{
+    return tpi_float_f32(tpi_bits_f32(x) | 0x00400000u);
+}
+
+/* XLA's float32 exp (its MLIR polynomial expansion, every step a fused multiply-add):
+   x clamped to [-87.8, 88.8]; n = floor(x log2(e) + 1/2) clamped to [-127, 127];
+   r = x - n ln2 with ln2 = 0.693359375 - 2.1219444e-4; e^r = 1 + r + r^2 P(r), P the
+   degree-5 Cephes expf polynomial (Horner); the result is e^r 2^n, 2^n built from the
+   exponent bits (0 for n = -127). A NaN operand comes back quieted, its payload kept.
+   Matches jax.jit(jnp.exp) on all 2^32 float32 inputs.
+   Subnormals: a subnormal x gives 1 with or without DAZ; a result below 2^-126 is
+   flushed, and so is n = -126 with e^r < 1, whose product FTZ flushes even where it
+   rounds up to 2^-126 (tininess before rounding). */
+TP_INLINE TPI_AI float tp_xla_exp_f32(float x)
+{
+    /* a NaN x reads as -87.8 (no NaN reaches the integer conversion; x is returned) */
+    float c = tpi_sel_f32(x > -87.8f, tpi_sel_f32(x < 88.8f, x, 88.8f), -87.8f);
+    float t = fmaf(c, 0x1.715476p+0f, 0.5f), n, r, z, y;
+    /* floor(t) by truncation, |t| < 129: vectorizes without SSE4.1 or -fno-trapping-math */
+    int32_t k = (int32_t)t;
+    k -= (float)k > t;
+    k = k < -127 ? -127 : k > 127 ? 127 : k;
+    n = (float)k;
+    r = fmaf(-0x1.63p-1f, n, c);
+    r = fmaf(0x1.bd0106p-13f, n, r);
+    z = fmaf(r, 0x1.a0d2cep-13f, 0x1.6e879cp-10f);
+    z = fmaf(z, r, 0x1.11121p-7f);
+    z = fmaf(z, r, 0x1.555382p-5f);
+    z = fmaf(z, r, 0x1.555554p-3f);
+    z = fmaf(z, r, 0x1p-1f);
+    z = fmaf(z, r * r, r);
+    z = 1.0f + z;
+    /* (k + 127) << 23 is 2^k, and 0 (so the product 0) for k = -127 */
+    y = z * tpi_float_f32((uint32_t)(k + 127) << 23);
+    /* the only other products below 2^-126 (e^r > 0.7 once k > -127) */
+    y = tpi_sel_f32((k < -125) & (z < 1.0f), 0.0f, y);
+    return tpi_sel_f32(x != x, tpi_quiet_f32(x), y);
+}
+
+/* XLA's float32 tanh (Eigen's rational approximation, its Horner steps fused): x clamped
+   to +-7.998811721801758 (where the approximation reaches 1 exactly);
+   tanh x = x N(x^2) / D(x^2), N of degree 6 and D of degree 3 in x^2; |x| < 0.0004 gives
+   x itself (a subnormal x too, unflushed, as XLA's select returns it), |x| >= 20 gives
+   +-1; a NaN comes back quieted. Matches jax.jit(jnp.tanh) on all 2^32 float32 inputs. */
+TP_INLINE TPI_AI float tp_xla_tanh_f32(float x)
+{
+    float ax = fabsf(x), r;
+    float c = tpi_sel_f32(x < -0x1.ffec88p+2f, -0x1.ffec88p+2f, x);
+    float x2, n = -0x1.3e4b8p-52f, d = 0x1.41a7bp-20f;
+    c = tpi_sel_f32(c > 0x1.ffec88p+2f, 0x1.ffec88p+2f, c); /* NaN stays */
+    x2 = c * c;
+    n = fmaf(x2, n, 0x1.c266fcp-43f);
+    n = fmaf(x2, n, -0x1.7a6ffep-34f);
+    n = fmaf(x2, n, 0x1.b80082p-25f);
+    n = fmaf(x2, n, 0x1.f28694p-17f);
+    n = fmaf(x2, n, 0x1.4e1bdap-11f);
+    n = fmaf(x2, n, 0x1.40b3b8p-8f);
+    d = fmaf(x2, d, 0x1.f12bacp-14f);
+    d = fmaf(x2, d, 0x1.29540ap-9f);
+    d = fmaf(x2, d, 0x1.40b3bap-8f);
+    r = (c * n) / d;
+    r = tpi_sel_f32(ax < 0x1.a36e2ep-12f, x, r);
+    r = tpi_sel_f32(ax >= 20.0f, copysignf(1.0f, x), r);
+    return tpi_sel_f32(x != x, tpi_quiet_f32(x), r);
+}
+
+/* XLA's float32 logistic: 1 / (1 + exp(-x)) with its exp. A quotient below 2^-126 (that
+   is, 1 + exp(-x) > 2^126) is flushed, also where it would round up to 2^-126, as FTZ
+   flushes it (tininess before rounding); a NaN comes back quieted with its sign flipped.
+   Matches jax.jit(jax.nn.sigmoid) on all 2^32 float32 inputs. */
+TP_INLINE TPI_AI float tp_xla_logistic_f32(float x)
+{
+    float d = 1.0f + tp_xla_exp_f32(-x);
+    float y = tpi_sel_f32(d > 0x1p126f, 0.0f, 1.0f / d);
+    /* NaN: XLA's -x flips the sign; set here, as gcc may fold 1 + -(x + x) into
+       1 - (x + x), whose NaN keeps x's sign */
+    return tpi_sel_f32(x != x, tpi_quiet_f32(-x), y);
 }
 
 /* ------------------------------------------------------------------------------------

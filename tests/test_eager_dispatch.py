@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import transpile as tp
-from transpile import dispatch, lax, stages
+from transpile import dispatch, eager_kernels, lax, stages
 from transpile.array import Array
 from transpile.backend.build import CompilerNotFoundError
 
@@ -95,11 +95,12 @@ def _check(fn, *args, compiled=True):
             "no primitive of the case went through a compiled route"
 
 
-UNARY_FLOAT = ["log", "log1p", "sqrt", "rsqrt", "cbrt", "acosh", "atanh", "erf_inv", "floor",
-               "ceil", "round", "neg", "abs", "sign", "is_finite", "square"]
+UNARY_FLOAT = ["log", "log1p", "sqrt", "rsqrt", "cbrt", "acosh", "atanh", "erf_inv", "exp",
+               "tanh", "logistic", "floor", "ceil", "round", "neg", "abs", "sign",
+               "is_finite", "square"]
 #: compiled and NumPy emulations still differ in the last bit: they stay on the evaluator
-NOT_ROUTED_F32 = ["exp", "sin", "cos", "tan", "logistic", "exp2", "expm1", "tanh", "asin",
-                  "acos", "atan", "sinh", "cosh", "asinh", "erf"]
+NOT_ROUTED_F32 = ["sin", "cos", "tan", "exp2", "expm1", "asin", "acos", "atan", "sinh",
+                  "cosh", "asinh", "erf"]
 
 
 @pytest.mark.parametrize("name", UNARY_FLOAT)
@@ -270,12 +271,12 @@ def test_hot_small_signature_is_compiled_once(monkeypatch):
     monkeypatch.setattr(stages, "executable_for",
                         lambda *a, **k: builds.append(a) or real(*a, **k))
     x = _operand(F32, (3, 3))
-    with _evaluator_only():
-        want = _bits(lax.log(x))
+    with _evaluator_only():   # rsqrt: no prebuilt kernel (those answer hot calls)
+        want = _bits(lax.rsqrt(x))
     for _ in range(3 * dispatch.HOT_CALLS):
-        assert _bits(lax.log(x)) == want
+        assert _bits(lax.rsqrt(x)) == want
     dispatch.wait_for_builds()
-    assert _bits(lax.log(x)) == want
+    assert _bits(lax.rsqrt(x)) == want
     assert len(builds) == 1
     assert [r.exe is not None for r in dispatch._routes.values()] == [True]
 
@@ -315,3 +316,83 @@ def test_background_build_answers_with_the_evaluator_meanwhile(monkeypatch):
     assert started == [1]
     assert [r.exe is not None for r in dispatch._routes.values()] == [True]
     assert _bits(lax.sqrt(x)) == want
+
+
+# ---------------------------------------------------------------------------------------
+# The prebuilt library (eager_kernels): float32 XLA-style functions run compiled from
+# the first calls, with the evaluator's bits; without a compiler the evaluator answers.
+
+PREBUILT = sorted(p.name for p in eager_kernels.PRIMITIVES)
+
+
+@pytest.fixture
+def prebuilt():
+    eager_kernels.reset()
+    eager_kernels.load()
+    dispatch.clear_eager_cache()
+    yield
+    dispatch.clear_eager_cache()
+
+
+@pytest.mark.parametrize("shape", [(9,), (64, 65), ()])
+@pytest.mark.parametrize("name", PREBUILT)
+def test_prebuilt_kernels_match_evaluator(prebuilt, name, shape):
+    fn = getattr(lax, name)
+    x = _operand(F32, shape)
+    with _evaluator_only():
+        want = fn(x)
+    got = fn(x)   # the library is loaded: no worker involved
+    assert _bits(got) == _bits(want)
+    assert any(r.prebuilt is not None for r in dispatch._routes.values())
+    weak = Array._new(np.asarray(x._value), True)   # the weak type rides along
+    with _evaluator_only():
+        want = fn(weak)
+    assert _bits(fn(weak)) == _bits(want)
+
+
+def test_prebuilt_skips_non_contiguous_operands(prebuilt):
+    x = _operand(F32, (8, 6))
+    view = Array._new(np.asarray(x._value)[:, ::2], False)
+    with _evaluator_only():
+        want = lax.exp(view)
+    assert _bits(lax.exp(view)) == _bits(want)
+
+
+def test_prebuilt_is_loaded_on_the_worker_and_the_evaluator_answers_meanwhile(monkeypatch):
+    eager_kernels.reset()
+    dispatch.clear_eager_cache()
+    gate = threading.Event()
+    real_load = eager_kernels.load
+
+    def slow_load():
+        gate.wait(30)
+        real_load()
+    monkeypatch.setattr(eager_kernels, "load", slow_load)
+    x = _operand(F32, (9,))
+    with _evaluator_only():
+        want = lax.tanh(x)
+    assert _bits(lax.tanh(x)) == _bits(want)   # the NumPy rule: the library is not there
+    assert not eager_kernels.loaded()
+    gate.set()
+    dispatch.wait_for_builds()
+    assert _bits(lax.tanh(x)) == _bits(want)
+    assert any(r.prebuilt is not None for r in dispatch._routes.values())
+    dispatch.clear_eager_cache()
+
+
+def test_prebuilt_without_a_compiler_the_evaluator_answers(monkeypatch):
+    def no_compiler(*a, **k):
+        raise CompilerNotFoundError("no compiler in this test")
+    eager_kernels.reset()
+    dispatch.clear_eager_cache()
+    monkeypatch.setattr(eager_kernels, "build", no_compiler)
+    x = _operand(F32, (9,))
+    with _evaluator_only():
+        want = lax.logistic(x)
+    for _ in range(3):
+        assert _bits(lax.logistic(x)) == _bits(want)
+        dispatch.wait_for_builds()
+    assert eager_kernels.loaded() and eager_kernels.kernel_for(lax.logistic_p) is None
+    assert all(r.prebuilt is None for r in dispatch._routes.values())
+    eager_kernels.reset()
+    dispatch.clear_eager_cache()

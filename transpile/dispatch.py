@@ -10,7 +10,10 @@ once per machine into the disk cache (elementwise and reduction kernels on a wor
 thread, the NumPy rule answering until the kernel is ready); small signatures are
 compiled once called ``HOT_CALLS`` times. Only primitives and dtypes whose kernels give
 the NumPy rule's bits are compiled (``_COMPILABLE``); the rest run their NumPy rule
-(``interpreters.eval.run_impl``). Without a compiler, or under ``jax_disable_jit``,
+(``interpreters.eval.run_impl``). Float32 XLA-style transcendental functions (exp,
+tanh, logistic, log...) whose NumPy rules are slow run on a prebuilt library
+(``eager_kernels``, loaded on the worker thread at their first call) until their own
+kernel is ready. Without a compiler, or under ``jax_disable_jit``,
 everything runs on the NumPy rules. Results are ``Array``s,
 or ``CudaArray``s beside a GPU operand. This module sits above the stages it calls, so
 ``core`` reaches it through the ``core.eager_apply`` hook, set at the bottom of this file.
@@ -24,7 +27,7 @@ import threading
 
 import numpy as np
 
-from . import core, stages
+from . import core, eager_kernels, stages
 from .array import Array
 from .backend.build import CompileError, CompilerNotFoundError
 from .backend.load import PooledArray
@@ -67,14 +70,16 @@ _REDUCTIONS = frozenset([reduction.reduce_sum_p, reduction.reduce_max_p, reducti
                          reduction.argmin_p])
 #: primitive -> the operand dtypes (of its last operand) for which its compiled kernel
 #: gives the NumPy evaluator's bits, as tests/test_eager_dispatch.py checks case by case.
-#: Left out: transcendental functions whose C kernels (XLA-style polynomials) and NumPy
-#: rules (float64, rounded once) differ in the last bit on some inputs (float32 exp on
-#: 1.2% of random inputs, logistic 0.5%, sin, cos, tan 0.02-0.03%; exp2, expm1, tanh,
-#: asin, acos, atan, sinh, cosh, asinh, erf; the float64 transcendental functions) and
-#: float sums and products, whose compiled summation order differs from the evaluator's.
+#: float32 log, log1p, erf_inv, exp, tanh and logistic are XLA's own expansions on both
+#: sides (runtime/tp_xla_math.h and its NumPy twins, bit-identical to JAX and to each
+#: other). Left out: transcendental functions whose C kernels (XLA-style polynomials)
+#: and NumPy rules (float64, rounded once) differ in the last bit on some inputs (sin,
+#: cos, tan 0.02-0.03% of random inputs; exp2, expm1, asin, acos, atan, sinh, cosh,
+#: asinh, erf; the float64 transcendental functions) and float sums and products, whose
+#: compiled summation order differs from the evaluator's.
 _COMPILABLE: dict = {
-    **_exact("log log1p rsqrt cbrt acosh atanh erf_inv floor ceil round is_finite rem pow "
-             "atan2 nextafter", _F32),
+    **_exact("log log1p rsqrt cbrt acosh atanh erf_inv exp tanh logistic floor ceil round "
+             "is_finite rem pow atan2 nextafter", _F32),
     **_exact("sqrt", _F32, _F64),
     **_exact("neg abs sign square max min add sub mul div lt le gt ge", _F32, _F64, _I32),
     **_exact("eq ne", _F32, _F64, _I32, _BOOL),
@@ -97,12 +102,16 @@ _eager_exes: "collections.OrderedDict" = collections.OrderedDict()
 class _Route:
     """How one (primitive, params, operand signature) runs eagerly."""
 
-    __slots__ = ("out_avals", "weak", "exe", "params", "calls", "compilable")
+    __slots__ = ("out_avals", "weak", "exe", "params", "calls", "compilable", "prebuilt",
+                 "prebuilt_ok")
 
     def __init__(self, out_avals, exe, params, compilable):
         self.out_avals = out_avals
         self.weak = [a.weak_type for a in out_avals]
         self.exe = exe
+        #: the prebuilt library's kernel (eager_kernels), used until ``exe`` is ready
+        self.prebuilt = None
+        self.prebuilt_ok = False
         #: NumPy-rule calls left before a compilable small signature is compiled
         self.calls = HOT_CALLS
         self.compilable = compilable
@@ -142,6 +151,9 @@ def _build_worker() -> None:
     while True:
         primitive, params, avals, route = _builds.get()
         try:
+            if primitive is None:   # the prebuilt library (built once per machine)
+                eager_kernels.load()
+                continue
             exe = _build(primitive, params, avals, route.out_avals)
             if exe is not None:
                 route.exe = exe
@@ -193,6 +205,11 @@ def _resolve(primitive, args, params) -> _Route:
     out = primitive.abstract_eval(*avals, **params)
     out_avals = list(out) if primitive.multiple_results else [out]
     route = _Route(out_avals, None, params, _compilable(primitive, avals))
+    route.prebuilt_ok = (primitive in eager_kernels.PRIMITIVES and len(avals) == 1
+                         and avals[0].dtype == _F32 and route.compilable
+                         and all(v is None for v in params.values()))
+    if route.prebuilt_ok:
+        _request_prebuilt()   # queued before this signature's own build: it is quicker
     if not config.jax_disable_jit and _wants_compiled(primitive, params, avals, out_avals):
         route.compilable = False
         if BACKGROUND_BUILDS and primitive not in eval_mod.compiled_eagerly:
@@ -244,6 +261,9 @@ def apply_primitive(primitive, args, params):
         _routes[key] = route
     if route.exe is not None and not config.jax_disable_jit:
         arrays = route.exe.call(args)
+    elif route.prebuilt_ok and not config.jax_disable_jit and _prebuilt(primitive, route) \
+            and args[0]._value.flags.c_contiguous:
+        return Array._new(route.prebuilt(args[0]._value), route.weak[0])
     else:
         if route.compilable:
             route.calls -= 1
@@ -255,6 +275,26 @@ def apply_primitive(primitive, args, params):
         new = Array._new
         arrays = [new(r, w) for r, w in zip(res, route.weak, strict=True)]
     return arrays if primitive.multiple_results else arrays[0]
+
+
+def _prebuilt(primitive, route) -> bool:
+    """Whether ``route`` has its prebuilt kernel; the first asks for the library to be
+    loaded on the worker thread (the NumPy rule answers meanwhile)."""
+    if route.prebuilt is None:
+        if not eager_kernels.loaded():
+            _request_prebuilt()
+            return False
+        route.prebuilt = eager_kernels.kernel_for(primitive)
+        if route.prebuilt is None:   # no library here (no compiler)
+            route.prebuilt_ok = False
+            return False
+    return True
+
+
+def _request_prebuilt() -> None:
+    """Queue the loading (or the one build per machine) of the prebuilt library, once."""
+    if not config.jax_disable_jit and eager_kernels.request():
+        _build_later(None, None, None, None)
 
 
 def _run_one(primitive, args, params, route) -> Array:

@@ -67,7 +67,7 @@ static void jit_mlp_value_and_grad_k1(const float *restrict D, float *restrict E
     for (int64_t idx = 0; idx < 15; idx++) {
         const float d = D[idx];
         /* e = tanh d */
-        const float e = tp_keep_subnormal_f32(d, tp_tanh_f32(d));
+        const float e = tp_keep_subnormal_f32(d, tp_xla_tanh_f32(d));
         E[idx] = e;
     }
 }

@@ -131,7 +131,7 @@ __global__ void __launch_bounds__(TP_BLOCK) jit_mlp_value_and_grad_k1_kernel(con
         const int64_t idx = tp_i;
         const float d = D[idx];
         /* e = tanh d */
-        const float e = tp_keep_subnormal_f32(d, tp_tanh_f32(d));
+        const float e = tp_keep_subnormal_f32(d, tp_xla_tanh_f32(d));
         E[idx] = e;
     }
 }

@@ -57,7 +57,7 @@ __global__ void __launch_bounds__(TP_BLOCK) jit_softmax_k1_kernel(const float *r
         /* d = sub a c */
         const float d = (a - c);
         /* e = exp d */
-        const float e = tp_exp_f32(d);
+        const float e = tp_xla_exp_f32(d);
         E[i0 * 4 + i1] = e;
     }
 }

@@ -137,6 +137,9 @@ _RUNTIME = _runtime_functions()
 #: NumPy rules in ``lax.elementwise`` do (``lax/_xla_math.py``). The float64 ones call
 #: glibc's ``log`` as XLA does, so their loops stay scalar.
 _XLA_FUNCTIONS = frozenset({"log", "log1p", "erf_inv"})
+#: The same in float16 and float32 only: float64 keeps the runtime's own (or libm's)
+#: version, as its NumPy rule calls the C library (XLA's float64 exp differs from both).
+_XLA_F32_FUNCTIONS = frozenset({"exp", "tanh", "logistic"})
 
 
 def math_function(name: str, dtype, arg: str) -> str:
@@ -147,6 +150,8 @@ def math_function(name: str, dtype, arg: str) -> str:
         # XLA:CPU's own approximations, bit for bit (runtime/tp_xla_math.h); float16
         # computes in float32 and rounds once (emit adds the rounding).
         return f"tp_xla_{name}_{'f64' if dtype == np.float64 else 'f32'}({arg})"
+    if name in _XLA_F32_FUNCTIONS and dtype != np.float64:
+        return f"tp_xla_{name}_f32({arg})"
     own64 = f"tp_{name}_f64"
     double_fn = own64 if own64 in _RUNTIME else name
     if dtype == F16:
@@ -468,9 +473,11 @@ _def(ew.rsqrt_p, _rsqrt)
 def _logistic(args, in_avals, out_aval, **_):
     dt = np.dtype(out_aval.dtype)
     one = literal(1, dt)
+    if dt == F32:
+        return math_function("logistic", dt, args[0])
     e = math_function("exp", dt, f"-{args[0]}")
-    if dt == F16:
-        return f"tp_f16_round({one} / tp_f16_round({one} + {e}))"
+    if dt == F16:   # each step rounded to float16, as the rule rounds it
+        return f"tp_f16_round({one} / tp_f16_round({one} + tp_f16_round({e})))"
     return f"({one} / ({one} + {e}))"
 
 

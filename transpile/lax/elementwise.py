@@ -14,9 +14,12 @@ NumPy rules follow XLA on CPU where it differs from NumPy:
   and functions that return tiny arguments unchanged (``sin``, ``tan``, ``atan``,
   ``expm1``, float32 ``tanh``) do not flush; ``rem`` flushes its divisor only, ``pow``
   its result only. Float16 is computed in float32, where its subnormals are normal.
-* Transcendental functions are evaluated in float64 and rounded once to the operand
-  dtype: within XLA's own error (a few ulp) of what it computes, except ``exp2``, which
-  XLA evaluates as ``exp(x * log(2))`` and loses up to 62 ulp (float32).
+* ``log``, ``log1p``, ``erf_inv`` (float32 and float64) and float32/float16 ``exp``,
+  ``tanh`` and ``logistic`` repeat XLA:CPU's own expansions bit for bit
+  (``_xla_math.py``, ``_xla_exp.py``; float16 through float32). Other transcendental
+  functions are evaluated in float64 and rounded once to the operand dtype: within
+  XLA's own error (a few ulp) of what it computes, except ``exp2``, which XLA evaluates
+  as ``exp(x * log(2))`` and loses up to 62 ulp (float32).
   ``logistic`` is ``1 / (1 + exp(-x))`` with each step rounded to the operand dtype, as
   XLA expands it (float16 gives 0 below x = -11.1). ``integer_pow`` multiplies by
   repeated squaring in the operand dtype, as XLA does.
@@ -45,6 +48,7 @@ from ..core import ShapedArray
 from ..interpreters.tracing import const_fold_rules
 from ..ir import Literal, pp_param_rules
 from ._base import broadcasting_shape, check_same_dtypes, set_cost
+from ._xla_exp import xla_exp_f32, xla_logistic_f32, xla_tanh_f32
 from ._xla_math import (libm_f64, xla_erf_inv_f32, xla_erf_inv_f64, xla_log1p_f32,
                         xla_log1p_f64, xla_log_f32, xla_log_f64)
 
@@ -265,7 +269,10 @@ def _erf_inv_f64(y):
 
 
 def _logistic_impl(x):
-    # XLA expands logistic to 1 / (1 + exp(-x)), each step in the operand dtype.
+    # XLA expands logistic to 1 / (1 + exp(-x)), each step in the operand dtype; float32
+    # flushes the quotient as FTZ does (_xla_exp.py).
+    if x.dtype == np.float32:
+        return xla_logistic_f32(x)
     one = x.dtype.type(1)
     e = _exp_impl(-x)
     return one / (one + e)
@@ -294,10 +301,10 @@ floor_p = _unop("floor", REAL_FLOATING, _xla(np.floor))
 ceil_p = _unop("ceil", REAL_FLOATING, _xla(np.ceil))
 round_p = _unop("round", REAL_FLOATING, _xla(_round_impl))
 is_finite_p = _unop("is_finite", REAL_FLOATING, np.isfinite, out_dtype=np.bool_)
-_exp_impl = _transcendental(np.exp)
-exp_p = _unop("exp", FLOATING, _exp_impl)
 exp2_p = _unop("exp2", FLOATING, _transcendental(np.exp2))
 expm1_p = _unop("expm1", FLOATING, _transcendental(np.expm1, **_NO_FLUSH))
+
+
 def _via_xla(twin32, twin64):
     """XLA:CPU's own approximation of a function, bit for bit (``_xla_math.py``), as JAX
     computes it: float32 and float64 directly, float16 in float32 rounded once."""
@@ -311,6 +318,10 @@ def _via_xla(twin32, twin64):
     return impl
 
 
+# float64 exp is the C library's (XLA's differs: not matched yet); float32 and float16
+# are XLA's own expansion
+_exp_impl = _via_xla(xla_exp_f32, _xla(libm_f64(np.exp)))
+exp_p = _unop("exp", FLOATING, _exp_impl)
 log_p = _unop("log", FLOATING, _via_xla(xla_log_f32, xla_log_f64))
 log1p_p = _unop("log1p", FLOATING, _via_xla(xla_log1p_f32, xla_log1p_f64))
 sqrt_p = _unop("sqrt", FLOATING, _transcendental(np.sqrt))
@@ -324,7 +335,9 @@ acos_p = _unop("acos", FLOATING, _transcendental(np.arccos))
 atan_p = _unop("atan", FLOATING, _transcendental(np.arctan, **_NO_FLUSH))
 sinh_p = _unop("sinh", FLOATING, _transcendental(np.sinh))
 cosh_p = _unop("cosh", FLOATING, _transcendental(np.cosh))
-tanh_p = _unop("tanh", FLOATING, _transcendental(np.tanh, daz=_F32_F64[1:], ftz=_F32_F64[1:]))
+_tanh_impl = _via_xla(xla_tanh_f32, _xla(libm_f64(np.tanh), daz=_F32_F64[1:], ftz=_F32_F64[1:]))
+_tanh_impl.unflushed_dtypes = frozenset(_F32_F64[:1])   # XLA returns a tiny x itself
+tanh_p = _unop("tanh", FLOATING, _tanh_impl)
 asinh_p = _unop("asinh", FLOATING, _transcendental(np.arcsinh))
 acosh_p = _unop("acosh", FLOATING, _transcendental(np.arccosh))
 atanh_p = _unop("atanh", FLOATING, _transcendental(np.arctanh))
