@@ -48,7 +48,7 @@ static void jit_softmax_k0(const float *restrict A, float *restrict H)
                 /* d = sub a c */
                 const float d = (a - c);
                 /* e = exp d */
-                const float e = tp_exp_f32(d);
+                const float e = tp_xla_exp_f32(d);
                 E_row[c_j] = e;
             }
         }
