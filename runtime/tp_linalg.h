@@ -20,6 +20,12 @@
  * in ascending order of those elements, then divided by the diagonal (unless unit).
  * The NumPy rule runs the same steps.
  *
+ * lu: getrf's right-looking factorisation with partial pivoting of one row-major m x n
+ * matrix: at step j the first row (from j down) of largest magnitude in column j is
+ * swapped with row j (whole rows), the column below the pivot is divided by it (left
+ * as it is when the pivot is zero), then the trailing block gets the rank-one update,
+ * one product and one subtraction per element. The NumPy rule runs the same steps.
+ *
  * Nothing here allocates: the caller passes scratch space. */
 #ifndef TP_LINALG_H
 #define TP_LINALG_H
@@ -153,5 +159,44 @@ TP_DEFINE_CHOLESKY(f64, double, sqrt)
 
 TP_DEFINE_TRIANGULAR_SOLVE(f32, float)
 TP_DEFINE_TRIANGULAR_SOLVE(f64, double)
+
+#define TP_DEFINE_LU(SFX, T, FABS)                                                    \
+    /* lu (m x n, may be a), piv (min(m, n)), perm (m). */                             \
+    TP_INLINE void tp_lu_##SFX(const T *a, T *lu, int32_t *piv, int32_t *perm,        \
+                               int64_t m, int64_t n)                                   \
+    {                                                                                  \
+        int64_t i, j, c, k = m < n ? m : n;                                            \
+        if (lu != a) memcpy(lu, a, (size_t)(m * n) * sizeof(T));                       \
+        for (i = 0; i < m; i++) perm[i] = (int32_t)i;                                  \
+        for (j = 0; j < k; j++) {                                                      \
+            int64_t p = j;                                                             \
+            T best = FABS(lu[j * n + j]);                                              \
+            T *rj = lu + j * n;                                                        \
+            T d;                                                                       \
+            for (i = j + 1; i < m; i++) {                                              \
+                T v = FABS(lu[i * n + j]);                                             \
+                if (v > best) { best = v; p = i; }                                     \
+            }                                                                          \
+            piv[j] = (int32_t)p;                                                       \
+            if (p != j) {                                                              \
+                T *rp = lu + p * n;                                                    \
+                int32_t t = perm[j];                                                   \
+                perm[j] = perm[p];                                                     \
+                perm[p] = t;                                                           \
+                for (c = 0; c < n; c++) { T s = rj[c]; rj[c] = rp[c]; rp[c] = s; }     \
+            }                                                                          \
+            d = rj[j];                                                                 \
+            for (i = j + 1; i < m; i++) {                                              \
+                T *ri = lu + i * n;                                                    \
+                T l = ri[j];                                                           \
+                if (d != 0) l = l / d;                                                 \
+                ri[j] = l;                                                             \
+                for (c = j + 1; c < n; c++) ri[c] = ri[c] - l * rj[c];                 \
+            }                                                                          \
+        }                                                                              \
+    }
+
+TP_DEFINE_LU(f32, float, fabsf)
+TP_DEFINE_LU(f64, double, fabs)
 
 #endif /* TP_LINALG_H */

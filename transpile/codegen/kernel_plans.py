@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 __all__ = ["KernelParam", "Scratch", "WindowRun", "KernelFields", "LoopPlan", "ReducePlan",
            "DotPlan", "CumulativePlan", "ArgReducePlan", "JoinPlan", "SplitPlan",
-           "SortPlan", "ThreefryPlan", "GatherPlan", "ScatterPlan", "TopKPlan",
+           "SortPlan", "ThreefryPlan", "GatherPlan", "ScatterPlan", "TopKPlan", "LuPlan",
            "CholeskyPlan", "TriangularSolvePlan"]
 
 
@@ -255,6 +255,21 @@ class CholeskyPlan(KernelFields):
     n: int
     src: str
     dst: str
+    fn: str
+    parallel: bool
+
+
+@dataclass(kw_only=True)
+class LuPlan(KernelFields):
+    """``kernel_lu.j2``."""
+    batch: int
+    m: int
+    n: int
+    k: int
+    src: str
+    dst: str
+    pivots: str
+    permutation: str
     fn: str
     parallel: bool
 

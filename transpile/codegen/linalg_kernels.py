@@ -7,7 +7,8 @@ positions of the ``k`` largest are picked (``tp_top_k_order``) and both outputs 
 ``cholesky`` runs ``tp_cholesky_f32``/``_f64`` on each matrix of the batch, in parallel
 over the batch when there is enough work. ``triangular_solve`` runs
 ``tp_triangular_solve_f32``/``_f64`` (forward or back substitution) on each pair of
-matrices of the batch, the same way.
+matrices of the batch, the same way. ``lu`` runs ``tp_lu_f32``/``_f64`` (partial
+pivoting) on each matrix of the batch and writes its three outputs.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import numpy as np
 
 from ..lax import linalg
 from ..lax import sorting as sort_mod
-from .kernel_plans import CholeskyPlan, Scratch, TopKPlan, TriangularSolvePlan
+from .kernel_plans import CholeskyPlan, LuPlan, Scratch, TopKPlan, TriangularSolvePlan
 
 __all__ = ["RULES", "linalg_kernel"]
 
@@ -79,9 +80,22 @@ def _triangular_solve(e, ins, outs) -> tuple:
     return "kernel_triangular_solve.j2", fields
 
 
+def _lu(e, ins, outs) -> tuple:
+    x = ins[0]
+    dt = x.aval.dtype
+    linalg._check_supported(dt, "lu")
+    m, n = (int(d) for d in x.aval.shape[-2:])
+    batch = int(np.prod(x.aval.shape[:-2], dtype=np.int64)) if m * n else 0
+    fields = LuPlan(batch=batch, m=m, n=n, k=min(m, n), src=x.name, dst=outs[0].name,
+                  pivots=outs[1].name, permutation=outs[2].name,
+                  fn=f"tp_lu_f{dt.itemsize * 8}",
+                  parallel=batch > 1 and batch * m * n * min(m, n) // 3 >= PARALLEL_MIN_FLOPS)
+    return "kernel_lu.j2", fields
+
+
 #: primitive -> builder(eqn, input buffers, output buffers) -> (template, fields)
 RULES = {sort_mod.top_k_p: _top_k, linalg.cholesky_p: _cholesky,
-         linalg.triangular_solve_p: _triangular_solve}
+         linalg.triangular_solve_p: _triangular_solve, linalg.lu_p: _lu}
 
 
 def linalg_kernel(e, ins, outs) -> tuple:

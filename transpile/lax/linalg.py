@@ -8,7 +8,13 @@ not positive definite); a NaN pivot is not a failure, it just propagates. The
 ``cholesky`` function symmetrizes its input first (``(x + x^H) / 2``) unless told not
 to, and zeroes the upper triangle afterwards, with the same equations as JAX.
 
-The NumPy rule is the Cholesky–Crout recurrence the C kernel runs
+``lu`` is LAPACK ``getrf``'s factorisation with partial pivoting: ``lu`` holds the unit
+lower factor below the diagonal and the upper factor on and above it, ``pivots[i]`` is
+the row swapped with row ``i`` at step ``i`` and ``permutation`` the row order those
+swaps give (``a[permutation] == L @ U``), both ``int32``. A zero pivot is kept (the
+column below it is left unscaled), as ``getrf`` does.
+
+The NumPy rules run the recurrences the C kernels run the C kernel runs
 (``runtime/tp_linalg.h``), one operation at a time in the operand's dtype, so that eager
 and compiled results agree bit for bit.
 """
@@ -22,7 +28,7 @@ from . import elementwise as ew
 from . import slicing, structural
 from ._base import numpy_api
 
-__all__ = ["cholesky", "cholesky_p", "triangular_solve", "triangular_solve_p"]
+__all__ = ["cholesky", "cholesky_p", "triangular_solve", "triangular_solve_p", "lu", "lu_p"]
 
 
 # ---------------------------------------------------------------------------------------
@@ -276,3 +282,85 @@ def triangular_solve(a, b, *, left_side: bool = False, lower: bool = False,
     if singleton:
         out = structural.squeeze(out, (-1,) if left_side else (-2,))
     return out
+
+
+# ---------------------------------------------------------------------------------------
+# lu
+
+lu_p = core.new_primitive("lu", multiple_results=True)
+
+
+@lu_p.def_abstract_eval
+def _lu_abstract(x):
+    if x.ndim < 2:
+        raise TypeError(f"Input 0 to lu must have rank at least 2, but got "
+                        f"shape={x.shape}")
+    if x.dtype.kind not in "fc":
+        raise TypeError(f"lu does not accept dtype {dtypes.dtype_name(x.dtype)} at "
+                        f"position 0. Accepted dtypes at position 0 are subtypes of "
+                        f"{_ACCEPTED}.")
+    *batch, m, n = x.shape
+    i32 = np.dtype(np.int32)
+    return [ShapedArray(x.shape, x.dtype, x.weak_type),
+            ShapedArray(tuple(batch) + (min(m, n),), i32, False),
+            ShapedArray(tuple(batch) + (m,), i32, False)]
+
+
+def lu_pivot(col: np.ndarray) -> np.ndarray:
+    """Per row of ``col`` (batch x rows), the first position of the largest magnitude,
+    as the C kernel scans it: a later element is taken only when strictly larger, so a
+    NaN is never taken after the first element, and a NaN first element is kept."""
+    mag = np.abs(col)
+    first_nan = np.isnan(mag[:, 0])
+    pick = np.argmax(np.where(np.isnan(mag), -1, mag), axis=1)
+    return np.where(first_nan, 0, pick)
+
+
+@lu_p.def_impl
+def _lu_impl(x):
+    x = np.asarray(x)
+    _check_supported(x.dtype, "lu")
+    *batch, m, n = x.shape
+    k = min(m, n)
+    nb = int(np.prod(batch, dtype=np.int64))
+    a = x.reshape((nb, m, n)).copy()
+    piv = np.zeros((nb, k), np.int32)
+    perm = np.tile(np.arange(m, dtype=np.int32), (nb, 1))
+    rows = np.arange(nb)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        for j in range(k):
+            p = j + lu_pivot(a[:, j:, j])
+            piv[:, j] = p
+            # whole rows swap (the finished part of L too), as getf2 does
+            a[rows, j], a[rows, p] = a[rows, p].copy(), a[rows, j].copy()
+            perm[rows, j], perm[rows, p] = perm[rows, p].copy(), perm[rows, j].copy()
+            d = a[:, j, j]
+            col = a[:, j + 1:, j]
+            a[:, j + 1:, j] = np.where((d != 0)[:, None], col / d[:, None], col)
+            # rank-one update: one product and one subtraction per element
+            a[:, j + 1:, j + 1:] = (a[:, j + 1:, j + 1:]
+                                    - a[:, j + 1:, j][:, :, None] * a[:, j, j + 1:][:, None, :])
+    return [a.reshape(x.shape), piv.reshape(tuple(batch) + (k,)),
+            perm.reshape(tuple(batch) + (m,))]
+
+
+def lu(x):
+    """LU decomposition with partial pivoting of each matrix of ``x``.
+
+    Parameters
+    ----------
+    x : Array
+        Shape ``(..., m, n)``: leading axes are batch axes.
+
+    Returns
+    -------
+    [Array, Array, Array]
+        ``lu`` (``x``'s shape: the unit lower factor below the diagonal, the upper
+        factor on and above it), ``pivots`` (``int32``, ``(..., min(m, n))``: row ``i``
+        was swapped with row ``pivots[i]``) and ``permutation`` (``int32``,
+        ``(..., m)``: ``x[..., permutation, :] == L @ U``).
+    """
+    dt = getattr(x, "dtype", None)
+    if dt is not None and np.dtype(dt).kind == "c":
+        _check_supported(dt, "lu")
+    return list(lu_p.bind(x))

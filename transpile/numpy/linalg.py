@@ -1,5 +1,6 @@
 """``transpile.numpy.linalg``: JAX's ``jax.numpy.linalg`` functions written on
-``lax.linalg`` (so far ``cholesky``).
+``lax.linalg`` (``cholesky`` here; ``solve``, ``inv``, ``det`` and ``slogdet`` from
+``linalg_lu.py``).
 
 As in JAX 0.10.2, each function is a ``jit`` named after it (its jaxpr shows a
 ``jit[name=cholesky ...]`` equation), integer and boolean operands are promoted to the
@@ -12,8 +13,9 @@ import numpy as np
 from ..jit import internal_jit as jit
 from ..lax import linalg as lax_linalg
 from . import _util
+from .linalg_lu import SlogdetResult, det, inv, slogdet, solve
 
-__all__ = ["cholesky"]
+__all__ = ["cholesky", "solve", "inv", "det", "slogdet", "SlogdetResult"]
 
 
 def _cholesky_jit():
