@@ -7,7 +7,7 @@
  *
  * cholesky: the lower factor of one row-major n x n matrix by the Cholesky-Crout
  * (left-looking) recurrence, in the matrix's own precision, one product and one
- * subtraction at a time (the NumPy rule of lax/linalg.py runs the same steps, so the
+ * subtraction at a time (the NumPy rule of lax/linalg_base.py runs the same steps, so the
  * two agree bit for bit: generated code is built without FP contraction). As LAPACK's
  * potrf does, only the lower triangle is read, the upper triangle is left as it was, and
  * a non-positive pivot (not a NaN one) marks the matrix as not positive definite: the
@@ -15,7 +15,7 @@
  *
  * triangular_solve: x = op(a)^-1 b or b op(a)^-1 for one row-major matrix b (m x n) and
  * one triangular a, by plain forward or back substitution (the layout is worked out as
- * lax/linalg.py's solve_layout does): every element is its right-hand side minus the
+ * lax/linalg_base.py's solve_layout does): every element is its right-hand side minus the
  * products with the elements already solved, one product and one subtraction at a time
  * in ascending order of those elements, then divided by the diagonal (unless unit).
  * The NumPy rule runs the same steps.
@@ -25,6 +25,15 @@
  * swapped with row j (whole rows), the column below the pivot is divided by it (left
  * as it is when the pivot is zero), then the trailing block gets the rank-one update,
  * one product and one subtraction per element. The NumPy rule runs the same steps.
+ *
+ * qr: Householder QR of one row-major m x n matrix (geqrf, then orgqr's backward
+ * accumulation of Q), in the matrix's precision. Step j: ss = sum of squares below the
+ * diagonal of column j (top to bottom); when ss is 0 the reflector is the identity
+ * (tau = 0, the column left as it is); otherwise beta = -sign(alpha) sqrt(alpha^2 + ss),
+ * tau = (beta - alpha) / beta and v = column / (alpha - beta) below a leading 1. A
+ * reflector is applied to columns c as w = x[j][c] + sum_i v_i x[i][c] (rows top to
+ * bottom), t = tau w, x[j][c] -= t, x[i][c] -= v_i t: always, even when tau = 0, so
+ * that the NumPy rule (lax/linalg_qr.py) runs the same operations and agrees bit for bit.
  *
  * Nothing here allocates: the caller passes scratch space. */
 #ifndef TP_LINALG_H
@@ -198,5 +207,62 @@ TP_DEFINE_TRIANGULAR_SOLVE(f64, double)
 
 TP_DEFINE_LU(f32, float, fabsf)
 TP_DEFINE_LU(f64, double, fabs)
+
+#define TP_DEFINE_QR(SFX, T, SQRT)                                                    \
+    /* Reflector j (v below row j of column j of x, n columns) applied to columns      \
+     * c0..c1 of y (ld columns), rows j..m-1. */                                       \
+    TP_INLINE void tp_qr_reflect_##SFX(const T *x, int64_t n, T tau, T *y, int64_t ld, \
+                                       int64_t m, int64_t j, int64_t c0, int64_t c1,   \
+                                       T *w)                                           \
+    {                                                                                  \
+        int64_t i, c;                                                                  \
+        const T *yj = y + j * ld;                                                      \
+        for (c = c0; c < c1; c++) w[c] = yj[c];                                        \
+        for (i = j + 1; i < m; i++) {                                                  \
+            const T v = x[i * n + j];                                                  \
+            const T *yi = y + i * ld;                                                  \
+            for (c = c0; c < c1; c++) w[c] = w[c] + v * yi[c];                         \
+        }                                                                              \
+        for (c = c0; c < c1; c++) w[c] = tau * w[c];                                   \
+        for (c = c0; c < c1; c++) y[j * ld + c] = yj[c] - w[c];                        \
+        for (i = j + 1; i < m; i++) {                                                  \
+            const T v = x[i * n + j];                                                  \
+            T *yi = y + i * ld;                                                        \
+            for (c = c0; c < c1; c++) yi[c] = yi[c] - v * w[c];                        \
+        }                                                                              \
+    }                                                                                  \
+    /* q: m x (full ? m : k), r: (full ? m : k) x n; work: m * n + k + max(m, n). */   \
+    TP_INLINE void tp_qr_##SFX(const T *a, T *q, T *r, int64_t m, int64_t n, int full, \
+                               T *work)                                                \
+    {                                                                                  \
+        int64_t i, j, c, k = m < n ? m : n;                                            \
+        int64_t qc = full ? m : k, rr = full ? m : k;                                  \
+        T *x = work, *tau = work + m * n, *w = tau + k;                                \
+        memcpy(x, a, (size_t)(m * n) * sizeof(T));                                     \
+        for (j = 0; j < k; j++) {                                                      \
+            T alpha = x[j * n + j], ss = 0;                                            \
+            for (i = j + 1; i < m; i++) ss = ss + x[i * n + j] * x[i * n + j];         \
+            tau[j] = 0;                                                                \
+            if (ss != 0) {                                                             \
+                T beta = SQRT(alpha * alpha + ss);                                     \
+                T scale;                                                               \
+                if (alpha >= 0) beta = -beta;                                          \
+                tau[j] = (beta - alpha) / beta;                                        \
+                scale = alpha - beta;                                                  \
+                for (i = j + 1; i < m; i++) x[i * n + j] = x[i * n + j] / scale;       \
+                x[j * n + j] = beta;                                                   \
+            }                                                                          \
+            tp_qr_reflect_##SFX(x, n, tau[j], x, n, m, j, j + 1, n, w);                \
+        }                                                                              \
+        for (i = 0; i < rr; i++)                                                       \
+            for (c = 0; c < n; c++) r[i * n + c] = c >= i ? x[i * n + c] : (T)0;        \
+        for (i = 0; i < m; i++)                                                        \
+            for (c = 0; c < qc; c++) q[i * qc + c] = (T)(i == c);                      \
+        for (j = k - 1; j >= 0; j--)                                                   \
+            tp_qr_reflect_##SFX(x, n, tau[j], q, qc, m, j, j, qc, w);                  \
+    }
+
+TP_DEFINE_QR(f32, float, sqrtf)
+TP_DEFINE_QR(f64, double, sqrt)
 
 #endif /* TP_LINALG_H */

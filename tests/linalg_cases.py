@@ -222,3 +222,26 @@ LU = {
                    f"({_A4}, np.array([1., 2., 3., 4.], np.float32))", False),
     "grad_inv": ("jax.grad(lambda a: jnp.linalg.inv(a)[0, 1])", f"({_A4},)", False),
 }
+
+# ``lax.linalg.qr`` and ``jnp.linalg.qr`` (``tests/data/linalg_qr.json``, replayed by
+# ``test_linalg_qr.py``).
+_T32 = "np.array([[1., 2.], [3., 4.], [5., 6.]], np.float32)"
+QR = {
+    "qr_full_tall": ("lax.linalg.qr", f"({_T32},)", False),
+    "qr_reduced_tall": ("lambda a: lax.linalg.qr(a, full_matrices=False)", f"({_T32},)", False),
+    "qr_full_wide": ("lax.linalg.qr", f"({_T32}.T,)", False),
+    "qr_reduced_wide": ("lambda a: lax.linalg.qr(a, full_matrices=False)", f"({_T32}.T,)", False),
+    "qr_f64": ("lax.linalg.qr", f"({_A4}.astype(np.float64),)", True),
+    "qr_batch": ("lax.linalg.qr", "(np.arange(18, dtype=np.float32).reshape(2, 3, 3) % 7 - 3,)", False),
+    "qr_vector": ("lax.linalg.qr", "(np.ones(3, np.float32),)", False),
+    "qr_int": ("lax.linalg.qr", "(np.ones((2, 2), np.int32),)", False),
+    "qr_vmap": ("jax.vmap(lax.linalg.qr, in_axes=2)", "(np.array([[[1, 2], [3, -1]], [[0, 4], [2, 1]], [[5, 1], [-2, 3]]], np.float32),)", False),
+    "jnp_reduced": ("jnp.linalg.qr", f"({_T32},)", False),
+    "jnp_complete": ("lambda a: jnp.linalg.qr(a, mode='complete')", f"({_T32},)", False),
+    "jnp_r": ("lambda a: jnp.linalg.qr(a, mode='r')", f"({_T32},)", False),
+    "jnp_int": ("jnp.linalg.qr", "(np.array([[2, 1], [1, 3]], np.int32),)", False),
+    "jnp_bad_mode": ("lambda a: jnp.linalg.qr(a, mode='x')", f"({_T32},)", False),
+    "jvp_square": ("lambda a, t: [y for p in jax.jvp(lax.linalg.qr, (a,), (t,)) for y in p]", f"({_A4}, np.ones((4, 4), np.float32))", False),
+    "jvp_tall": ("lambda a, t: [y for p in jax.jvp(lambda x: tuple(jnp.linalg.qr(x)), (a,), (t,)) for y in p]", f"({_T32}, np.ones((3, 2), np.float32))", False),
+    "jvp_wide": ("lambda a, t: [y for p in jax.jvp(lambda x: tuple(jnp.linalg.qr(x)), (a,), (t,)) for y in p]", f"({_T32}.T, np.ones((2, 3), np.float32))", False),
+}

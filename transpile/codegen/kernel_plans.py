@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 __all__ = ["KernelParam", "Scratch", "WindowRun", "KernelFields", "LoopPlan", "ReducePlan",
            "DotPlan", "CumulativePlan", "ArgReducePlan", "JoinPlan", "SplitPlan",
-           "SortPlan", "ThreefryPlan", "GatherPlan", "ScatterPlan", "TopKPlan", "LuPlan",
+           "SortPlan", "ThreefryPlan", "GatherPlan", "ScatterPlan", "TopKPlan", "LuPlan", "QrPlan",
            "CholeskyPlan", "TriangularSolvePlan"]
 
 
@@ -270,6 +270,25 @@ class LuPlan(KernelFields):
     dst: str
     pivots: str
     permutation: str
+    fn: str
+    parallel: bool
+
+
+@dataclass(kw_only=True)
+class QrPlan(KernelFields):
+    """``kernel_qr.j2``: ``work`` elements of scratch per matrix (one per matrix of the
+    batch when ``parallel``)."""
+    batch: int
+    m: int
+    n: int
+    full: int
+    q_size: int
+    r_size: int
+    work: int
+    ctype: str
+    src: str
+    q: str
+    r: str
     fn: str
     parallel: bool
 

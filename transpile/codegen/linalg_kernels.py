@@ -8,15 +8,16 @@ positions of the ``k`` largest are picked (``tp_top_k_order``) and both outputs 
 over the batch when there is enough work. ``triangular_solve`` runs
 ``tp_triangular_solve_f32``/``_f64`` (forward or back substitution) on each pair of
 matrices of the batch, the same way. ``lu`` runs ``tp_lu_f32``/``_f64`` (partial
-pivoting) on each matrix of the batch and writes its three outputs.
+pivoting) on each matrix of the batch and writes its three outputs; ``qr`` runs
+``tp_qr_f32``/``_f64`` (Householder) with its work matrix in the scratch space.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..lax import linalg
+from ..lax import linalg, linalg_qr
 from ..lax import sorting as sort_mod
-from .kernel_plans import CholeskyPlan, LuPlan, Scratch, TopKPlan, TriangularSolvePlan
+from .kernel_plans import CholeskyPlan, LuPlan, QrPlan, Scratch, TopKPlan, TriangularSolvePlan
 
 __all__ = ["RULES", "linalg_kernel"]
 
@@ -93,9 +94,29 @@ def _lu(e, ins, outs) -> tuple:
     return "kernel_lu.j2", fields
 
 
+def _qr(e, ins, outs) -> tuple:
+    x = ins[0]
+    dt = x.aval.dtype
+    linalg._check_supported(dt, "qr")
+    m, n = (int(d) for d in x.aval.shape[-2:])
+    k = min(m, n)
+    full = bool(e.params["full_matrices"])
+    qc = m if full else k
+    batch = int(np.prod(x.aval.shape[:-2], dtype=np.int64)) if m * qc else 0
+    work = m * n + k + max(m, n)
+    parallel = batch > 1 and batch * m * n * k >= PARALLEL_MIN_FLOPS
+    fields = QrPlan(batch=batch, m=m, n=n, full=int(full), q_size=m * qc,
+                  r_size=qc * n, work=work, ctype="float" if dt == np.float32 else "double",
+                  src=x.name, q=outs[0].name, r=outs[1].name, fn=f"tp_qr_f{dt.itemsize * 8}",
+                  parallel=parallel,
+                  scratch=[Scratch(work * dt.itemsize * (batch if parallel else 1))])
+    return "kernel_qr.j2", fields
+
+
 #: primitive -> builder(eqn, input buffers, output buffers) -> (template, fields)
 RULES = {sort_mod.top_k_p: _top_k, linalg.cholesky_p: _cholesky,
-         linalg.triangular_solve_p: _triangular_solve, linalg.lu_p: _lu}
+         linalg.triangular_solve_p: _triangular_solve, linalg.lu_p: _lu,
+         linalg_qr.qr_p: _qr}
 
 
 def linalg_kernel(e, ins, outs) -> tuple:

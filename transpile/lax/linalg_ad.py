@@ -1,5 +1,5 @@
-"""Differentiation rules of ``triangular_solve`` and ``cholesky`` (``lax/linalg.py``), in
-the forms JAX 0.10.2 uses, so that differentiated jaxprs print the same equations.
+"""Differentiation rules of ``triangular_solve``, ``cholesky`` and ``lu``
+(``lax/linalg_base.py``), in the forms JAX 0.10.2 uses, so that differentiated jaxprs print the same equations.
 
 * ``triangular_solve(a, b)`` is linear in ``b``: its tangent for ``db`` is the same solve
   of ``db``, and a cotangent ``ct`` goes back to ``b`` as the solve of ``ct`` with
@@ -28,7 +28,7 @@ from . import slicing, structural
 from ._indexing_common import GatherDimensionNumbers, GatherScatterMode
 from .contraction import Precision, dot, dot_general
 from .indexing import gather
-from .linalg import (_swap_last, cholesky_p, lu_p, triangular_solve, triangular_solve_p,
+from .linalg_base import (_swap_last, cholesky_p, lu_p, triangular_solve, triangular_solve_p,
                      tril, triu)
 
 __all__: list = []

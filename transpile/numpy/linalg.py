@@ -8,6 +8,8 @@ default float dtype first, and ``upper=True`` transposes the lower factor.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..jit import internal_jit as jit
@@ -15,7 +17,7 @@ from ..lax import linalg as lax_linalg
 from . import _util
 from .linalg_lu import SlogdetResult, det, inv, slogdet, solve
 
-__all__ = ["cholesky", "solve", "inv", "det", "slogdet", "SlogdetResult"]
+__all__ = ["cholesky", "solve", "inv", "det", "slogdet", "SlogdetResult", "qr", "QRResult"]
 
 
 def _cholesky_jit():
@@ -54,3 +56,43 @@ def cholesky(a, *, upper: bool = False, symmetrize_input: bool = True):
     if dt is not None and np.dtype(dt).kind == "c":
         lax_linalg._check_supported(dt)
     return _cholesky(a, upper=bool(upper), symmetrize_input=bool(symmetrize_input))
+
+
+class QRResult(NamedTuple):
+    """``qr``'s result in the ``reduced`` and ``complete`` modes."""
+    Q: object
+    R: object
+
+
+def _qr_jit():
+    def qr(a, mode):
+        a, = _util.promote_dtypes_inexact(_util.ensure_array(a))
+        q, r = lax_linalg.qr(a, full_matrices=mode == "complete")
+        return r if mode == "r" else QRResult(q, r)
+    return jit(qr, static_argnames=("mode",))
+
+
+_qr = _qr_jit()
+
+
+def qr(a, mode: str = "reduced"):
+    """QR decomposition of each matrix of ``a`` (Householder reflections).
+
+    Parameters
+    ----------
+    a : array_like
+        Shape ``(..., m, n)``.
+    mode : {"reduced", "complete", "r"}
+        ``Q`` of shape ``(..., m, k)`` and ``R`` ``(..., k, n)`` with ``k = min(m, n)``;
+        or square ``Q`` and ``R`` of ``a``'s shape; or ``R`` alone (reduced).
+
+    Returns
+    -------
+    QRResult or Array
+    """
+    _util.check_arraylike("jnp.linalg.qr", a)
+    if mode == "raw":
+        raise NotImplementedError("transpile does not implement qr(mode='raw')")
+    if mode not in ("reduced", "complete", "r"):
+        raise ValueError(f"Unsupported QR decomposition mode '{mode}'")
+    return _qr(a, mode=mode)
