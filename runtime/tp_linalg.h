@@ -35,6 +35,15 @@
  * bottom), t = tau w, x[j][c] -= t, x[i][c] -= v_i t: always, even when tau = 0, so
  * that the NumPy rule (lax/linalg_qr.py) runs the same operations and agrees bit for bit.
  *
+ * eigh: cyclic Jacobi on one row-major n x n symmetric matrix (its lower or upper
+ * triangle mirrored), in the matrix's precision. Pairs (p, q), p < q, row by row; a pair
+ * whose a_pq is negligible next to both diagonal entries (adding 100 |a_pq| changes
+ * neither) is zeroed and skipped, otherwise rotated with Rutishauser's formulas
+ * (Numerical Recipes' jacobi): every row r gets g - s (h + g tau) and h + s (g - h tau),
+ * then the pair's own entries are set. Sweeps stop when one rotates nothing (at most
+ * TP_EIGH_SWEEPS). Eigenvalues are then ordered ascending (stable) with their vectors
+ * (columns of v). The NumPy rule (lax/linalg_eigh.py) runs the same operations.
+ *
  * Nothing here allocates: the caller passes scratch space. */
 #ifndef TP_LINALG_H
 #define TP_LINALG_H
@@ -264,5 +273,90 @@ TP_DEFINE_LU(f64, double, fabs)
 
 TP_DEFINE_QR(f32, float, sqrtf)
 TP_DEFINE_QR(f64, double, sqrt)
+
+#define TP_EIGH_SWEEPS 100
+
+#define TP_DEFINE_EIGH(SFX, T, SQRT, FABS)                                            \
+    /* v (n x n, eigenvectors in columns), w (n); work: n * n + n elements. */        \
+    TP_INLINE void tp_eigh_##SFX(const T *a, T *v, T *w, int64_t n, int lower, int sort, \
+                                 T *work)                                              \
+    {                                                                                  \
+        T *x = work, *d = work + n * n;                                                \
+        int64_t i, j, p, q, r, sweep;                                                  \
+        for (i = 0; i < n; i++)                                                        \
+            for (j = 0; j < n; j++)                                                    \
+                x[i * n + j] = (lower ? i >= j : i <= j) ? a[i * n + j] : a[j * n + i];\
+        for (i = 0; i < n; i++)                                                        \
+            for (j = 0; j < n; j++) v[i * n + j] = (T)(i == j);                        \
+        for (sweep = 0; sweep < TP_EIGH_SWEEPS; sweep++) {                             \
+            int rotated = 0;                                                           \
+            for (p = 0; p < n; p++)                                                    \
+                for (q = p + 1; q < n; q++) {                                          \
+                    T apq = x[p * n + q], app = x[p * n + p], aqq = x[q * n + q];      \
+                    T g100 = 100 * FABS(apq), h, t, c, s, tau;                        \
+                    if (apq == 0) continue;                                            \
+                    if (FABS(app) + g100 == FABS(app) && FABS(aqq) + g100 == FABS(aqq)) { \
+                        x[p * n + q] = 0;                                              \
+                        x[q * n + p] = 0;                                              \
+                        continue;                                                      \
+                    }                                                                  \
+                    rotated = 1;                                                       \
+                    h = aqq - app;                                                     \
+                    if (FABS(h) + g100 == FABS(h)) {                                   \
+                        t = apq / h;                                                   \
+                    } else {                                                           \
+                        T theta = (T)0.5 * h / apq;                                    \
+                        t = 1 / (FABS(theta) + SQRT(1 + theta * theta));               \
+                        if (theta < 0) t = -t;                                         \
+                    }                                                                  \
+                    c = 1 / SQRT(1 + t * t);                                           \
+                    s = t * c;                                                         \
+                    tau = s / (1 + c);                                                 \
+                    for (r = 0; r < n; r++) {                                          \
+                        T gr = x[r * n + p], hr = x[r * n + q];                        \
+                        x[r * n + p] = gr - s * (hr + gr * tau);                       \
+                        x[r * n + q] = hr + s * (gr - hr * tau);                       \
+                    }                                                                  \
+                    for (r = 0; r < n; r++) {                                          \
+                        x[p * n + r] = x[r * n + p];                                   \
+                        x[q * n + r] = x[r * n + q];                                   \
+                    }                                                                  \
+                    x[p * n + p] = app - t * apq;                                      \
+                    x[q * n + q] = aqq + t * apq;                                      \
+                    x[p * n + q] = 0;                                                  \
+                    x[q * n + p] = 0;                                                  \
+                    for (r = 0; r < n; r++) {                                          \
+                        T gr = v[r * n + p], hr = v[r * n + q];                        \
+                        v[r * n + p] = gr - s * (hr + gr * tau);                       \
+                        v[r * n + q] = hr + s * (gr - hr * tau);                       \
+                    }                                                                  \
+                }                                                                      \
+            if (!rotated) break;                                                       \
+        }                                                                              \
+        for (i = 0; i < n; i++) w[i] = x[i * n + i];                                   \
+        if (!sort) return;                                                             \
+        /* stable insertion sort of (value, column) pairs; x reused for the columns */ \
+        for (i = 0; i < n; i++) d[i] = w[i];                                           \
+        for (i = 0; i < n; i++)                                                        \
+            for (r = 0; r < n; r++) x[i * n + r] = v[r * n + i];                       \
+        for (i = 1; i < n; i++) {                                                      \
+            T key = d[i];                                                              \
+            for (j = i; j > 0 && d[j - 1] > key; j--) {                                \
+                T tmp = d[j]; d[j] = d[j - 1]; d[j - 1] = tmp;                         \
+                for (r = 0; r < n; r++) {                                              \
+                    T u = x[j * n + r];                                                \
+                    x[j * n + r] = x[(j - 1) * n + r];                                 \
+                    x[(j - 1) * n + r] = u;                                            \
+                }                                                                      \
+            }                                                                          \
+        }                                                                              \
+        for (i = 0; i < n; i++) {                                                      \
+            w[i] = d[i];                                                               \
+            for (r = 0; r < n; r++) v[r * n + i] = x[i * n + r];                       \
+        }                                                                              \
+    }
+
+TP_DEFINE_EIGH(f32, float, sqrtf, fabsf)
+TP_DEFINE_EIGH(f64, double, sqrt, fabs)
 
 #endif /* TP_LINALG_H */

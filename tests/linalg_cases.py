@@ -245,3 +245,23 @@ QR = {
     "jvp_tall": ("lambda a, t: [y for p in jax.jvp(lambda x: tuple(jnp.linalg.qr(x)), (a,), (t,)) for y in p]", f"({_T32}, np.ones((3, 2), np.float32))", False),
     "jvp_wide": ("lambda a, t: [y for p in jax.jvp(lambda x: tuple(jnp.linalg.qr(x)), (a,), (t,)) for y in p]", f"({_T32}.T, np.ones((2, 3), np.float32))", False),
 }
+
+# ``lax.linalg.eigh``, ``jnp.linalg.eigh``/``eigvalsh`` (``tests/data/linalg_eigh.json``,
+# replayed by ``test_linalg_eigh.py``); eigenvectors are compared up to sign.
+_S4 = "(lambda m: (m + m.T).astype(np.float32))(np.array([[2., -1., 0., 3.], [4., 1., -2., 1.], [-1., 5., 1., 0.], [3., 0., 2., -4.]]))"
+EIGH = {
+    "lax_eigh": ("lax.linalg.eigh", f"({_S4},)", False),
+    "lax_eigh_f64": ("lax.linalg.eigh", f"({_S4}.astype(np.float64),)", True),
+    "lax_eigh_upper": ("lambda a: lax.linalg.eigh(a, lower=False, symmetrize_input=False)", f"(np.triu({_S4}) + np.tril(np.ones((4, 4), np.float32), -1),)", False),
+    "lax_eigh_lower": ("lambda a: lax.linalg.eigh(a, symmetrize_input=False)", f"(np.tril({_S4}) + np.triu(np.ones((4, 4), np.float32), 1),)", False),
+    "lax_eigh_batch": ("lax.linalg.eigh", f"(np.stack([{_S4}, np.diag(np.array([3., 1., 2., 0.], np.float32))]),)", False),
+    "lax_eigh_vector": ("lax.linalg.eigh", "(np.ones(3, np.float32),)", False),
+    "lax_eigh_int": ("lax.linalg.eigh", "(np.ones((2, 2), np.int32),)", False),
+    "lax_eigh_vmap": ("jax.vmap(lax.linalg.eigh, in_axes=2)", f"(np.stack([{_S4}, -{_S4}], axis=2),)", False),
+    "jnp_eigh": ("lambda a: tuple(jnp.linalg.eigh(a))", f"({_S4},)", False),
+    "jnp_eigh_upper": ("lambda a: tuple(jnp.linalg.eigh(a, UPLO='U', symmetrize_input=False))", f"({_S4},)", False),
+    "jnp_eigh_int": ("lambda a: tuple(jnp.linalg.eigh(a))", "(np.array([[2, 1], [1, 3]], np.int32),)", False),
+    "jnp_eigh_uplo": ("lambda a: jnp.linalg.eigh(a, UPLO='X')", f"({_S4},)", False),
+    "jnp_eigvalsh": ("jnp.linalg.eigvalsh", f"({_S4},)", False),
+    "jvp_eigvals": ("lambda a, t: jax.jvp(jnp.linalg.eigvalsh, (a,), (t,))", f"({_S4}, np.eye(4, dtype=np.float32) + 1)", False),
+}

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 __all__ = ["KernelParam", "Scratch", "WindowRun", "KernelFields", "LoopPlan", "ReducePlan",
            "DotPlan", "CumulativePlan", "ArgReducePlan", "JoinPlan", "SplitPlan",
-           "SortPlan", "ThreefryPlan", "GatherPlan", "ScatterPlan", "TopKPlan", "LuPlan", "QrPlan",
+           "SortPlan", "ThreefryPlan", "GatherPlan", "ScatterPlan", "TopKPlan", "LuPlan", "QrPlan", "EighPlan",
            "CholeskyPlan", "TriangularSolvePlan"]
 
 
@@ -289,6 +289,23 @@ class QrPlan(KernelFields):
     src: str
     q: str
     r: str
+    fn: str
+    parallel: bool
+
+
+@dataclass(kw_only=True)
+class EighPlan(KernelFields):
+    """``kernel_eigh.j2``: ``work`` elements of scratch per matrix (one per matrix of
+    the batch when ``parallel``)."""
+    batch: int
+    n: int
+    lower: int
+    sort: int
+    work: int
+    ctype: str
+    src: str
+    v: str
+    w: str
     fn: str
     parallel: bool
 

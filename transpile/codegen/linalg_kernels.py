@@ -9,15 +9,16 @@ over the batch when there is enough work. ``triangular_solve`` runs
 ``tp_triangular_solve_f32``/``_f64`` (forward or back substitution) on each pair of
 matrices of the batch, the same way. ``lu`` runs ``tp_lu_f32``/``_f64`` (partial
 pivoting) on each matrix of the batch and writes its three outputs; ``qr`` runs
-``tp_qr_f32``/``_f64`` (Householder) with its work matrix in the scratch space.
+``tp_qr_f32``/``_f64`` (Householder) with its work matrix in the scratch space, and
+``eigh`` ``tp_eigh_f32``/``_f64`` (cyclic Jacobi) the same way.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..lax import linalg, linalg_qr
+from ..lax import linalg, linalg_eigh, linalg_qr
 from ..lax import sorting as sort_mod
-from .kernel_plans import CholeskyPlan, LuPlan, QrPlan, Scratch, TopKPlan, TriangularSolvePlan
+from .kernel_plans import CholeskyPlan, EighPlan, LuPlan, QrPlan, Scratch, TopKPlan, TriangularSolvePlan
 
 __all__ = ["RULES", "linalg_kernel"]
 
@@ -113,10 +114,27 @@ def _qr(e, ins, outs) -> tuple:
     return "kernel_qr.j2", fields
 
 
+def _eigh(e, ins, outs) -> tuple:
+    x = ins[0]
+    dt = x.aval.dtype
+    linalg._check_supported(dt, "eigh")
+    n = int(x.aval.shape[-1])
+    batch = int(np.prod(x.aval.shape[:-2], dtype=np.int64)) if n else 0
+    work = n * n + n
+    parallel = batch > 1 and batch * n ** 3 >= PARALLEL_MIN_FLOPS
+    fields = EighPlan(batch=batch, n=n, lower=int(bool(e.params["lower"])),
+                  sort=int(bool(e.params["sort_eigenvalues"])), work=work,
+                  ctype="float" if dt == np.float32 else "double", src=x.name,
+                  v=outs[0].name, w=outs[1].name, fn=f"tp_eigh_f{dt.itemsize * 8}",
+                  parallel=parallel,
+                  scratch=[Scratch(work * dt.itemsize * (batch if parallel else 1))])
+    return "kernel_eigh.j2", fields
+
+
 #: primitive -> builder(eqn, input buffers, output buffers) -> (template, fields)
 RULES = {sort_mod.top_k_p: _top_k, linalg.cholesky_p: _cholesky,
          linalg.triangular_solve_p: _triangular_solve, linalg.lu_p: _lu,
-         linalg_qr.qr_p: _qr}
+         linalg_qr.qr_p: _qr, linalg_eigh.eigh_p: _eigh}
 
 
 def linalg_kernel(e, ins, outs) -> tuple:

@@ -17,7 +17,8 @@ from ..lax import linalg as lax_linalg
 from . import _util
 from .linalg_lu import SlogdetResult, det, inv, slogdet, solve
 
-__all__ = ["cholesky", "solve", "inv", "det", "slogdet", "SlogdetResult", "qr", "QRResult"]
+__all__ = ["cholesky", "solve", "inv", "det", "slogdet", "SlogdetResult", "qr", "QRResult",
+           "eigh", "eigvalsh", "EighResult"]
 
 
 def _cholesky_jit():
@@ -96,3 +97,77 @@ def qr(a, mode: str = "reduced"):
     if mode not in ("reduced", "complete", "r"):
         raise ValueError(f"Unsupported QR decomposition mode '{mode}'")
     return _qr(a, mode=mode)
+
+
+class EighResult(NamedTuple):
+    """``eigh``'s result: ascending eigenvalues and the eigenvectors (columns)."""
+    eigenvalues: object
+    eigenvectors: object
+
+
+def _eigh_jit():
+    def eigh(a, UPLO, symmetrize_input):  # noqa: N803 (JAX's argument name)
+        a, = _util.promote_dtypes_inexact(_util.ensure_array(a))
+        v, w = lax_linalg.eigh(a, lower=UPLO in (None, "L"),
+                               symmetrize_input=symmetrize_input)
+        return EighResult(w, v)
+    return jit(eigh, static_argnames=("UPLO", "symmetrize_input"))
+
+
+_eigh = _eigh_jit()
+
+
+def _check_uplo(UPLO) -> None:  # noqa: N803
+    if UPLO not in (None, "L", "U"):
+        raise ValueError(f"UPLO must be one of None, 'L', or 'U', got {UPLO}")
+
+
+def eigh(a, UPLO=None, symmetrize_input: bool = True):  # noqa: N803
+    """Eigenvalues and eigenvectors of each symmetric matrix of ``a``.
+
+    Parameters
+    ----------
+    a : array_like
+        Shape ``(..., n, n)``.
+    UPLO : {None, "L", "U"}
+        The triangle read when not symmetrizing (lower by default).
+    symmetrize_input : bool
+        Use ``(a + a^T) / 2`` (the default).
+
+    Returns
+    -------
+    EighResult
+        ``eigenvalues`` ascending (``(..., n)``) and ``eigenvectors`` (columns).
+    """
+    _util.check_arraylike("jnp.linalg.eigh", a)
+    _check_uplo(UPLO)
+    return _eigh(a, UPLO=UPLO, symmetrize_input=bool(symmetrize_input))
+
+
+def _eigvalsh_jit():
+    def eigvalsh(a, UPLO, symmetrize_input):  # noqa: N803
+        return _eigh(a, UPLO=UPLO, symmetrize_input=symmetrize_input)[0]
+    return jit(eigvalsh, static_argnames=("UPLO", "symmetrize_input"))
+
+
+_eigvalsh = _eigvalsh_jit()
+
+
+def eigvalsh(a, UPLO="L", *, symmetrize_input: bool = True):  # noqa: N803
+    """The eigenvalues of each symmetric matrix of ``a``, ascending.
+
+    Parameters
+    ----------
+    a : array_like
+        Shape ``(..., n, n)``.
+    UPLO : {"L", "U"}
+    symmetrize_input : bool
+
+    Returns
+    -------
+    Array
+        Shape ``(..., n)``.
+    """
+    _util.check_arraylike("jnp.linalg.eigvalsh", a)
+    _check_uplo(UPLO)
+    return _eigvalsh(a, UPLO=UPLO, symmetrize_input=bool(symmetrize_input))
