@@ -265,3 +265,23 @@ EIGH = {
     "jnp_eigvalsh": ("jnp.linalg.eigvalsh", f"({_S4},)", False),
     "jvp_eigvals": ("lambda a, t: jax.jvp(jnp.linalg.eigvalsh, (a,), (t,))", f"({_S4}, np.eye(4, dtype=np.float32) + 1)", False),
 }
+
+# ``lax.linalg.svd``, ``jnp.linalg.svd``/``svdvals`` (``tests/data/linalg_svd.json``,
+# replayed by ``test_linalg_svd.py``); singular vectors are compared up to sign.
+SVD = {
+    "lax_svd_tall": ("lax.linalg.svd", f"({_T32},)", False),
+    "lax_svd_wide": ("lambda a: lax.linalg.svd(a, full_matrices=False)", f"({_T32}.T,)", False),
+    "lax_svd_square": ("lax.linalg.svd", f"({_A4},)", False),
+    "lax_svd_f64": ("lambda a: lax.linalg.svd(a, full_matrices=False)", f"({_A4}.astype(np.float64),)", True),
+    "lax_svd_s_only": ("lambda a: lax.linalg.svd(a, compute_uv=False)", f"({_T32},)", False),
+    "lax_svd_batch": ("lambda a: lax.linalg.svd(a, full_matrices=False)", f"(np.stack([{_A4}, {_A4}.T * 2]),)", False),
+    "lax_svd_vector": ("lax.linalg.svd", "(np.ones(3, np.float32),)", False),
+    "lax_svd_int": ("lax.linalg.svd", "(np.ones((2, 2), np.int32),)", False),
+    "lax_svd_vmap": ("jax.vmap(lambda a: lax.linalg.svd(a, compute_uv=False), in_axes=1)", f"(np.stack([{_A4}, -{_A4}.T], axis=1),)", False),
+    "jnp_svd": ("lambda a: tuple(jnp.linalg.svd(a))", f"({_T32},)", False),
+    "jnp_svd_reduced": ("lambda a: tuple(jnp.linalg.svd(a, full_matrices=False))", f"({_T32}.T,)", False),
+    "jnp_svd_s": ("lambda a: jnp.linalg.svd(a, compute_uv=False)", f"({_A4},)", False),
+    "jnp_svd_int": ("lambda a: jnp.linalg.svd(a, compute_uv=False)", "(np.array([[2, 1], [1, 3]], np.int32),)", False),
+    "jnp_svdvals": ("jnp.linalg.svdvals", f"({_T32},)", False),
+    "jvp_svdvals": ("lambda a, t: jax.jvp(jnp.linalg.svdvals, (a,), (t,))", f"({_A4}, np.eye(4, dtype=np.float32) + 1)", False),
+}

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 __all__ = ["KernelParam", "Scratch", "WindowRun", "KernelFields", "LoopPlan", "ReducePlan",
            "DotPlan", "CumulativePlan", "ArgReducePlan", "JoinPlan", "SplitPlan",
-           "SortPlan", "ThreefryPlan", "GatherPlan", "ScatterPlan", "TopKPlan", "LuPlan", "QrPlan", "EighPlan",
+           "SortPlan", "ThreefryPlan", "GatherPlan", "ScatterPlan", "TopKPlan", "LuPlan", "QrPlan", "EighPlan", "SvdPlan",
            "CholeskyPlan", "TriangularSolvePlan"]
 
 
@@ -306,6 +306,26 @@ class EighPlan(KernelFields):
     src: str
     v: str
     w: str
+    fn: str
+    parallel: bool
+
+
+@dataclass(kw_only=True)
+class SvdPlan(KernelFields):
+    """``kernel_svd.j2``: ``work`` bytes of scratch per matrix (one per matrix of the
+    batch when ``parallel``); ``u`` and ``vt`` empty without ``compute_uv``."""
+    batch: int
+    m: int
+    n: int
+    k: int
+    full: int
+    u_size: int
+    vt_size: int
+    work: int
+    src: str
+    s: str
+    u: str
+    vt: str
     fn: str
     parallel: bool
 

@@ -10,15 +10,17 @@ over the batch when there is enough work. ``triangular_solve`` runs
 matrices of the batch, the same way. ``lu`` runs ``tp_lu_f32``/``_f64`` (partial
 pivoting) on each matrix of the batch and writes its three outputs; ``qr`` runs
 ``tp_qr_f32``/``_f64`` (Householder) with its work matrix in the scratch space, and
-``eigh`` ``tp_eigh_f32``/``_f64`` (cyclic Jacobi) the same way.
+``eigh`` ``tp_eigh_f32``/``_f64`` (cyclic Jacobi) and ``svd`` ``tp_svd_f32``/``_f64``
+(one-sided Jacobi) the same way.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..lax import linalg, linalg_eigh, linalg_qr
+from ..lax import linalg, linalg_eigh, linalg_qr, linalg_svd
 from ..lax import sorting as sort_mod
-from .kernel_plans import CholeskyPlan, EighPlan, LuPlan, QrPlan, Scratch, TopKPlan, TriangularSolvePlan
+from .kernel_plans import (CholeskyPlan, EighPlan, LuPlan, QrPlan, Scratch, SvdPlan,
+                           TopKPlan, TriangularSolvePlan)
 
 __all__ = ["RULES", "linalg_kernel"]
 
@@ -131,10 +133,40 @@ def _eigh(e, ins, outs) -> tuple:
     return "kernel_eigh.j2", fields
 
 
+def svd_work_bytes(m: int, n: int, full: bool, itemsize: int) -> int:
+    """The work space ``tp_svd_*`` lays out: pivot order and flags, then its matrices."""
+    r, length = min(m, n), max(m, n)
+    slots = length if full else r
+    floats = r * length + 2 * r * r + r + length * length
+    return (r + 1) * 8 + (slots + 15) // 16 * 16 + floats * itemsize
+
+
+def _svd(e, ins, outs) -> tuple:
+    x = ins[0]
+    dt = x.aval.dtype
+    linalg._check_supported(dt, "svd")
+    m, n = (int(d) for d in x.aval.shape[-2:])
+    k = min(m, n)
+    full = bool(e.params["full_matrices"])
+    uv = bool(e.params["compute_uv"])
+    batch = int(np.prod(x.aval.shape[:-2], dtype=np.int64))
+    if m * n == 0 and not (uv and full and m + n):
+        batch = 0  # nothing to compute (empty outputs, or a zero-size s only)
+    work = svd_work_bytes(m, n, full, dt.itemsize)
+    parallel = batch > 1 and batch * m * n * k >= PARALLEL_MIN_FLOPS
+    uc, vr = (m, n) if full else (k, k)
+    fields = SvdPlan(batch=batch, m=m, n=n, k=k, full=int(full), u_size=m * uc,
+                  vt_size=vr * n, work=work, src=x.name, s=outs[0].name,
+                  u=outs[1].name if uv else "", vt=outs[2].name if uv else "",
+                  fn=f"tp_svd_f{dt.itemsize * 8}", parallel=parallel,
+                  scratch=[Scratch(work * (batch if parallel else 1))])
+    return "kernel_svd.j2", fields
+
+
 #: primitive -> builder(eqn, input buffers, output buffers) -> (template, fields)
 RULES = {sort_mod.top_k_p: _top_k, linalg.cholesky_p: _cholesky,
          linalg.triangular_solve_p: _triangular_solve, linalg.lu_p: _lu,
-         linalg_qr.qr_p: _qr, linalg_eigh.eigh_p: _eigh}
+         linalg_qr.qr_p: _qr, linalg_eigh.eigh_p: _eigh, linalg_svd.svd_p: _svd}
 
 
 def linalg_kernel(e, ins, outs) -> tuple:
