@@ -57,6 +57,10 @@
  * Gram-Schmidt against them, then normalised.
  * All sums run in index order. The NumPy rule (lax/linalg_svd.py) runs the same steps.
  *
+ * tridiagonal_solve: the Thomas algorithm on one system (m rows, k right-hand sides,
+ * row-major b): forward elimination (c_i = du_i / den_i, den_i = d_i - dl_i c_{i-1}),
+ * then back substitution, no pivoting. lax/linalg_tridiagonal.py runs the same steps.
+ *
  * Nothing here allocates: the caller passes scratch space. */
 #ifndef TP_LINALG_H
 #define TP_LINALG_H
@@ -483,5 +487,36 @@ TP_DEFINE_EIGH(f64, double, sqrt, fabs)
 
 TP_DEFINE_SVD(f32, float, sqrtf, fabsf, FLT_EPSILON)
 TP_DEFINE_SVD(f64, double, sqrt, fabs, DBL_EPSILON)
+
+#define TP_DEFINE_TRIDIAGONAL(SFX, T)                                                 \
+    /* x (m x k) may be b; c: m elements of work. */                                    \
+    TP_INLINE void tp_tridiagonal_solve_##SFX(const T *dl, const T *d, const T *du,    \
+                                              const T *b, T *x, int64_t m, int64_t k, \
+                                              T *c)                                    \
+    {                                                                                  \
+        int64_t i, s;                                                                  \
+        if (x != b) memcpy(x, b, (size_t)(m * k) * sizeof(T));                         \
+        for (i = 0; i < m; i++) {                                                      \
+            T den;                                                                     \
+            T *xi = x + i * k;                                                         \
+            if (i == 0) {                                                              \
+                den = d[0];                                                            \
+                for (s = 0; s < k; s++) xi[s] = xi[s] / den;                           \
+            } else {                                                                   \
+                const T *xp = xi - k;                                                  \
+                den = d[i] - dl[i] * c[i - 1];                                         \
+                for (s = 0; s < k; s++) xi[s] = (xi[s] - dl[i] * xp[s]) / den;         \
+            }                                                                          \
+            c[i] = du[i] / den;                                                        \
+        }                                                                              \
+        for (i = m - 2; i >= 0; i--) {                                                 \
+            T *xi = x + i * k;                                                         \
+            const T *xn = xi + k;                                                      \
+            for (s = 0; s < k; s++) xi[s] = xi[s] - c[i] * xn[s];                      \
+        }                                                                              \
+    }
+
+TP_DEFINE_TRIDIAGONAL(f32, float)
+TP_DEFINE_TRIDIAGONAL(f64, double)
 
 #endif /* TP_LINALG_H */

@@ -285,3 +285,21 @@ SVD = {
     "jnp_svdvals": ("jnp.linalg.svdvals", f"({_T32},)", False),
     "jvp_svdvals": ("lambda a, t: jax.jvp(jnp.linalg.svdvals, (a,), (t,))", f"({_A4}, np.eye(4, dtype=np.float32) + 1)", False),
 }
+
+# ``lax.linalg.tridiagonal_solve`` (``tests/data/linalg_tridiagonal.json``, replayed by
+# ``test_linalg_tridiagonal.py``).
+_DL, _D, _DU = ("np.array([0., 1., 2., -1.], np.float32)", "np.array([4., 5., 6., 7.], np.float32)",
+                "np.array([1., 1., -2., 0.], np.float32)")
+TRIDIAGONAL = {
+    "vector_rhs": ("lax.linalg.tridiagonal_solve", f"({_DL}, {_D}, {_DU}, np.arange(4, dtype=np.float32).reshape(4, 1))", False),
+    "matrix_rhs": ("lax.linalg.tridiagonal_solve", f"({_DL}, {_D}, {_DU}, np.arange(8, dtype=np.float32).reshape(4, 2))", False),
+    "f64": ("lax.linalg.tridiagonal_solve", f"({_DL}.astype(np.float64), {_D}.astype(np.float64), {_DU}.astype(np.float64), np.ones((4, 3)))", True),
+    "batch": ("lax.linalg.tridiagonal_solve", f"(np.stack([{_DL}, {_DU}]), np.stack([{_D}, {_D} + 1]), np.stack([{_DU}, {_DL}]), np.ones((2, 4, 1), np.float32))", False),
+    "rank1_b": ("lax.linalg.tridiagonal_solve", f"({_DL}, {_D}, {_DU}, np.ones(4, np.float32))", False),
+    "bad_diagonals": ("lax.linalg.tridiagonal_solve", f"({_DL}[:3], {_D}, {_DU}, np.ones((4, 1), np.float32))", False),
+    "bad_b": ("lax.linalg.tridiagonal_solve", f"({_DL}, {_D}, {_DU}, np.ones((3, 1), np.float32))", False),
+    "int": ("lax.linalg.tridiagonal_solve", f"({_DL}.astype(np.int32), {_D}, {_DU}, np.ones((4, 1), np.float32))", False),
+    "jvp": ("lambda *a: jax.jvp(lax.linalg.tridiagonal_solve, a, a)", f"({_DL}, {_D}, {_DU}, np.ones((4, 1), np.float32))", False),
+    "grad_b": ("jax.grad(lambda b, dl, d, du: lax.linalg.tridiagonal_solve(dl, d, du, b).sum())", f"(np.arange(4, dtype=np.float32).reshape(4, 1), {_DL}, {_D}, {_DU})", False),
+    "vmap": ("jax.vmap(lax.linalg.tridiagonal_solve, in_axes=(None, 0, None, 1))", f"({_DL}, np.stack([{_D}, {_D} * 2]), {_DU}, np.ones((4, 2, 1), np.float32))", False),
+}

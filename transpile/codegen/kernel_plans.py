@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 __all__ = ["KernelParam", "Scratch", "WindowRun", "KernelFields", "LoopPlan", "ReducePlan",
            "DotPlan", "CumulativePlan", "ArgReducePlan", "JoinPlan", "SplitPlan",
            "SortPlan", "ThreefryPlan", "GatherPlan", "ScatterPlan", "TopKPlan", "LuPlan", "QrPlan", "EighPlan", "SvdPlan",
+           "TridiagonalSolvePlan",
            "CholeskyPlan", "TriangularSolvePlan"]
 
 
@@ -328,6 +329,22 @@ class SvdPlan(KernelFields):
     vt: str
     fn: str
     parallel: bool
+
+
+@dataclass(kw_only=True)
+class TridiagonalSolvePlan(KernelFields):
+    """``kernel_tridiagonal_solve.j2`` (systems one after another; ``m`` elements of
+    scratch)."""
+    batch: int
+    m: int
+    k: int
+    ctype: str
+    dl: str
+    d: str
+    du: str
+    src: str
+    dst: str
+    fn: str
 
 
 @dataclass(kw_only=True)

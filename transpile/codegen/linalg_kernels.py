@@ -11,16 +11,17 @@ matrices of the batch, the same way. ``lu`` runs ``tp_lu_f32``/``_f64`` (partial
 pivoting) on each matrix of the batch and writes its three outputs; ``qr`` runs
 ``tp_qr_f32``/``_f64`` (Householder) with its work matrix in the scratch space, and
 ``eigh`` ``tp_eigh_f32``/``_f64`` (cyclic Jacobi) and ``svd`` ``tp_svd_f32``/``_f64``
-(one-sided Jacobi) the same way.
+(one-sided Jacobi) the same way; ``tridiagonal_solve`` runs
+``tp_tridiagonal_solve_f32``/``_f64`` (Thomas) on each system in turn.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..lax import linalg, linalg_eigh, linalg_qr, linalg_svd
+from ..lax import linalg, linalg_eigh, linalg_qr, linalg_svd, linalg_tridiagonal
 from ..lax import sorting as sort_mod
 from .kernel_plans import (CholeskyPlan, EighPlan, LuPlan, QrPlan, Scratch, SvdPlan,
-                           TopKPlan, TriangularSolvePlan)
+                           TopKPlan, TriangularSolvePlan, TridiagonalSolvePlan)
 
 __all__ = ["RULES", "linalg_kernel"]
 
@@ -163,10 +164,25 @@ def _svd(e, ins, outs) -> tuple:
     return "kernel_svd.j2", fields
 
 
+def _tridiagonal(e, ins, outs) -> tuple:
+    dl, d, du, b = ins
+    dt = b.aval.dtype
+    linalg._check_supported(dt, "tridiagonal_solve")
+    m, k = (int(v) for v in b.aval.shape[-2:])
+    batch = int(np.prod(b.aval.shape[:-2], dtype=np.int64)) if m * k else 0
+    fields = TridiagonalSolvePlan(batch=batch, m=m, k=k,
+                                  ctype="float" if dt == np.float32 else "double",
+                                  dl=dl.name, d=d.name, du=du.name, src=b.name,
+                                  dst=outs[0].name, fn=f"tp_tridiagonal_solve_f{dt.itemsize * 8}",
+                                  scratch=[Scratch(max(m, 1) * dt.itemsize)])
+    return "kernel_tridiagonal_solve.j2", fields
+
+
 #: primitive -> builder(eqn, input buffers, output buffers) -> (template, fields)
 RULES = {sort_mod.top_k_p: _top_k, linalg.cholesky_p: _cholesky,
          linalg.triangular_solve_p: _triangular_solve, linalg.lu_p: _lu,
-         linalg_qr.qr_p: _qr, linalg_eigh.eigh_p: _eigh, linalg_svd.svd_p: _svd}
+         linalg_qr.qr_p: _qr, linalg_eigh.eigh_p: _eigh, linalg_svd.svd_p: _svd,
+         linalg_tridiagonal.tridiagonal_solve_p: _tridiagonal}
 
 
 def linalg_kernel(e, ins, outs) -> tuple:

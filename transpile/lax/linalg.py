@@ -3,7 +3,8 @@
 
 ``linalg_base.py`` holds cholesky, triangular_solve and lu with the helpers the others
 share (their derivative rules are in ``linalg_ad.py``); ``linalg_qr.py`` holds qr with
-its rules, ``linalg_eigh.py`` eigh and ``linalg_svd.py`` svd, each with its rules. This module only re-exports, so the modules below it never import it back.
+its rules, ``linalg_eigh.py`` eigh, ``linalg_svd.py`` svd and ``linalg_tridiagonal.py``
+tridiagonal_solve, each with its rules. This module only re-exports, so the modules below it never import it back.
 """
 from __future__ import annotations
 
@@ -14,5 +15,7 @@ from .linalg_base import (_ACCEPTED, _check_supported, _swap_last, check_batch, 
 from .linalg_eigh import eigh, eigh_p  # noqa: F401
 from .linalg_qr import qr, qr_p  # noqa: F401
 from .linalg_svd import svd, svd_p  # noqa: F401
+from .linalg_tridiagonal import tridiagonal_solve, tridiagonal_solve_p  # noqa: F401
 
-__all__ = list(_base_all) + ["qr", "qr_p", "eigh", "eigh_p", "svd", "svd_p"]
+__all__ = list(_base_all) + ["qr", "qr_p", "eigh", "eigh_p", "svd", "svd_p",
+                             "tridiagonal_solve", "tridiagonal_solve_p"]
