@@ -30,7 +30,7 @@ from linalg_checks import build, check_error, expected, same_bits, x64_mode
 DATA = json.loads((pathlib.Path(__file__).parent / "data" / "linalg_lu.json").read_text())
 # Cases whose jaxpr is the lu primitive's own (and its rules'): compared as text.
 JAXPR_CASES = ["lu_f32", "lu_f64", "lu_wide", "lu_tall", "lu_batch", "lu_zero", "lu_rank1",
-               "lu_jvp", "lu_vmap"]
+               "lu_jvp", "lu_vmap", "det_2x2", "det_3x3_batch", "det_2x2_int"]
 
 
 def _names(key, errors=False):

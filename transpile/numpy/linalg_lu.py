@@ -5,7 +5,7 @@ promoted to the default float dtype, and leading axes are batch axes (broadcast 
 ``a`` and ``b`` in ``solve``). ``solve`` permutes ``b``'s rows by the factorisation's
 permutation, then runs the unit-lower and the upper ``triangular_solve``; ``inv`` solves
 against the identity; ``det`` and ``slogdet`` read the diagonal of ``U`` and the parity
-of the pivots.
+of the pivots (``det`` of 2x2 and 3x3 matrices is JAX's closed form instead).
 
 Where JAX differs in its equations: JAX wraps the solve in ``custom_linear_solve`` and
 gives ``det``/``slogdet`` custom JVPs; transpile has no ``custom_linear_solve`` yet, so
@@ -225,8 +225,37 @@ def slogdet(a, *, method=None):
     return SlogdetResult(*_slogdet(a))
 
 
+def _entry(a, i: int, j: int):
+    """``a[..., i, j]`` as JAX's closed-form determinants read it: slice, squeeze."""
+    shape = _util.aval(a).shape
+    nd = len(shape)
+    part = lax.slice(a, (0,) * (nd - 2) + (i, j), tuple(shape[:-2]) + (i + 1, j + 1))
+    return lax.squeeze(part, (nd - 2, nd - 1))
+
+
+def _det_2x2(a):
+    e = lambda i, j: _entry(a, i, j)  # noqa: E731
+    return lax.sub(lax.mul(e(0, 0), e(1, 1)), lax.mul(e(0, 1), e(1, 0)))
+
+
+def _det_3x3(a):
+    """The rule of Sarrus in JAX's order of operations."""
+    e = lambda i, j: _entry(a, i, j)  # noqa: E731
+    t = lambda p, q, r: lax.mul(lax.mul(e(*p), e(*q)), e(*r))  # noqa: E731
+    out = lax.add(t((0, 0), (1, 1), (2, 2)), t((0, 1), (1, 2), (2, 0)))
+    out = lax.add(out, t((0, 2), (1, 0), (2, 1)))
+    out = lax.sub(out, t((0, 2), (1, 1), (2, 0)))
+    out = lax.sub(out, t((0, 0), (1, 2), (2, 1)))
+    return lax.sub(out, t((0, 1), (1, 0), (2, 2)))
+
+
 def _det_impl(a):
     a, = _util.promote_dtypes_inexact(_util.ensure_array(a))
+    n = _util.aval(a).shape[-1]
+    if n == 2:
+        return _det_2x2(a)
+    if n == 3:
+        return _det_3x3(a)
     diag, odd = _lu_diagonal_and_parity(a)
     prod = lax.reduce_prod(diag, (_util.aval(diag).ndim - 1,))
     return lax.select(odd, lax.neg(prod), prod)
