@@ -295,23 +295,26 @@ TP_DEFINE_QR(f64, double, sqrt)
 #define TP_EIGH_SWEEPS 100
 
 #define TP_DEFINE_EIGH(SFX, T, SQRT, FABS)                                            \
-    /* v (n x n, eigenvectors in columns), w (n); work: n * n + n elements. */        \
+    /* v (n x n, eigenvectors in columns), w (n); work: 2 n n + n elements. The        \
+     * rotations update rows (contiguous; equal to the columns, the matrix being kept  \
+     * exactly symmetric) and the vectors as rows of vt, transposed into v at the end. */ \
     TP_INLINE void tp_eigh_##SFX(const T *a, T *v, T *w, int64_t n, int lower, int sort, \
                                  T *work)                                              \
     {                                                                                  \
-        T *x = work, *d = work + n * n;                                                \
+        T *x = work, *d = work + n * n, *vt = d + n;                                   \
         int64_t i, j, p, q, r, sweep;                                                  \
         for (i = 0; i < n; i++)                                                        \
             for (j = 0; j < n; j++)                                                    \
                 x[i * n + j] = (lower ? i >= j : i <= j) ? a[i * n + j] : a[j * n + i];\
         for (i = 0; i < n; i++)                                                        \
-            for (j = 0; j < n; j++) v[i * n + j] = (T)(i == j);                        \
+            for (j = 0; j < n; j++) vt[i * n + j] = (T)(i == j);                       \
         for (sweep = 0; sweep < TP_EIGH_SWEEPS; sweep++) {                             \
             int rotated = 0;                                                           \
             for (p = 0; p < n; p++)                                                    \
                 for (q = p + 1; q < n; q++) {                                          \
                     T apq = x[p * n + q], app = x[p * n + p], aqq = x[q * n + q];      \
                     T g100 = 100 * FABS(apq), h, t, c, s, tau;                        \
+                    T *xp = x + p * n, *xq = x + q * n, *vp = vt + p * n, *vq = vt + q * n; \
                     if (apq == 0) continue;                                            \
                     if (FABS(app) + g100 == FABS(app) && FABS(aqq) + g100 == FABS(aqq)) { \
                         x[p * n + q] = 0;                                              \
@@ -331,46 +334,42 @@ TP_DEFINE_QR(f64, double, sqrt)
                     s = t * c;                                                         \
                     tau = s / (1 + c);                                                 \
                     for (r = 0; r < n; r++) {                                          \
-                        T gr = x[r * n + p], hr = x[r * n + q];                        \
-                        x[r * n + p] = gr - s * (hr + gr * tau);                       \
-                        x[r * n + q] = hr + s * (gr - hr * tau);                       \
+                        T gr = xp[r], hr = xq[r];                                      \
+                        xp[r] = gr - s * (hr + gr * tau);                              \
+                        xq[r] = hr + s * (gr - hr * tau);                              \
                     }                                                                  \
                     for (r = 0; r < n; r++) {                                          \
-                        x[p * n + r] = x[r * n + p];                                   \
-                        x[q * n + r] = x[r * n + q];                                   \
+                        x[r * n + p] = xp[r];                                          \
+                        x[r * n + q] = xq[r];                                          \
                     }                                                                  \
                     x[p * n + p] = app - t * apq;                                      \
                     x[q * n + q] = aqq + t * apq;                                      \
                     x[p * n + q] = 0;                                                  \
                     x[q * n + p] = 0;                                                  \
                     for (r = 0; r < n; r++) {                                          \
-                        T gr = v[r * n + p], hr = v[r * n + q];                        \
-                        v[r * n + p] = gr - s * (hr + gr * tau);                       \
-                        v[r * n + q] = hr + s * (gr - hr * tau);                       \
+                        T gr = vp[r], hr = vq[r];                                      \
+                        vp[r] = gr - s * (hr + gr * tau);                              \
+                        vq[r] = hr + s * (gr - hr * tau);                              \
                     }                                                                  \
                 }                                                                      \
             if (!rotated) break;                                                       \
         }                                                                              \
-        for (i = 0; i < n; i++) w[i] = x[i * n + i];                                   \
-        if (!sort) return;                                                             \
-        /* stable insertion sort of (value, column) pairs; x reused for the columns */ \
-        for (i = 0; i < n; i++) d[i] = w[i];                                           \
-        for (i = 0; i < n; i++)                                                        \
-            for (r = 0; r < n; r++) x[i * n + r] = v[r * n + i];                       \
-        for (i = 1; i < n; i++) {                                                      \
-            T key = d[i];                                                              \
-            for (j = i; j > 0 && d[j - 1] > key; j--) {                                \
-                T tmp = d[j]; d[j] = d[j - 1]; d[j - 1] = tmp;                         \
-                for (r = 0; r < n; r++) {                                              \
-                    T u = x[j * n + r];                                                \
-                    x[j * n + r] = x[(j - 1) * n + r];                                 \
-                    x[(j - 1) * n + r] = u;                                            \
+        for (i = 0; i < n; i++) d[i] = x[i * n + i];                                   \
+        if (sort) /* stable insertion sort of (value, vector) pairs */                 \
+            for (i = 1; i < n; i++) {                                                  \
+                T key = d[i];                                                          \
+                for (j = i; j > 0 && d[j - 1] > key; j--) {                            \
+                    T tmp = d[j]; d[j] = d[j - 1]; d[j - 1] = tmp;                     \
+                    for (r = 0; r < n; r++) {                                          \
+                        T u = vt[j * n + r];                                           \
+                        vt[j * n + r] = vt[(j - 1) * n + r];                           \
+                        vt[(j - 1) * n + r] = u;                                       \
+                    }                                                                  \
                 }                                                                      \
             }                                                                          \
-        }                                                                              \
         for (i = 0; i < n; i++) {                                                      \
             w[i] = d[i];                                                               \
-            for (r = 0; r < n; r++) v[r * n + i] = x[i * n + r];                       \
+            for (r = 0; r < n; r++) v[r * n + i] = vt[i * n + r];                      \
         }                                                                              \
     }
 
