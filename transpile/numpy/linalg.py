@@ -22,9 +22,10 @@ from .linalg_extra import (cond, cross, diagonal, lstsq, matmul, matrix_norm, ma
 from .linalg_lu import SlogdetResult, det, inv, slogdet, solve
 from .linalg_svd import SVDResult, svd, svdvals
 
-__all__ = ["cholesky", "solve", "inv", "det", "slogdet", "SlogdetResult", "qr", "QRResult",
-           "eigh", "eigvalsh", "EighResult", "svd", "svdvals", "SVDResult",
-           *linalg_extra.__all__]
+# JAX's names; the result tuples (SlogdetResult, QRResult, EighResult, SVDResult) are
+# attributes here but, as in JAX, not listed.
+__all__ = ["cholesky", "solve", "inv", "det", "slogdet", "qr", "eigh", "eigvalsh", "svd",
+           "svdvals", *linalg_extra.__all__]
 
 
 def _cholesky_jit():
