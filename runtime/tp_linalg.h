@@ -7,7 +7,7 @@
  *
  * cholesky: the lower factor of one row-major n x n matrix by the Cholesky-Crout
  * (left-looking) recurrence, in the matrix's own precision, one product and one
- * subtraction at a time (the NumPy rule of lax/linalg.py runs the same steps, so the
+ * subtraction at a time (the NumPy rule of lax/linalg_base.py runs the same steps, so the
  * two agree bit for bit: generated code is built without FP contraction). As LAPACK's
  * potrf does, only the lower triangle is read, the upper triangle is left as it was, and
  * a non-positive pivot (not a NaN one) marks the matrix as not positive definite: the
@@ -15,15 +15,57 @@
  *
  * triangular_solve: x = op(a)^-1 b or b op(a)^-1 for one row-major matrix b (m x n) and
  * one triangular a, by plain forward or back substitution (the layout is worked out as
- * lax/linalg.py's solve_layout does): every element is its right-hand side minus the
+ * lax/linalg_base.py's solve_layout does): every element is its right-hand side minus the
  * products with the elements already solved, one product and one subtraction at a time
  * in ascending order of those elements, then divided by the diagonal (unless unit).
  * The NumPy rule runs the same steps.
+ *
+ * lu: getrf's right-looking factorisation with partial pivoting of one row-major m x n
+ * matrix: at step j the first row (from j down) of largest magnitude in column j is
+ * swapped with row j (whole rows), the column below the pivot is divided by it (left
+ * as it is when the pivot is zero), then the trailing block gets the rank-one update,
+ * one product and one subtraction per element. The NumPy rule runs the same steps.
+ *
+ * qr: Householder QR of one row-major m x n matrix (geqrf, then orgqr's backward
+ * accumulation of Q), in the matrix's precision. Step j: ss = sum of squares below the
+ * diagonal of column j (top to bottom); when ss is 0 the reflector is the identity
+ * (tau = 0, the column left as it is); otherwise beta = -sign(alpha) sqrt(alpha^2 + ss),
+ * tau = (beta - alpha) / beta and v = column / (alpha - beta) below a leading 1. A
+ * reflector is applied to columns c as w = x[j][c] + sum_i v_i x[i][c] (rows top to
+ * bottom), t = tau w, x[j][c] -= t, x[i][c] -= v_i t: always, even when tau = 0, so
+ * that the NumPy rule (lax/linalg_qr.py) runs the same operations and agrees bit for bit.
+ *
+ * eigh: cyclic Jacobi on one row-major n x n symmetric matrix (its lower or upper
+ * triangle mirrored), in the matrix's precision. Pairs (p, q), p < q, row by row; a pair
+ * whose a_pq is negligible next to both diagonal entries (adding 100 |a_pq| changes
+ * neither) is zeroed and skipped, otherwise rotated with Rutishauser's formulas
+ * (Numerical Recipes' jacobi): every row r gets g - s (h + g tau) and h + s (g - h tau),
+ * then the pair's own entries are set. Sweeps stop when one rotates nothing (at most
+ * TP_EIGH_SWEEPS). Eigenvalues are then ordered ascending (stable) with their vectors
+ * (columns of v). The NumPy rule (lax/linalg_eigh.py) runs the same operations.
+ *
+ * svd: one-sided (Hestenes) Jacobi on the r = min(m, n) rows of X (A^T when m >= n,
+ * else A; each row has L = max(m, n) elements) with Y = I (r x r) rotated alike. A pair
+ * (p, q) with g = X_p.X_q is skipped when g == 0 or |g| <= eps sqrt(|X_p|^2 |X_q|^2);
+ * otherwise zeta = (|X_q|^2 - |X_p|^2) / (2 g), t = sign(zeta) / (|zeta| +
+ * sqrt(1 + zeta^2)), c = 1 / sqrt(1 + t^2), s = c t, and rows become c X_p - s X_q,
+ * s X_p + c X_q. Sweeps stop when one rotates nothing. Singular values are the row
+ * norms, ordered descending (stable); the long-side vectors are the rows divided by
+ * them, and slots without one (a zero singular value, or beyond r for full matrices)
+ * are completed in order, each from the unit vector with the largest part outside the
+ * slots filled so far (1 - sum of squares, the first largest), by two passes of
+ * Gram-Schmidt against them, then normalised.
+ * All sums run in index order. The NumPy rule (lax/linalg_svd.py) runs the same steps.
+ *
+ * tridiagonal_solve: the Thomas algorithm on one system (m rows, k right-hand sides,
+ * row-major b): forward elimination (c_i = du_i / den_i, den_i = d_i - dl_i c_{i-1}),
+ * then back substitution, no pivoting. lax/linalg_tridiagonal.py runs the same steps.
  *
  * Nothing here allocates: the caller passes scratch space. */
 #ifndef TP_LINALG_H
 #define TP_LINALG_H
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -153,5 +195,327 @@ TP_DEFINE_CHOLESKY(f64, double, sqrt)
 
 TP_DEFINE_TRIANGULAR_SOLVE(f32, float)
 TP_DEFINE_TRIANGULAR_SOLVE(f64, double)
+
+#define TP_DEFINE_LU(SFX, T, FABS)                                                    \
+    /* lu (m x n, may be a), piv (min(m, n)), perm (m). */                             \
+    TP_INLINE void tp_lu_##SFX(const T *a, T *lu, int32_t *piv, int32_t *perm,        \
+                               int64_t m, int64_t n)                                   \
+    {                                                                                  \
+        int64_t i, j, c, k = m < n ? m : n;                                            \
+        if (lu != a) memcpy(lu, a, (size_t)(m * n) * sizeof(T));                       \
+        for (i = 0; i < m; i++) perm[i] = (int32_t)i;                                  \
+        for (j = 0; j < k; j++) {                                                      \
+            int64_t p = j;                                                             \
+            T best = FABS(lu[j * n + j]);                                              \
+            T *rj = lu + j * n;                                                        \
+            T d;                                                                       \
+            for (i = j + 1; i < m; i++) {                                              \
+                T v = FABS(lu[i * n + j]);                                             \
+                if (v > best) { best = v; p = i; }                                     \
+            }                                                                          \
+            piv[j] = (int32_t)p;                                                       \
+            if (p != j) {                                                              \
+                T *rp = lu + p * n;                                                    \
+                int32_t t = perm[j];                                                   \
+                perm[j] = perm[p];                                                     \
+                perm[p] = t;                                                           \
+                for (c = 0; c < n; c++) { T s = rj[c]; rj[c] = rp[c]; rp[c] = s; }     \
+            }                                                                          \
+            d = rj[j];                                                                 \
+            for (i = j + 1; i < m; i++) {                                              \
+                T *ri = lu + i * n;                                                    \
+                T l = ri[j];                                                           \
+                if (d != 0) l = l / d;                                                 \
+                ri[j] = l;                                                             \
+                for (c = j + 1; c < n; c++) ri[c] = ri[c] - l * rj[c];                 \
+            }                                                                          \
+        }                                                                              \
+    }
+
+TP_DEFINE_LU(f32, float, fabsf)
+TP_DEFINE_LU(f64, double, fabs)
+
+#define TP_DEFINE_QR(SFX, T, SQRT)                                                    \
+    /* Reflector j (v below row j of column j of x, n columns) applied to columns      \
+     * c0..c1 of y (ld columns), rows j..m-1. */                                       \
+    TP_INLINE void tp_qr_reflect_##SFX(const T *x, int64_t n, T tau, T *y, int64_t ld, \
+                                       int64_t m, int64_t j, int64_t c0, int64_t c1,   \
+                                       T *w)                                           \
+    {                                                                                  \
+        int64_t i, c;                                                                  \
+        const T *yj = y + j * ld;                                                      \
+        for (c = c0; c < c1; c++) w[c] = yj[c];                                        \
+        for (i = j + 1; i < m; i++) {                                                  \
+            const T v = x[i * n + j];                                                  \
+            const T *yi = y + i * ld;                                                  \
+            for (c = c0; c < c1; c++) w[c] = w[c] + v * yi[c];                         \
+        }                                                                              \
+        for (c = c0; c < c1; c++) w[c] = tau * w[c];                                   \
+        for (c = c0; c < c1; c++) y[j * ld + c] = yj[c] - w[c];                        \
+        for (i = j + 1; i < m; i++) {                                                  \
+            const T v = x[i * n + j];                                                  \
+            T *yi = y + i * ld;                                                        \
+            for (c = c0; c < c1; c++) yi[c] = yi[c] - v * w[c];                        \
+        }                                                                              \
+    }                                                                                  \
+    /* q: m x (full ? m : k), r: (full ? m : k) x n; work: m * n + k + max(m, n). */   \
+    TP_INLINE void tp_qr_##SFX(const T *a, T *q, T *r, int64_t m, int64_t n, int full, \
+                               T *work)                                                \
+    {                                                                                  \
+        int64_t i, j, c, k = m < n ? m : n;                                            \
+        int64_t qc = full ? m : k, rr = full ? m : k;                                  \
+        T *x = work, *tau = work + m * n, *w = tau + k;                                \
+        memcpy(x, a, (size_t)(m * n) * sizeof(T));                                     \
+        for (j = 0; j < k; j++) {                                                      \
+            T alpha = x[j * n + j], ss = 0;                                            \
+            for (i = j + 1; i < m; i++) ss = ss + x[i * n + j] * x[i * n + j];         \
+            tau[j] = 0;                                                                \
+            if (ss != 0) {                                                             \
+                T beta = SQRT(alpha * alpha + ss);                                     \
+                T scale;                                                               \
+                if (alpha >= 0) beta = -beta;                                          \
+                tau[j] = (beta - alpha) / beta;                                        \
+                scale = alpha - beta;                                                  \
+                for (i = j + 1; i < m; i++) x[i * n + j] = x[i * n + j] / scale;       \
+                x[j * n + j] = beta;                                                   \
+            }                                                                          \
+            tp_qr_reflect_##SFX(x, n, tau[j], x, n, m, j, j + 1, n, w);                \
+        }                                                                              \
+        for (i = 0; i < rr; i++)                                                       \
+            for (c = 0; c < n; c++) r[i * n + c] = c >= i ? x[i * n + c] : (T)0;        \
+        for (i = 0; i < m; i++)                                                        \
+            for (c = 0; c < qc; c++) q[i * qc + c] = (T)(i == c);                      \
+        for (j = k - 1; j >= 0; j--)                                                   \
+            tp_qr_reflect_##SFX(x, n, tau[j], q, qc, m, j, j, qc, w);                  \
+    }
+
+TP_DEFINE_QR(f32, float, sqrtf)
+TP_DEFINE_QR(f64, double, sqrt)
+
+#define TP_EIGH_SWEEPS 100
+
+#define TP_DEFINE_EIGH(SFX, T, SQRT, FABS)                                            \
+    /* v (n x n, eigenvectors in columns), w (n); work: 2 n n + n elements. The        \
+     * rotations update rows (contiguous; equal to the columns, the matrix being kept  \
+     * exactly symmetric) and the vectors as rows of vt, transposed into v at the end. */ \
+    TP_INLINE void tp_eigh_##SFX(const T *a, T *v, T *w, int64_t n, int lower, int sort, \
+                                 T *work)                                              \
+    {                                                                                  \
+        T *x = work, *d = work + n * n, *vt = d + n;                                   \
+        int64_t i, j, p, q, r, sweep;                                                  \
+        for (i = 0; i < n; i++)                                                        \
+            for (j = 0; j < n; j++)                                                    \
+                x[i * n + j] = (lower ? i >= j : i <= j) ? a[i * n + j] : a[j * n + i];\
+        for (i = 0; i < n; i++)                                                        \
+            for (j = 0; j < n; j++) vt[i * n + j] = (T)(i == j);                       \
+        for (sweep = 0; sweep < TP_EIGH_SWEEPS; sweep++) {                             \
+            int rotated = 0;                                                           \
+            for (p = 0; p < n; p++)                                                    \
+                for (q = p + 1; q < n; q++) {                                          \
+                    T apq = x[p * n + q], app = x[p * n + p], aqq = x[q * n + q];      \
+                    T g100 = 100 * FABS(apq), h, t, c, s, tau;                        \
+                    T *xp = x + p * n, *xq = x + q * n, *vp = vt + p * n, *vq = vt + q * n; \
+                    if (apq == 0) continue;                                            \
+                    if (FABS(app) + g100 == FABS(app) && FABS(aqq) + g100 == FABS(aqq)) { \
+                        x[p * n + q] = 0;                                              \
+                        x[q * n + p] = 0;                                              \
+                        continue;                                                      \
+                    }                                                                  \
+                    rotated = 1;                                                       \
+                    h = aqq - app;                                                     \
+                    if (FABS(h) + g100 == FABS(h)) {                                   \
+                        t = apq / h;                                                   \
+                    } else {                                                           \
+                        T theta = (T)0.5 * h / apq;                                    \
+                        t = 1 / (FABS(theta) + SQRT(1 + theta * theta));               \
+                        if (theta < 0) t = -t;                                         \
+                    }                                                                  \
+                    c = 1 / SQRT(1 + t * t);                                           \
+                    s = t * c;                                                         \
+                    tau = s / (1 + c);                                                 \
+                    for (r = 0; r < n; r++) {                                          \
+                        T gr = xp[r], hr = xq[r];                                      \
+                        xp[r] = gr - s * (hr + gr * tau);                              \
+                        xq[r] = hr + s * (gr - hr * tau);                              \
+                    }                                                                  \
+                    for (r = 0; r < n; r++) {                                          \
+                        x[r * n + p] = xp[r];                                          \
+                        x[r * n + q] = xq[r];                                          \
+                    }                                                                  \
+                    x[p * n + p] = app - t * apq;                                      \
+                    x[q * n + q] = aqq + t * apq;                                      \
+                    x[p * n + q] = 0;                                                  \
+                    x[q * n + p] = 0;                                                  \
+                    for (r = 0; r < n; r++) {                                          \
+                        T gr = vp[r], hr = vq[r];                                      \
+                        vp[r] = gr - s * (hr + gr * tau);                              \
+                        vq[r] = hr + s * (gr - hr * tau);                              \
+                    }                                                                  \
+                }                                                                      \
+            if (!rotated) break;                                                       \
+        }                                                                              \
+        for (i = 0; i < n; i++) d[i] = x[i * n + i];                                   \
+        if (sort) /* stable insertion sort of (value, vector) pairs */                 \
+            for (i = 1; i < n; i++) {                                                  \
+                T key = d[i];                                                          \
+                for (j = i; j > 0 && d[j - 1] > key; j--) {                            \
+                    T tmp = d[j]; d[j] = d[j - 1]; d[j - 1] = tmp;                     \
+                    for (r = 0; r < n; r++) {                                          \
+                        T u = vt[j * n + r];                                           \
+                        vt[j * n + r] = vt[(j - 1) * n + r];                           \
+                        vt[(j - 1) * n + r] = u;                                       \
+                    }                                                                  \
+                }                                                                      \
+            }                                                                          \
+        for (i = 0; i < n; i++) {                                                      \
+            w[i] = d[i];                                                               \
+            for (r = 0; r < n; r++) v[r * n + i] = vt[i * n + r];                      \
+        }                                                                              \
+    }
+
+TP_DEFINE_EIGH(f32, float, sqrtf, fabsf)
+TP_DEFINE_EIGH(f64, double, sqrt, fabs)
+
+#define TP_DEFINE_SVD(SFX, T, SQRT, FABS, EPS)                                        \
+    TP_INLINE T tp_svd_dot_##SFX(const T *x, const T *y, int64_t len)                  \
+    {                                                                                  \
+        T acc = 0;                                                                     \
+        int64_t i;                                                                     \
+        for (i = 0; i < len; i++) acc = acc + x[i] * y[i];                             \
+        return acc;                                                                    \
+    }                                                                                  \
+    /* s (min(m, n)); u (m x uc), vt (vr x n) unless null; work: tp_svd_work bytes. */ \
+    TP_INLINE void tp_svd_##SFX(const T *a, T *sv, T *u, T *vt, int64_t m, int64_t n,  \
+                                int full, void *work)                                  \
+    {                                                                                  \
+        int tall = m >= n;                                                             \
+        int64_t r = tall ? n : m, len = tall ? m : n, i, j, p, q, sweep;               \
+        int64_t slots = full ? len : r;                                                \
+        int64_t *order = (int64_t *)work;                                              \
+        unsigned char *filled = (unsigned char *)(order + r + 1);                      \
+        T *x = (T *)(filled + ((slots + 15) & ~(int64_t)15));                          \
+        T *y = x + r * len, *sn = y + r * r, *basis = sn + r, *ys = basis + len * len;  \
+        for (i = 0; i < r; i++)                                                        \
+            for (j = 0; j < len; j++) x[i * len + j] = tall ? a[j * n + i] : a[i * n + j]; \
+        for (i = 0; i < r; i++)                                                        \
+            for (j = 0; j < r; j++) y[i * r + j] = (T)(i == j);                        \
+        for (sweep = 0; sweep < TP_EIGH_SWEEPS; sweep++) {                             \
+            int rotated = 0;                                                           \
+            for (p = 0; p < r; p++)                                                    \
+                for (q = p + 1; q < r; q++) {                                          \
+                    T *xp = x + p * len, *xq = x + q * len, *yp = y + p * r, *yq = y + q * r; \
+                    T al = tp_svd_dot_##SFX(xp, xp, len), be = tp_svd_dot_##SFX(xq, xq, len); \
+                    T g = tp_svd_dot_##SFX(xp, xq, len), zeta, t, c, s;                \
+                    if (g == 0 || FABS(g) <= EPS * SQRT(al * be)) continue;            \
+                    rotated = 1;                                                       \
+                    zeta = (be - al) / (2 * g);                                        \
+                    t = 1 / (FABS(zeta) + SQRT(1 + zeta * zeta));                      \
+                    if (zeta < 0) t = -t;                                              \
+                    c = 1 / SQRT(1 + t * t);                                           \
+                    s = c * t;                                                         \
+                    for (j = 0; j < len; j++) {                                        \
+                        T vp = xp[j], vq = xq[j];                                      \
+                        xp[j] = c * vp - s * vq;                                       \
+                        xq[j] = s * vp + c * vq;                                       \
+                    }                                                                  \
+                    for (j = 0; j < r; j++) {                                          \
+                        T vp = yp[j], vq = yq[j];                                      \
+                        yp[j] = c * vp - s * vq;                                       \
+                        yq[j] = s * vp + c * vq;                                       \
+                    }                                                                  \
+                }                                                                      \
+            if (!rotated) break;                                                       \
+        }                                                                              \
+        for (i = 0; i < r; i++) {                                                      \
+            sn[i] = SQRT(tp_svd_dot_##SFX(x + i * len, x + i * len, len));             \
+            order[i] = i;                                                              \
+        }                                                                              \
+        for (i = 1; i < r; i++) { /* stable insertion sort, descending */              \
+            int64_t o = order[i];                                                      \
+            for (j = i; j > 0 && sn[order[j - 1]] < sn[o]; j--) order[j] = order[j - 1]; \
+            order[j] = o;                                                              \
+        }                                                                              \
+        for (i = 0; i < r; i++) sv[i] = sn[order[i]];                                  \
+        if (!u) return;                                                                \
+        for (i = 0; i < slots; i++) filled[i] = 0;                                     \
+        for (i = 0; i < r; i++) {                                                      \
+            const T *xi = x + order[i] * len;                                          \
+            for (j = 0; j < r; j++) ys[i * r + j] = y[order[i] * r + j];               \
+            if (sv[i] != 0) {                                                          \
+                for (j = 0; j < len; j++) basis[i * len + j] = xi[j] / sv[i];          \
+                filled[i] = 1;                                                         \
+            }                                                                          \
+        }                                                                              \
+        for (i = 0; i < slots; i++) {                                                  \
+            T *b = basis + i * len, best = -1;                                         \
+            int64_t cand = 0;                                                          \
+            int pass;                                                                  \
+            T nrm;                                                                     \
+            if (filled[i]) continue;                                                   \
+            /* the unit vector with the largest part outside the filled slots */       \
+            for (j = 0; j < len; j++) {                                                \
+                T out = 1;                                                             \
+                for (p = 0; p < slots; p++)                                            \
+                    if (filled[p]) out = out - basis[p * len + j] * basis[p * len + j]; \
+                if (out > best) { best = out; cand = j; }                              \
+            }                                                                          \
+            for (j = 0; j < len; j++) b[j] = (T)(j == cand);                           \
+            for (pass = 0; pass < 2; pass++)                                           \
+                for (p = 0; p < slots; p++) {                                          \
+                    T d;                                                               \
+                    if (!filled[p]) continue;                                          \
+                    d = tp_svd_dot_##SFX(basis + p * len, b, len);                     \
+                    for (j = 0; j < len; j++) b[j] = b[j] - d * basis[p * len + j];    \
+                }                                                                      \
+            nrm = SQRT(tp_svd_dot_##SFX(b, b, len));                                   \
+            for (j = 0; j < len; j++) b[j] = b[j] / nrm;                               \
+            filled[i] = 1;                                                             \
+        }                                                                              \
+        if (tall) {                                                                    \
+            for (i = 0; i < m; i++)                                                    \
+                for (j = 0; j < slots; j++) u[i * slots + j] = basis[j * len + i];     \
+            for (i = 0; i < r; i++)                                                    \
+                for (j = 0; j < n; j++) vt[i * n + j] = ys[i * r + j];                 \
+        } else {                                                                       \
+            for (i = 0; i < m; i++)                                                    \
+                for (j = 0; j < r; j++) u[i * r + j] = ys[j * r + i];                  \
+            for (i = 0; i < slots; i++)                                                \
+                for (j = 0; j < n; j++) vt[i * n + j] = basis[i * len + j];            \
+        }                                                                              \
+    }
+
+TP_DEFINE_SVD(f32, float, sqrtf, fabsf, FLT_EPSILON)
+TP_DEFINE_SVD(f64, double, sqrt, fabs, DBL_EPSILON)
+
+#define TP_DEFINE_TRIDIAGONAL(SFX, T)                                                 \
+    /* x (m x k) may be b; c: m elements of work. */                                    \
+    TP_INLINE void tp_tridiagonal_solve_##SFX(const T *dl, const T *d, const T *du,    \
+                                              const T *b, T *x, int64_t m, int64_t k, \
+                                              T *c)                                    \
+    {                                                                                  \
+        int64_t i, s;                                                                  \
+        if (x != b) memcpy(x, b, (size_t)(m * k) * sizeof(T));                         \
+        for (i = 0; i < m; i++) {                                                      \
+            T den;                                                                     \
+            T *xi = x + i * k;                                                         \
+            if (i == 0) {                                                              \
+                den = d[0];                                                            \
+                for (s = 0; s < k; s++) xi[s] = xi[s] / den;                           \
+            } else {                                                                   \
+                const T *xp = xi - k;                                                  \
+                den = d[i] - dl[i] * c[i - 1];                                         \
+                for (s = 0; s < k; s++) xi[s] = (xi[s] - dl[i] * xp[s]) / den;         \
+            }                                                                          \
+            c[i] = du[i] / den;                                                        \
+        }                                                                              \
+        for (i = m - 2; i >= 0; i--) {                                                 \
+            T *xi = x + i * k;                                                         \
+            const T *xn = xi + k;                                                      \
+            for (s = 0; s < k; s++) xi[s] = xi[s] - c[i] * xn[s];                      \
+        }                                                                              \
+    }
+
+TP_DEFINE_TRIDIAGONAL(f32, float)
+TP_DEFINE_TRIDIAGONAL(f64, double)
 
 #endif /* TP_LINALG_H */

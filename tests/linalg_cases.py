@@ -179,3 +179,130 @@ LINALG_AD = {
     "grad_mvn": ("lambda m, c: jax.grad(lambda m, c: jnp.sum(jax.random.multivariate_normal(jax.random.key(0), m, c, (4,))), argnums=(0, 1))(m, c)",
                  f"(np.zeros(3), {_SPD3})", True),
 }
+
+# ``lax.linalg.lu`` and the ``jnp.linalg`` functions computed from it (recorded into
+# ``tests/data/linalg_lu.json``, replayed by ``test_linalg_lu.py``).
+_A4 = "np.array([[2., -1., 0., 3.], [4., 1., -2., 1.], [-1., 5., 1., 0.], [3., 0., 2., -4.]], np.float32)"
+LU = {
+    "lu_f32": ("lax.linalg.lu", f"({_A4},)", False),
+    "lu_f64": ("lax.linalg.lu", f"({_A4}.astype(np.float64),)", True),
+    "lu_wide": ("lax.linalg.lu", "(np.array([[1., 2., 3.], [4., 5., 6.]], np.float32),)", False),
+    "lu_tall": ("lax.linalg.lu", "(np.array([[1., 2.], [3., 4.], [5., 6.]], np.float32),)", False),
+    "lu_batch": ("lax.linalg.lu", "(np.arange(18, dtype=np.float32).reshape(2, 3, 3) % 7 - 3,)", False),
+    "lu_zero": ("lax.linalg.lu", "(np.zeros((2, 2), np.float32),)", False),
+    "lu_rank1": ("lax.linalg.lu", "(np.array([[0., 1.], [0., 2.]], np.float32),)", False),
+    "lu_vector": ("lax.linalg.lu", "(np.ones(3, np.float32),)", False),
+    "lu_int": ("lax.linalg.lu", "(np.ones((2, 2), np.int32),)", False),
+    "lu_jvp": ("lambda a, t: jax.jvp(lambda x: lax.linalg.lu(x)[0], (a,), (t,))",
+               f"({_A4}, np.ones((4, 4), np.float32))", False),
+    "lu_vmap": ("jax.vmap(lax.linalg.lu, in_axes=1)", "(np.arange(12, dtype=np.float32).reshape(2, 3, 2) % 5,)", False),
+    "solve_vec": ("jnp.linalg.solve", f"({_A4}, np.array([1., 2., 3., 4.], np.float32))", False),
+    "solve_mat": ("jnp.linalg.solve", f"({_A4}, np.arange(8, dtype=np.float32).reshape(4, 2))", False),
+    "solve_bcast": ("jnp.linalg.solve", f"(np.stack([{_A4}, {_A4}.T]), np.ones((4, 1), np.float32))", False),
+    "solve_int": ("jnp.linalg.solve", "(np.array([[2, 1], [1, 3]], np.int32), np.array([1, 2], np.int32))", False),
+    "solve_f64": ("jnp.linalg.solve", f"({_A4}.astype(np.float64), np.ones(4))", True),
+    "solve_1d_a": ("jnp.linalg.solve", "(np.ones(2, np.float32), np.ones(2, np.float32))", False),
+    "solve_size": ("jnp.linalg.solve", "(np.eye(2, dtype=np.float32), np.ones(3, np.float32))", False),
+    "solve_batched_vec": ("jnp.linalg.solve", "(np.ones((3, 2, 2), np.float32), np.ones((3, 2), np.float32))", False),
+    "inv": ("jnp.linalg.inv", f"({_A4},)", False),
+    "inv_batch": ("jnp.linalg.inv", f"(np.stack([{_A4}, 2 * {_A4}.T]),)", False),
+    "inv_nonsquare": ("jnp.linalg.inv", "(np.ones((2, 3), np.float32),)", False),
+    "det": ("jnp.linalg.det", f"({_A4},)", False),
+    "det_f64": ("jnp.linalg.det", f"({_A4}.astype(np.float64),)", True),
+    "det_batch": ("jnp.linalg.det", f"(np.stack([{_A4}, {_A4}[::-1]]),)", False),
+    "det_singular": ("jnp.linalg.det", "(np.ones((4, 4), np.float32),)", False),
+    "det_1d": ("jnp.linalg.det", "(np.ones(3, np.float32),)", False),
+    "det_2x2": ("jnp.linalg.det", "(np.array([[1., 2.], [3., 4.]], np.float32),)", False),
+    "det_3x3_batch": ("jnp.linalg.det", f"(np.stack([{_A4}[:3, :3], {_A4}[1:, 1:]]),)", False),
+    "det_2x2_int": ("jnp.linalg.det", "(np.array([[1, 2], [3, 4]], np.int32),)", False),
+    "slogdet": ("jnp.linalg.slogdet", f"({_A4},)", False),
+    "slogdet_batch": ("jnp.linalg.slogdet", f"(np.stack([{_A4}, -{_A4}[::-1]]),)", False),
+    "slogdet_singular": ("jnp.linalg.slogdet", "(np.zeros((3, 3), np.float32),)", False),
+    "slogdet_nonsquare": ("jnp.linalg.slogdet", "(np.ones((2, 3), np.float32),)", False),
+    "grad_det": ("jax.grad(jnp.linalg.det)", f"({_A4},)", False),
+    "grad_logdet": ("jax.grad(lambda a: jnp.linalg.slogdet(a)[1])", f"({_A4},)", False),
+    "grad_solve": ("jax.grad(lambda a, b: jnp.linalg.solve(a, b).sum(), argnums=(0, 1))",
+                   f"({_A4}, np.array([1., 2., 3., 4.], np.float32))", False),
+    "grad_inv": ("jax.grad(lambda a: jnp.linalg.inv(a)[0, 1])", f"({_A4},)", False),
+}
+
+# ``lax.linalg.qr`` and ``jnp.linalg.qr`` (``tests/data/linalg_qr.json``, replayed by
+# ``test_linalg_qr.py``).
+_T32 = "np.array([[1., 2.], [3., 4.], [5., 6.]], np.float32)"
+QR = {
+    "qr_full_tall": ("lax.linalg.qr", f"({_T32},)", False),
+    "qr_reduced_tall": ("lambda a: lax.linalg.qr(a, full_matrices=False)", f"({_T32},)", False),
+    "qr_full_wide": ("lax.linalg.qr", f"({_T32}.T,)", False),
+    "qr_reduced_wide": ("lambda a: lax.linalg.qr(a, full_matrices=False)", f"({_T32}.T,)", False),
+    "qr_f64": ("lax.linalg.qr", f"({_A4}.astype(np.float64),)", True),
+    "qr_batch": ("lax.linalg.qr", "(np.arange(18, dtype=np.float32).reshape(2, 3, 3) % 7 - 3,)", False),
+    "qr_vector": ("lax.linalg.qr", "(np.ones(3, np.float32),)", False),
+    "qr_int": ("lax.linalg.qr", "(np.ones((2, 2), np.int32),)", False),
+    "qr_vmap": ("jax.vmap(lax.linalg.qr, in_axes=2)", "(np.array([[[1, 2], [3, -1]], [[0, 4], [2, 1]], [[5, 1], [-2, 3]]], np.float32),)", False),
+    "jnp_reduced": ("jnp.linalg.qr", f"({_T32},)", False),
+    "jnp_complete": ("lambda a: jnp.linalg.qr(a, mode='complete')", f"({_T32},)", False),
+    "jnp_r": ("lambda a: jnp.linalg.qr(a, mode='r')", f"({_T32},)", False),
+    "jnp_int": ("jnp.linalg.qr", "(np.array([[2, 1], [1, 3]], np.int32),)", False),
+    "jnp_bad_mode": ("lambda a: jnp.linalg.qr(a, mode='x')", f"({_T32},)", False),
+    "jvp_square": ("lambda a, t: [y for p in jax.jvp(lax.linalg.qr, (a,), (t,)) for y in p]", f"({_A4}, np.ones((4, 4), np.float32))", False),
+    "jvp_tall": ("lambda a, t: [y for p in jax.jvp(lambda x: tuple(jnp.linalg.qr(x)), (a,), (t,)) for y in p]", f"({_T32}, np.ones((3, 2), np.float32))", False),
+    "jvp_wide": ("lambda a, t: [y for p in jax.jvp(lambda x: tuple(jnp.linalg.qr(x)), (a,), (t,)) for y in p]", f"({_T32}.T, np.ones((2, 3), np.float32))", False),
+}
+
+# ``lax.linalg.eigh``, ``jnp.linalg.eigh``/``eigvalsh`` (``tests/data/linalg_eigh.json``,
+# replayed by ``test_linalg_eigh.py``); eigenvectors are compared up to sign.
+_S4 = "(lambda m: (m + m.T).astype(np.float32))(np.array([[2., -1., 0., 3.], [4., 1., -2., 1.], [-1., 5., 1., 0.], [3., 0., 2., -4.]]))"
+EIGH = {
+    "lax_eigh": ("lax.linalg.eigh", f"({_S4},)", False),
+    "lax_eigh_f64": ("lax.linalg.eigh", f"({_S4}.astype(np.float64),)", True),
+    "lax_eigh_upper": ("lambda a: lax.linalg.eigh(a, lower=False, symmetrize_input=False)", f"(np.triu({_S4}) + np.tril(np.ones((4, 4), np.float32), -1),)", False),
+    "lax_eigh_lower": ("lambda a: lax.linalg.eigh(a, symmetrize_input=False)", f"(np.tril({_S4}) + np.triu(np.ones((4, 4), np.float32), 1),)", False),
+    "lax_eigh_batch": ("lax.linalg.eigh", f"(np.stack([{_S4}, np.diag(np.array([3., 1., 2., 0.], np.float32))]),)", False),
+    "lax_eigh_vector": ("lax.linalg.eigh", "(np.ones(3, np.float32),)", False),
+    "lax_eigh_int": ("lax.linalg.eigh", "(np.ones((2, 2), np.int32),)", False),
+    "lax_eigh_vmap": ("jax.vmap(lax.linalg.eigh, in_axes=2)", f"(np.stack([{_S4}, -{_S4}], axis=2),)", False),
+    "jnp_eigh": ("lambda a: tuple(jnp.linalg.eigh(a))", f"({_S4},)", False),
+    "jnp_eigh_upper": ("lambda a: tuple(jnp.linalg.eigh(a, UPLO='U', symmetrize_input=False))", f"({_S4},)", False),
+    "jnp_eigh_int": ("lambda a: tuple(jnp.linalg.eigh(a))", "(np.array([[2, 1], [1, 3]], np.int32),)", False),
+    "jnp_eigh_uplo": ("lambda a: jnp.linalg.eigh(a, UPLO='X')", f"({_S4},)", False),
+    "jnp_eigvalsh": ("jnp.linalg.eigvalsh", f"({_S4},)", False),
+    "jvp_eigvals": ("lambda a, t: jax.jvp(jnp.linalg.eigvalsh, (a,), (t,))", f"({_S4}, np.eye(4, dtype=np.float32) + 1)", False),
+}
+
+# ``lax.linalg.svd``, ``jnp.linalg.svd``/``svdvals`` (``tests/data/linalg_svd.json``,
+# replayed by ``test_linalg_svd.py``); singular vectors are compared up to sign.
+SVD = {
+    "lax_svd_tall": ("lax.linalg.svd", f"({_T32},)", False),
+    "lax_svd_wide": ("lambda a: lax.linalg.svd(a, full_matrices=False)", f"({_T32}.T,)", False),
+    "lax_svd_square": ("lax.linalg.svd", f"({_A4},)", False),
+    "lax_svd_f64": ("lambda a: lax.linalg.svd(a, full_matrices=False)", f"({_A4}.astype(np.float64),)", True),
+    "lax_svd_s_only": ("lambda a: lax.linalg.svd(a, compute_uv=False)", f"({_T32},)", False),
+    "lax_svd_batch": ("lambda a: lax.linalg.svd(a, full_matrices=False)", f"(np.stack([{_A4}, {_A4}.T * 2]),)", False),
+    "lax_svd_vector": ("lax.linalg.svd", "(np.ones(3, np.float32),)", False),
+    "lax_svd_int": ("lax.linalg.svd", "(np.ones((2, 2), np.int32),)", False),
+    "lax_svd_vmap": ("jax.vmap(lambda a: lax.linalg.svd(a, compute_uv=False), in_axes=1)", f"(np.stack([{_A4}, -{_A4}.T], axis=1),)", False),
+    "jnp_svd": ("lambda a: tuple(jnp.linalg.svd(a))", f"({_T32},)", False),
+    "jnp_svd_reduced": ("lambda a: tuple(jnp.linalg.svd(a, full_matrices=False))", f"({_T32}.T,)", False),
+    "jnp_svd_s": ("lambda a: jnp.linalg.svd(a, compute_uv=False)", f"({_A4},)", False),
+    "jnp_svd_int": ("lambda a: jnp.linalg.svd(a, compute_uv=False)", "(np.array([[2, 1], [1, 3]], np.int32),)", False),
+    "jnp_svdvals": ("jnp.linalg.svdvals", f"({_T32},)", False),
+    "jvp_svdvals": ("lambda a, t: jax.jvp(jnp.linalg.svdvals, (a,), (t,))", f"({_A4}, np.eye(4, dtype=np.float32) + 1)", False),
+}
+
+# ``lax.linalg.tridiagonal_solve`` (``tests/data/linalg_tridiagonal.json``, replayed by
+# ``test_linalg_tridiagonal.py``).
+_DL, _D, _DU = ("np.array([0., 1., 2., -1.], np.float32)", "np.array([4., 5., 6., 7.], np.float32)",
+                "np.array([1., 1., -2., 0.], np.float32)")
+TRIDIAGONAL = {
+    "vector_rhs": ("lax.linalg.tridiagonal_solve", f"({_DL}, {_D}, {_DU}, np.arange(4, dtype=np.float32).reshape(4, 1))", False),
+    "matrix_rhs": ("lax.linalg.tridiagonal_solve", f"({_DL}, {_D}, {_DU}, np.arange(8, dtype=np.float32).reshape(4, 2))", False),
+    "f64": ("lax.linalg.tridiagonal_solve", f"({_DL}.astype(np.float64), {_D}.astype(np.float64), {_DU}.astype(np.float64), np.ones((4, 3)))", True),
+    "batch": ("lax.linalg.tridiagonal_solve", f"(np.stack([{_DL}, {_DU}]), np.stack([{_D}, {_D} + 1]), np.stack([{_DU}, {_DL}]), np.ones((2, 4, 1), np.float32))", False),
+    "rank1_b": ("lax.linalg.tridiagonal_solve", f"({_DL}, {_D}, {_DU}, np.ones(4, np.float32))", False),
+    "bad_diagonals": ("lax.linalg.tridiagonal_solve", f"({_DL}[:3], {_D}, {_DU}, np.ones((4, 1), np.float32))", False),
+    "bad_b": ("lax.linalg.tridiagonal_solve", f"({_DL}, {_D}, {_DU}, np.ones((3, 1), np.float32))", False),
+    "int": ("lax.linalg.tridiagonal_solve", f"({_DL}.astype(np.int32), {_D}, {_DU}, np.ones((4, 1), np.float32))", False),
+    "jvp": ("lambda *a: jax.jvp(lax.linalg.tridiagonal_solve, a, a)", f"({_DL}, {_D}, {_DU}, np.ones((4, 1), np.float32))", False),
+    "grad_b": ("jax.grad(lambda b, dl, d, du: lax.linalg.tridiagonal_solve(dl, d, du, b).sum())", f"(np.arange(4, dtype=np.float32).reshape(4, 1), {_DL}, {_D}, {_DU})", False),
+    "vmap": ("jax.vmap(lax.linalg.tridiagonal_solve, in_axes=(None, 0, None, 1))", f"({_DL}, np.stack([{_D}, {_D} * 2]), {_DU}, np.ones((4, 2, 1), np.float32))", False),
+}

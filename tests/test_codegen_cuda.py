@@ -76,6 +76,11 @@ def _extra_programs():
         "top_k": (lambda x: lax.top_k(x, 3), (X,)),
         "cholesky_solve": (lambda a, b: lax.linalg.triangular_solve(
             jnp.linalg.cholesky(a), b, left_side=True, lower=True), (PD, X[:3, :2])),
+        "factorizations": (lambda a: (lax.linalg.lu(a), lax.linalg.qr(a),
+                                      lax.linalg.eigh(a), lax.linalg.svd(a),
+                                      lax.linalg.svd(a, compute_uv=False),
+                                      lax.linalg.tridiagonal_solve(a[0], a[1], a[2], a)),
+                           (PD,)),
         "gather_scatter": (lambda x, i: (x[i[0, :3]], x.at[i[0, :3]].add(1.0),
                                          x.at[i[0, :2]].set(0.0), x.at[i[0, :2]].mul(2.0),
                                          x.at[i[0, :2]].min(0.0), x.at[i[0, :2]].max(0.0)),

@@ -64,7 +64,7 @@ RULE_TABLES = [
         "clamp", "cos", "cosh", "erf", "erf_inv", "exp", "exp2", "expm1", "floor", "fma",
         "integer_pow", "is_finite", "log", "log1p", "logistic", "max", "min", "nextafter",
         "pow", "rem", "round", "rsqrt", "sign", "sin", "sinh", "sqrt", "square", "tan",
-        "tanh", "cholesky", "cummax", "cummin", "cumprod", "reduce_max", "reduce_min",
+        "tanh", "cholesky", "lu", "qr", "eigh", "svd", "cummax", "cummin", "cumprod", "reduce_max", "reduce_min",
         "reduce_prod", "scatter-max", "scatter-min", "sort", "top_k", "argmax", "argmin",
         # integer or boolean results: their tangents are symbolic zeros, never transposed
         "and", "or", "xor", "not", "eq", "ne", "lt", "le", "gt", "ge", "shift_left",

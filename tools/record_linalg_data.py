@@ -1,5 +1,7 @@
 """Record JAX 0.10.2 on ``tests/linalg_cases.py`` into ``tests/data/top_k.json``,
-``tests/data/linalg.json`` and ``tests/data/linalg_ad.json``.
+``tests/data/linalg.json``, ``tests/data/linalg_ad.json``, ``tests/data/linalg_lu.json``,
+``tests/data/linalg_qr.json``, ``tests/data/linalg_eigh.json``,
+``tests/data/linalg_svd.json`` and ``tests/data/linalg_tridiagonal.json``.
 
 Run with the JAX scratch environment (never by the test suite)::
 
@@ -71,7 +73,12 @@ def main():
     assert jax.__version__ == "0.10.2", jax.__version__
     for cases, fname in ((linalg_cases.TOP_K, "top_k.json"),
                          (linalg_cases.LINALG, "linalg.json"),
-                         (linalg_cases.LINALG_AD, "linalg_ad.json")):
+                         (linalg_cases.LINALG_AD, "linalg_ad.json"),
+                         (linalg_cases.LU, "linalg_lu.json"),
+                         (linalg_cases.QR, "linalg_qr.json"),
+                         (linalg_cases.EIGH, "linalg_eigh.json"),
+                         (linalg_cases.SVD, "linalg_svd.json"),
+                         (linalg_cases.TRIDIAGONAL, "linalg_tridiagonal.json")):
         data = record(cases)
         (ROOT / "tests" / "data" / fname).write_text(json.dumps(data, indent=1) + "\n")
         print(f"wrote {len(data)} cases to tests/data/{fname}")

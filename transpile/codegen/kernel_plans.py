@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 __all__ = ["KernelParam", "Scratch", "WindowRun", "KernelFields", "LoopPlan", "ReducePlan",
            "RowPhase", "RowPlan",
            "DotPlan", "CumulativePlan", "ArgReducePlan", "JoinPlan", "SplitPlan",
-           "SortPlan", "ThreefryPlan", "GatherPlan", "ScatterPlan", "TopKPlan",
+           "SortPlan", "ThreefryPlan", "GatherPlan", "ScatterPlan", "TopKPlan", "LuPlan", "QrPlan", "EighPlan", "SvdPlan",
+           "TridiagonalSolvePlan",
            "CholeskyPlan", "TriangularSolvePlan"]
 
 
@@ -298,6 +299,93 @@ class CholeskyPlan(KernelFields):
     dst: str
     fn: str
     parallel: bool
+
+
+@dataclass(kw_only=True)
+class LuPlan(KernelFields):
+    """``kernel_lu.j2``."""
+    batch: int
+    m: int
+    n: int
+    k: int
+    src: str
+    dst: str
+    pivots: str
+    permutation: str
+    fn: str
+    parallel: bool
+
+
+@dataclass(kw_only=True)
+class QrPlan(KernelFields):
+    """``kernel_qr.j2``: ``work`` elements of scratch per matrix (one per matrix of the
+    batch when ``parallel``)."""
+    batch: int
+    m: int
+    n: int
+    full: int
+    q_size: int
+    r_size: int
+    work: int
+    ctype: str
+    src: str
+    q: str
+    r: str
+    fn: str
+    parallel: bool
+
+
+@dataclass(kw_only=True)
+class EighPlan(KernelFields):
+    """``kernel_eigh.j2``: ``work`` elements of scratch per matrix (one per matrix of
+    the batch when ``parallel``)."""
+    batch: int
+    n: int
+    lower: int
+    sort: int
+    work: int
+    ctype: str
+    src: str
+    v: str
+    w: str
+    fn: str
+    parallel: bool
+
+
+@dataclass(kw_only=True)
+class SvdPlan(KernelFields):
+    """``kernel_svd.j2``: ``work`` bytes of scratch per matrix (one per matrix of the
+    batch when ``parallel``); ``u`` and ``vt`` empty without ``compute_uv``."""
+    batch: int
+    m: int
+    n: int
+    k: int
+    full: int
+    u_size: int
+    vt_size: int
+    work: int
+    src: str
+    s: str
+    u: str
+    vt: str
+    fn: str
+    parallel: bool
+
+
+@dataclass(kw_only=True)
+class TridiagonalSolvePlan(KernelFields):
+    """``kernel_tridiagonal_solve.j2`` (systems one after another; ``m`` elements of
+    scratch)."""
+    batch: int
+    m: int
+    k: int
+    ctype: str
+    dl: str
+    d: str
+    du: str
+    src: str
+    dst: str
+    fn: str
 
 
 @dataclass(kw_only=True)

@@ -7,15 +7,21 @@ positions of the ``k`` largest are picked (``tp_top_k_order``) and both outputs 
 ``cholesky`` runs ``tp_cholesky_f32``/``_f64`` on each matrix of the batch, in parallel
 over the batch when there is enough work. ``triangular_solve`` runs
 ``tp_triangular_solve_f32``/``_f64`` (forward or back substitution) on each pair of
-matrices of the batch, the same way.
+matrices of the batch, the same way. ``lu`` runs ``tp_lu_f32``/``_f64`` (partial
+pivoting) on each matrix of the batch and writes its three outputs; ``qr`` runs
+``tp_qr_f32``/``_f64`` (Householder) with its work matrix in the scratch space, and
+``eigh`` ``tp_eigh_f32``/``_f64`` (cyclic Jacobi) and ``svd`` ``tp_svd_f32``/``_f64``
+(one-sided Jacobi) the same way; ``tridiagonal_solve`` runs
+``tp_tridiagonal_solve_f32``/``_f64`` (Thomas) on each system in turn.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..lax import linalg
+from ..lax import linalg, linalg_eigh, linalg_qr, linalg_svd, linalg_tridiagonal
 from ..lax import sorting as sort_mod
-from .kernel_plans import CholeskyPlan, Scratch, TopKPlan, TriangularSolvePlan
+from .kernel_plans import (CholeskyPlan, EighPlan, LuPlan, QrPlan, Scratch, SvdPlan,
+                           TopKPlan, TriangularSolvePlan, TridiagonalSolvePlan)
 
 __all__ = ["RULES", "linalg_kernel"]
 
@@ -79,9 +85,104 @@ def _triangular_solve(e, ins, outs) -> tuple:
     return "kernel_triangular_solve.j2", fields
 
 
+def _lu(e, ins, outs) -> tuple:
+    x = ins[0]
+    dt = x.aval.dtype
+    linalg._check_supported(dt, "lu")
+    m, n = (int(d) for d in x.aval.shape[-2:])
+    batch = int(np.prod(x.aval.shape[:-2], dtype=np.int64)) if m * n else 0
+    fields = LuPlan(batch=batch, m=m, n=n, k=min(m, n), src=x.name, dst=outs[0].name,
+                  pivots=outs[1].name, permutation=outs[2].name,
+                  fn=f"tp_lu_f{dt.itemsize * 8}",
+                  parallel=batch > 1 and batch * m * n * min(m, n) // 3 >= PARALLEL_MIN_FLOPS)
+    return "kernel_lu.j2", fields
+
+
+def _qr(e, ins, outs) -> tuple:
+    x = ins[0]
+    dt = x.aval.dtype
+    linalg._check_supported(dt, "qr")
+    m, n = (int(d) for d in x.aval.shape[-2:])
+    k = min(m, n)
+    full = bool(e.params["full_matrices"])
+    qc = m if full else k
+    batch = int(np.prod(x.aval.shape[:-2], dtype=np.int64)) if m * qc else 0
+    work = m * n + k + max(m, n)
+    parallel = batch > 1 and batch * m * n * k >= PARALLEL_MIN_FLOPS
+    fields = QrPlan(batch=batch, m=m, n=n, full=int(full), q_size=m * qc,
+                  r_size=qc * n, work=work, ctype="float" if dt == np.float32 else "double",
+                  src=x.name, q=outs[0].name, r=outs[1].name, fn=f"tp_qr_f{dt.itemsize * 8}",
+                  parallel=parallel,
+                  scratch=[Scratch(work * dt.itemsize * (batch if parallel else 1))])
+    return "kernel_qr.j2", fields
+
+
+def _eigh(e, ins, outs) -> tuple:
+    x = ins[0]
+    dt = x.aval.dtype
+    linalg._check_supported(dt, "eigh")
+    n = int(x.aval.shape[-1])
+    batch = int(np.prod(x.aval.shape[:-2], dtype=np.int64)) if n else 0
+    work = 2 * n * n + n
+    parallel = batch > 1 and batch * n ** 3 >= PARALLEL_MIN_FLOPS
+    fields = EighPlan(batch=batch, n=n, lower=int(bool(e.params["lower"])),
+                  sort=int(bool(e.params["sort_eigenvalues"])), work=work,
+                  ctype="float" if dt == np.float32 else "double", src=x.name,
+                  v=outs[0].name, w=outs[1].name, fn=f"tp_eigh_f{dt.itemsize * 8}",
+                  parallel=parallel,
+                  scratch=[Scratch(work * dt.itemsize * (batch if parallel else 1))])
+    return "kernel_eigh.j2", fields
+
+
+def svd_work_bytes(m: int, n: int, full: bool, itemsize: int) -> int:
+    """The work space ``tp_svd_*`` lays out: pivot order and flags, then its matrices."""
+    r, length = min(m, n), max(m, n)
+    slots = length if full else r
+    floats = r * length + 2 * r * r + r + length * length
+    return (r + 1) * 8 + (slots + 15) // 16 * 16 + floats * itemsize
+
+
+def _svd(e, ins, outs) -> tuple:
+    x = ins[0]
+    dt = x.aval.dtype
+    linalg._check_supported(dt, "svd")
+    m, n = (int(d) for d in x.aval.shape[-2:])
+    k = min(m, n)
+    full = bool(e.params["full_matrices"])
+    uv = bool(e.params["compute_uv"])
+    batch = int(np.prod(x.aval.shape[:-2], dtype=np.int64))
+    if m * n == 0 and not (uv and full and m + n):
+        batch = 0  # nothing to compute (empty outputs, or a zero-size s only)
+    work = svd_work_bytes(m, n, full, dt.itemsize)
+    parallel = batch > 1 and batch * m * n * k >= PARALLEL_MIN_FLOPS
+    uc, vr = (m, n) if full else (k, k)
+    fields = SvdPlan(batch=batch, m=m, n=n, k=k, full=int(full), u_size=m * uc,
+                  vt_size=vr * n, work=work, src=x.name, s=outs[0].name,
+                  u=outs[1].name if uv else "", vt=outs[2].name if uv else "",
+                  fn=f"tp_svd_f{dt.itemsize * 8}", parallel=parallel,
+                  scratch=[Scratch(work * (batch if parallel else 1))])
+    return "kernel_svd.j2", fields
+
+
+def _tridiagonal(e, ins, outs) -> tuple:
+    dl, d, du, b = ins
+    dt = b.aval.dtype
+    linalg._check_supported(dt, "tridiagonal_solve")
+    m, k = (int(v) for v in b.aval.shape[-2:])
+    batch = int(np.prod(b.aval.shape[:-2], dtype=np.int64)) if m * k else 0
+    fields = TridiagonalSolvePlan(batch=batch, m=m, k=k,
+                                  ctype="float" if dt == np.float32 else "double",
+                                  dl=dl.name, d=d.name, du=du.name, src=b.name,
+                                  dst=outs[0].name, fn=f"tp_tridiagonal_solve_f{dt.itemsize * 8}",
+                                  scratch=[Scratch(max(m, 1) * dt.itemsize)])
+    return "kernel_tridiagonal_solve.j2", fields
+
+
 #: primitive -> builder(eqn, input buffers, output buffers) -> (template, fields)
 RULES = {sort_mod.top_k_p: _top_k, linalg.cholesky_p: _cholesky,
-         linalg.triangular_solve_p: _triangular_solve}
+         linalg.triangular_solve_p: _triangular_solve, linalg.lu_p: _lu,
+         linalg_qr.qr_p: _qr, linalg_eigh.eigh_p: _eigh, linalg_svd.svd_p: _svd,
+         linalg_tridiagonal.tridiagonal_solve_p: _tridiagonal}
 
 
 def linalg_kernel(e, ins, outs) -> tuple:

@@ -171,6 +171,8 @@ def render_module(programs: list, export: dict | None = None,
         uses_threefry="kernel_threefry.j2" in templates or any(
             "random_" in text for _, text in programs),
         uses_linalg=bool(templates & {"kernel_top_k.j2", "kernel_cholesky.j2",
-                                      "kernel_triangular_solve.j2"}))
+                                      "kernel_triangular_solve.j2", "kernel_lu.j2",
+                                      "kernel_qr.j2", "kernel_eigh.j2",
+                                      "kernel_svd.j2", "kernel_tridiagonal_solve.j2"}))
     cdef = "\n".join(entry_abi(p, target).cdef() for p, _ in programs)
     return source, cdef

@@ -30,7 +30,7 @@ from . import indexing_batching, control_flow_batching  # noqa: E402,F401
 
 # ``lax.linalg`` is a namespace of its own, as in JAX (``lax.linalg.cholesky``).
 from . import linalg  # noqa: E402,F401
-from . import linalg_ad  # noqa: E402,F401
+from . import linalg_ad, linalg_batching  # noqa: E402,F401
 
 # PRNG key primitives (``transpile.random`` is their API) and host callbacks.
 from . import keys, keys_batching, callbacks  # noqa: E402,F401

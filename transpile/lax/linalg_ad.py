@@ -1,5 +1,5 @@
-"""Differentiation rules of ``triangular_solve`` and ``cholesky`` (``lax/linalg.py``), in
-the forms JAX 0.10.2 uses, so that differentiated jaxprs print the same equations.
+"""Differentiation rules of ``triangular_solve``, ``cholesky`` and ``lu``
+(``lax/linalg_base.py``), in the forms JAX 0.10.2 uses, so that differentiated jaxprs print the same equations.
 
 * ``triangular_solve(a, b)`` is linear in ``b``: its tangent for ``db`` is the same solve
   of ``db``, and a cotangent ``ct`` goes back to ``b`` as the solve of ``ct`` with
@@ -11,19 +11,25 @@ the forms JAX 0.10.2 uses, so that differentiated jaxprs print the same equation
 * ``cholesky``: with ``L`` the factor and ``dS`` the input's tangent,
   ``dL = L phi(L^-1 dS L^-T)``, where ``phi`` keeps the lower triangle and halves the
   diagonal (Murray, arXiv:1602.07527); the two solves are ``triangular_solve``\\ s.
+* ``lu``: with ``P A = L U`` and ``dA`` permuted the same way, ``X = L^-1 P dA U^-1``
+  gives ``dL = L tril(X, -1)`` and ``dU = triu(X) U`` (a non-square ``A`` has ``L`` and
+  ``U`` padded to square with an identity block); the tangent of ``lu`` is
+  ``dL + dU``, pivots and permutation have none.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .. import core
+from .. import core, dtypes
 from ..interpreters import ad
 from ..interpreters.ad import Zero, is_undefined_primal
 from . import elementwise as ew
 from . import slicing, structural
+from ._indexing_common import GatherDimensionNumbers, GatherScatterMode
 from .contraction import Precision, dot, dot_general
-from .linalg import (_swap_last, cholesky_p, triangular_solve, triangular_solve_p, tril,
-                     triu)
+from .indexing import gather
+from .linalg_base import (_swap_last, cholesky_p, lu_p, triangular_solve, triangular_solve_p,
+                     tril, triu)
 
 __all__: list = []
 
@@ -119,3 +125,76 @@ def _cholesky_jvp(primals, tangents):
 
 
 ad.jvp_rules[cholesky_p] = _cholesky_jvp
+
+
+# ---------------------------------------------------------------------------------------
+# lu
+
+def permute_rows(x, permutation):
+    """``x[..., permutation, :]`` (one permutation per matrix of the batch) as JAX's
+    indexing writes it: negative indices wrapped, then one ``gather`` of whole rows."""
+    aval = core.get_aval(x)
+    *batch, m, n = aval.shape
+    if 0 in aval.shape:
+        return x  # nothing to move (and no valid gather slice sizes)
+    nb = len(batch)
+    it = core.get_aval(permutation).dtype
+    neg = ew.lt(permutation, np.zeros((), it))
+    idx = ew.select(neg, ew.add(permutation, np.array(m, it)), permutation)
+    idx = structural.expand_dims(idx, (nb + 1,))
+    axes = tuple(range(nb))
+    dnums = GatherDimensionNumbers(offset_dims=(nb + 1,), collapsed_slice_dims=(nb,),
+                                   start_index_map=(nb,), operand_batching_dims=axes,
+                                   start_indices_batching_dims=axes)
+    return gather(x, idx, dnums, (1,) * nb + (1, n),
+                  mode=GatherScatterMode.PROMISE_IN_BOUNDS)
+
+
+def _lu_jvp(primals, tangents):
+    a, = primals
+    a_dot, = tangents
+    lu, pivots, permutation = lu_p.bind(a)
+    zeros = [Zero(ad.tangent_aval(core.get_aval(v).strip_weak_type()))
+             for v in (pivots, permutation)]
+    if isinstance(a_dot, Zero):
+        return [lu, pivots, permutation], [Zero(ad.tangent_aval(core.get_aval(lu)))] + zeros
+    aval = core.get_aval(a)
+    *batch, m, n = aval.shape
+    k = min(m, n)
+    nd = len(aval.shape)
+    dt = aval.dtype
+    zero = np.zeros((), dt)
+    lu_cols = lu if k == n else slicing.slice(lu, (0,) * nd, tuple(batch) + (m, k))
+    lo = slicing.pad(tril(lu_cols, -1), zero, [(0, 0, 0)] * (nd - 1) + [(0, m - k, 0)])
+    lo = ew.add(lo, _bcast(_eye(dt, m), nd))
+    u_eye = slicing.pad(_eye(dt, n - k), zero, ((k, 0, 0), (k, 0, 0)))
+    lu_rows = lu if k == m else slicing.slice(lu, (0,) * nd, tuple(batch) + (k, n))
+    up = slicing.pad(triu(lu_rows), zero, [(0, 0, 0)] * (nd - 2) + [(0, n - k, 0), (0, 0, 0)])
+    up = ew.add(up, _bcast(u_eye, nd))
+    x = permute_rows(a_dot, permutation)
+    la = triangular_solve(lo, x, left_side=True, transpose_a=False, lower=True,
+                          unit_diagonal=True)
+    lau = triangular_solve(up, la, left_side=False, transpose_a=False, lower=False)
+    l_dot = _matmul_pref(lo, tril(lau, -1))
+    u_dot = _matmul_pref(triu(lau), up)
+    return [lu, pivots, permutation], [ew.add(l_dot, u_dot)] + zeros
+
+
+def _bcast(x, nd: int):
+    """``x`` (a matrix) with leading size-1 axes up to rank ``nd`` (jnp's ``+``)."""
+    extra = nd - core.get_aval(x).ndim
+    return structural.expand_dims(x, tuple(range(extra))) if extra else x
+
+
+def _matmul_pref(x, y):
+    """``x @ y`` as jnp's matmul writes it at the highest precision: one
+    ``dot_general`` with the result dtype preferred."""
+    nd = core.get_aval(x).ndim
+    batch = tuple(range(nd - 2))
+    return dot_general(x, y, (((nd - 1,), (nd - 2,)), (batch, batch)),
+                       precision=_HIGHEST,
+                       preferred_element_type=dtypes.canonicalize_dtype(
+                           core.get_aval(x).dtype))
+
+
+ad.jvp_rules[lu_p] = _lu_jvp

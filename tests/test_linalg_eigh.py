@@ -1,0 +1,148 @@
+"""``lax.linalg.eigh`` and ``jnp.linalg.eigh``/``eigvalsh``.
+
+Recorded from JAX 0.10.2 (``tests/data/linalg_eigh.json``, written by
+``tools/record_linalg_data.py`` from ``linalg_cases.EIGH``): jaxpr text, errors word
+for word, eigenvalues within rounding and eigenvectors up to sign (LAPACK does not
+define it; the recorded matrices have distinct eigenvalues). Independent references:
+``‖A V − V diag(w)‖`` and ``‖Vᵀ V − I‖`` residuals, eigenvalues against
+``np.linalg.eigvalsh`` (float64), central finite differences for the JVP, and the
+compiled kernel against the eager (NumPy) rule bit for bit.
+"""
+from __future__ import annotations
+
+import json
+import pathlib
+
+import numpy as np
+import pytest
+
+import transpile
+import transpile.numpy as jnp
+from transpile import lax
+from transpile.jit import make_jaxpr
+
+from linalg_cases import EIGH
+from linalg_checks import build, check_error, expected, same_bits, x64_mode
+
+DATA = json.loads((pathlib.Path(__file__).parent / "data" / "linalg_eigh.json").read_text())
+# The JVP's jaxpr is JAX's equations in a different arrangement (values agree).
+JAXPR_CASES = [n for n, rec in DATA.items() if "jaxpr" in rec and not n.startswith("jvp")]
+
+
+def _names(key, errors=False):
+    return [n for n, rec in DATA.items()
+            if key in rec and ("error" in rec[key] if errors else "error" not in rec[key])]
+
+
+def _leaves(x):
+    return list(x) if isinstance(x, (list, tuple)) else [x]
+
+
+def _signed(v):
+    """Columns scaled so that each one's largest-magnitude entry is positive."""
+    v = np.asarray(v, np.float64)
+    idx = np.argmax(np.abs(v), axis=-2)[..., None, :]
+    return v * np.sign(np.take_along_axis(v, idx, axis=-2))
+
+
+def test_cases_were_recorded():
+    assert set(DATA) == set(EIGH)
+
+
+@pytest.mark.parametrize("name", JAXPR_CASES)
+def test_jaxpr_text(name):
+    fn, args, x64 = build(EIGH, name)
+    with x64_mode(x64):
+        closed = make_jaxpr(fn)(*args)
+    assert str(closed) == DATA[name]["jaxpr"]
+    assert [v.aval.weak_type for v in closed.jaxpr.outvars] == DATA[name]["weak_types"]
+
+
+@pytest.mark.parametrize("name", _names("eager", errors=True))
+def test_eager_errors(name):
+    fn, args, x64 = build(EIGH, name)
+    with x64_mode(x64):
+        check_error(lambda: fn(*args), DATA[name]["eager"])
+
+
+@pytest.mark.parametrize("name", _names("eager"))
+def test_values(name):
+    fn, args, x64 = build(EIGH, name)
+    with x64_mode(x64):
+        got = _leaves(fn(*args))
+        compiled = _leaves(transpile.jit(fn)(*args))
+    want = [expected(w) for w in DATA[name]["eager"]]
+    assert len(got) == len(want)
+    for g, c, w in zip(got, compiled, want, strict=True):
+        if not name.startswith("jvp"):  # products (matmul kernels) round differently
+            same_bits(c, g)
+        g = np.asarray(g)
+        assert g.dtype == w.dtype and g.shape == w.shape
+        # vectors are conditioned by the eigenvalue gaps: a looser bound than values
+        tol = 1e-4 if w.dtype == np.float32 else 1e-11
+        if g.ndim >= 2 and g.shape[-1] == g.shape[-2]:
+            g, w = _signed(g), _signed(w)  # eigenvectors: up to sign
+        np.testing.assert_allclose(g, w, rtol=tol, atol=tol * max(1, np.abs(w).max()))
+
+
+SHAPES = [(1, 1), (2, 2), (5, 5), (16, 16), (3, 4, 4), (0, 3, 3), (2, 0, 0), (40, 40)]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_residuals(shape, dtype):
+    m = np.random.default_rng(sum(shape)).standard_normal(shape)
+    a = (m + np.swapaxes(m, -1, -2)).astype(dtype)
+    with x64_mode(dtype == np.float64):
+        v, w = (np.asarray(t) for t in lax.linalg.eigh(a))
+        vc, wc = (np.asarray(t) for t in transpile.jit(lax.linalg.eigh)(a))
+    same_bits(vc, v)
+    same_bits(wc, w)
+    assert v.dtype == w.dtype == dtype and v.shape == shape and w.shape == shape[:-1]
+    n = shape[-1]
+    eps = np.finfo(dtype).eps * max(n, 1)
+    norm = max(1.0, np.abs(a).max(initial=0) * n)
+    a64, v64, w64 = a.astype(np.float64), v.astype(np.float64), w.astype(np.float64)
+    assert np.abs(a64 @ v64 - v64 * w64[..., None, :]).max(initial=0) <= 8 * eps * norm
+    assert np.abs(np.swapaxes(v64, -1, -2) @ v64 - np.eye(n)).max(initial=0) <= 8 * eps
+    assert np.all(np.diff(w, axis=-1) >= 0)
+    if a.size:
+        np.testing.assert_allclose(w64, np.linalg.eigvalsh(a64), atol=8 * eps * norm)
+
+
+def test_repeated_and_diagonal():
+    a = np.diag(np.array([2.0, 1.0, 2.0, -1.0], np.float32))
+    v, w = lax.linalg.eigh(a)
+    np.testing.assert_array_equal(np.asarray(w), [-1, 1, 2, 2])
+    np.testing.assert_allclose(np.asarray(a) @ np.asarray(v), np.asarray(v) * np.asarray(w))
+    v, w = lax.linalg.eigh(np.eye(3, dtype=np.float64))
+    np.testing.assert_array_equal(np.asarray(v), np.eye(3))
+
+
+def test_jvp_matches_finite_differences():
+    rng = np.random.default_rng(3)
+    m, t = rng.standard_normal((2, 5, 5))
+    a, t = m + m.T, t + t.T
+    f = lambda x: lax.linalg.eigh(x)  # noqa: E731
+    with x64_mode(True):
+        _, (dv, dw) = transpile.jvp(f, (a,), (t,))
+        eps = 1e-6
+        (vp, wp), (vm, wm) = f(a + eps * t), f(a - eps * t)
+    np.testing.assert_allclose(np.asarray(dw), (np.asarray(wp) - np.asarray(wm)) / (2 * eps),
+                               rtol=1e-6, atol=1e-7)
+    fd_v = (_signed(vp) - _signed(vm)) / (2 * eps)
+    v = np.asarray(f(a)[0])
+    sign = np.sign(np.take_along_axis(v, np.argmax(np.abs(v), 0)[None], 0))
+    np.testing.assert_allclose(np.asarray(dv) * sign, fd_v, rtol=1e-5, atol=1e-6)
+
+
+def test_grad_and_vmap():
+    rng = np.random.default_rng(4)
+    m = rng.standard_normal((3, 4, 4))
+    a = m + np.swapaxes(m, -1, -2)
+    with x64_mode(True):
+        g = np.asarray(transpile.grad(lambda x: jnp.linalg.eigvalsh(x)[-1])(a[0]))
+        v = np.asarray(jnp.linalg.eigh(a[0]).eigenvectors)[:, -1]
+        batched = np.asarray(transpile.vmap(jnp.linalg.eigvalsh)(a))
+    np.testing.assert_allclose(g, np.outer(v, v), rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(batched, np.linalg.eigvalsh(a), rtol=1e-12, atol=1e-12)

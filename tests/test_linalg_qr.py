@@ -1,0 +1,151 @@
+"""``lax.linalg.qr`` and ``jnp.linalg.qr``.
+
+Recorded from JAX 0.10.2 (``tests/data/linalg_qr.json``, written by
+``tools/record_linalg_data.py`` from ``linalg_cases.QR``): jaxpr text of the primitive,
+of ``jnp.linalg.qr`` and of batching; errors word for word; values (Householder signs
+as LAPACK's) within rounding. Independent references: ``‖Q R − A‖`` and
+``‖Qᵀ Q − I‖`` residuals over dtypes and shapes, ``R`` upper triangular, central
+finite differences for the JVP, and the compiled kernel against the eager (NumPy) rule
+bit for bit.
+"""
+from __future__ import annotations
+
+import json
+import pathlib
+
+import numpy as np
+import pytest
+
+import transpile
+import transpile.numpy as jnp
+from transpile import lax
+from transpile.jit import make_jaxpr
+
+from linalg_cases import QR
+from linalg_checks import build, check_error, expected, same_bits, x64_mode
+
+DATA = json.loads((pathlib.Path(__file__).parent / "data" / "linalg_qr.json").read_text())
+# The JVP jaxprs are JAX's equations in a different arrangement (values agree).
+JAXPR_CASES = [n for n, rec in DATA.items() if "jaxpr" in rec and not n.startswith("jvp")]
+
+
+def _names(key, errors=False):
+    return [n for n, rec in DATA.items()
+            if key in rec and ("error" in rec[key] if errors else "error" not in rec[key])]
+
+
+def _leaves(x):
+    return list(x) if isinstance(x, (list, tuple)) else [x]
+
+
+def test_cases_were_recorded():
+    assert set(DATA) == set(QR)
+
+
+@pytest.mark.parametrize("name", JAXPR_CASES)
+def test_jaxpr_text(name):
+    fn, args, x64 = build(QR, name)
+    with x64_mode(x64):
+        closed = make_jaxpr(fn)(*args)
+    assert str(closed) == DATA[name]["jaxpr"]
+    assert [v.aval.weak_type for v in closed.jaxpr.outvars] == DATA[name]["weak_types"]
+
+
+@pytest.mark.parametrize("name", _names("trace", errors=True))
+def test_trace_errors(name):
+    fn, args, x64 = build(QR, name)
+    with x64_mode(x64):
+        check_error(lambda: make_jaxpr(fn)(*args), DATA[name]["trace"])
+
+
+@pytest.mark.parametrize("name", _names("eager", errors=True))
+def test_eager_errors(name):
+    fn, args, x64 = build(QR, name)
+    with x64_mode(x64):
+        check_error(lambda: fn(*args), DATA[name]["eager"])
+
+
+@pytest.mark.parametrize("name", _names("eager"))
+def test_values(name):
+    fn, args, x64 = build(QR, name)
+    with x64_mode(x64):
+        got = _leaves(fn(*args))
+        compiled = _leaves(transpile.jit(fn)(*args))
+    want = [expected(w) for w in DATA[name]["eager"]]
+    assert len(got) == len(want)
+    for g, c, w in zip(got, compiled, want, strict=True):
+        for out in (np.asarray(g), np.asarray(c)):
+            assert out.dtype == w.dtype and out.shape == w.shape
+            tol = 2e-5 if w.dtype == np.float32 else 1e-12
+            np.testing.assert_allclose(out, w, rtol=tol, atol=tol * max(1, np.abs(w).max()))
+
+
+SHAPES = [(1, 1), (3, 3), (6, 4), (4, 6), (2, 5, 3), (2, 3, 5), (0, 3), (3, 0), (2, 0, 2),
+          (33, 20)]
+
+
+@pytest.mark.parametrize("full", [True, False], ids=["full", "reduced"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_residuals(shape, dtype, full):
+    a = np.random.default_rng(sum(shape) + full).standard_normal(shape).astype(dtype)
+    f = lambda x: lax.linalg.qr(x, full_matrices=full)  # noqa: E731
+    with x64_mode(dtype == np.float64):
+        q, r = (np.asarray(v) for v in f(a))
+        qc, rc = (np.asarray(v) for v in transpile.jit(f)(a))
+    same_bits(qc, q)
+    same_bits(rc, r)
+    m, n = shape[-2:]
+    k = m if full else min(m, n)
+    assert q.dtype == r.dtype == dtype
+    assert q.shape == shape[:-2] + (m, k) and r.shape == shape[:-2] + (k, n)
+    eps = np.finfo(dtype).eps * max(m, n, 1)
+    q64, r64 = q.astype(np.float64), r.astype(np.float64)
+    scale = max(1.0, np.abs(a).max(initial=0))
+    assert np.abs(q64 @ r64 - a).max(initial=0) <= 8 * eps * scale
+    eye = np.eye(k)
+    assert np.abs(np.swapaxes(q64, -1, -2) @ q64 - eye).max(initial=0) <= 8 * eps
+    assert np.all(np.tril(r, -1) == 0)
+
+
+@pytest.mark.parametrize("mode, shape", [("reduced", (5, 3)), ("reduced", (4, 4)),
+                                         ("reduced", (3, 5)), ("complete", (4, 4)),
+                                         ("complete", (3, 5))], ids=str)
+def test_jvp_matches_finite_differences(mode, shape):
+    rng = np.random.default_rng(5)
+    a, t = rng.standard_normal(shape), rng.standard_normal(shape)
+    f = lambda x: tuple(jnp.linalg.qr(x, mode=mode))  # noqa: E731
+    with x64_mode(True):
+        _, (dq, dr) = transpile.jvp(f, (a,), (t,))
+        eps = 1e-6
+        plus, minus = f(a + eps * t), f(a - eps * t)
+    for d, p, mi in zip((dq, dr), plus, minus, strict=True):
+        fd = (np.asarray(p) - np.asarray(mi)) / (2 * eps)
+        np.testing.assert_allclose(np.asarray(d), fd, rtol=1e-6, atol=1e-6)
+
+
+def test_grad_through_qr():
+    a = np.random.default_rng(9).standard_normal((4, 3))
+    f = lambda x: (jnp.linalg.qr(x)[1] ** 2).sum() + jnp.linalg.qr(x)[0][0, 1]  # noqa: E731
+    with x64_mode(True):
+        g = np.asarray(transpile.grad(f)(a))
+        fd = np.zeros_like(a)
+        for idx in np.ndindex(a.shape):
+            d = np.zeros_like(a)
+            d[idx] = 1e-6
+            fd[idx] = (float(f(a + d)) - float(f(a - d))) / 2e-6
+    np.testing.assert_allclose(g, fd, rtol=1e-6, atol=1e-7)
+
+
+def test_complete_tall_jvp_is_not_implemented():
+    a = np.ones((3, 2), np.float32)
+    with pytest.raises(NotImplementedError, match="complete QR"):
+        transpile.jvp(lambda x: lax.linalg.qr(x)[0], (a,), (a,))
+
+
+def test_pivoting_and_raw_are_not_implemented():
+    a = np.eye(2, dtype=np.float32)
+    with pytest.raises(NotImplementedError):
+        lax.linalg.qr(a, pivoting=True)
+    with pytest.raises(NotImplementedError):
+        jnp.linalg.qr(a, mode="raw")

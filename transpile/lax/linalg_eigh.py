@@ -1,0 +1,205 @@
+"""``eigh``: eigenvalues and eigenvectors of symmetric matrices (JAX's
+``lax.linalg.eigh`` and ``eigh_p``).
+
+``eigh_p`` reads the lower (``lower=True``) or upper triangle of each matrix and gives
+``v`` (eigenvectors in columns) and ``w`` (eigenvalues, ascending when
+``sort_eigenvalues``), with ``x @ v == v @ diag(w)``. It runs cyclic Jacobi rotations
+(``runtime/tp_linalg.h`` says which); the NumPy rule runs the same operations in the
+operand's dtype, so eager and compiled results agree bit for bit. As in LAPACK, the
+sign of each eigenvector (and the basis of a repeated eigenvalue's space) is not
+defined: it may differ from JAX's.
+
+``lax.linalg.eigh`` symmetrizes its input first (``(x + x^T) / 2``) unless told not to,
+as JAX does. JVP (JAX's rule): ``dw = diag(v^T dx v)`` and
+``dv = v (F * (v^T dx v))`` with ``F[i, j] = 1 / (w[j] - w[i])`` off the diagonal and 0
+on it.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import core
+from ..core import ShapedArray
+from ..interpreters import ad
+from ..interpreters.ad import Zero
+from ..interpreters.batching import moveaxis, primitive_batchers
+from . import elementwise as ew
+from . import structural
+from ._indexing_common import GatherDimensionNumbers, GatherScatterMode
+from .indexing import gather
+from .linalg_ad import _eye, _matmul
+from .linalg_base import _ACCEPTED, _check_supported, _swap_last, symmetrize
+from .slicing import broadcasted_iota
+
+__all__ = ["eigh", "eigh_p"]
+
+#: The C kernel's TP_EIGH_SWEEPS.
+SWEEPS = 100
+
+eigh_p = core.new_primitive("eigh", multiple_results=True)
+
+
+@eigh_p.def_abstract_eval
+def _eigh_abstract(x, *, lower, sort_eigenvalues, subset_by_index, algorithm):
+    if x.ndim < 2:
+        raise TypeError(f"Input 0 to eigh must have rank at least 2, but got "
+                        f"shape={x.shape}")
+    if x.dtype.kind not in "fc":
+        raise TypeError(f"eigh does not accept dtype {x.dtype.name} at position 0. "
+                        f"Accepted dtypes at position 0 are subtypes of {_ACCEPTED}.")
+    if x.shape[-1] != x.shape[-2]:
+        raise ValueError(f"Argument to symmetric eigendecomposition must have shape "
+                         f"[..., n, n], got shape {x.shape}")
+    n = x.shape[-1]
+    return [ShapedArray(x.shape, x.dtype, x.weak_type),
+            ShapedArray(tuple(x.shape[:-1]), x.dtype, x.weak_type)]
+
+
+def _jacobi(a: np.ndarray, lower: bool, sort: bool):
+    """One matrix: the C kernel's steps (``tp_eigh_*``)."""
+    n = a.shape[0]
+    dt = a.dtype.type
+    rows, cols = np.indices((n, n))
+    x = np.where((rows >= cols) if lower else (rows <= cols), a, a.T).copy()
+    v = np.eye(n, dtype=a.dtype)
+    hundred, half, one = dt(100), dt(0.5), dt(1)
+    for _ in range(SWEEPS):
+        rotated = False
+        for p in range(n):
+            for q in range(p + 1, n):
+                apq, app, aqq = x[p, q], x[p, p], x[q, q]
+                if apq == 0:
+                    continue
+                g100 = hundred * abs(apq)
+                if abs(app) + g100 == abs(app) and abs(aqq) + g100 == abs(aqq):
+                    x[p, q] = x[q, p] = 0
+                    continue
+                rotated = True
+                h = aqq - app
+                if abs(h) + g100 == abs(h):
+                    t = apq / h
+                else:
+                    theta = half * h / apq
+                    t = one / (abs(theta) + np.sqrt(one + theta * theta))
+                    if theta < 0:
+                        t = -t
+                c = one / np.sqrt(one + t * t)
+                s = t * c
+                tau = s / (one + c)
+                g, hh = x[:, p].copy(), x[:, q].copy()
+                x[:, p] = g - s * (hh + g * tau)
+                x[:, q] = hh + s * (g - hh * tau)
+                x[p, :] = x[:, p]
+                x[q, :] = x[:, q]
+                x[p, p] = app - t * apq
+                x[q, q] = aqq + t * apq
+                x[p, q] = x[q, p] = 0
+                g, hh = v[:, p].copy(), v[:, q].copy()
+                v[:, p] = g - s * (hh + g * tau)
+                v[:, q] = hh + s * (g - hh * tau)
+        if not rotated:
+            break
+    w = np.diagonal(x).copy()
+    if sort:
+        order = np.argsort(w, kind="stable")
+        w, v = w[order], v[:, order]
+    return v, w
+
+
+@eigh_p.def_impl
+def _eigh_impl(x, *, lower, sort_eigenvalues, subset_by_index, algorithm):
+    x = np.asarray(x)
+    _check_supported(x.dtype, "eigh")
+    n = x.shape[-1]
+    flat = x.reshape((int(np.prod(x.shape[:-2], dtype=np.int64)), n, n))
+    vs = np.empty_like(flat)
+    ws = np.empty(flat.shape[:2], x.dtype)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        for b in range(flat.shape[0]):
+            vs[b], ws[b] = _jacobi(flat[b], lower, sort_eigenvalues)
+    return [vs.reshape(x.shape), ws.reshape(x.shape[:-1])]
+
+
+def eigh(x, *, lower: bool = True, symmetrize_input: bool = True,
+         sort_eigenvalues: bool = True, subset_by_index=None):
+    """Eigenvectors and eigenvalues of each symmetric matrix of ``x``.
+
+    Parameters
+    ----------
+    x : Array
+        Shape ``(..., n, n)``.
+    lower : bool
+        Read the lower triangle (otherwise the upper) when not symmetrizing.
+    symmetrize_input : bool
+        Use ``(x + x^T) / 2`` (JAX's default).
+    sort_eigenvalues : bool
+        Ascending eigenvalues (and their vectors in that order).
+    subset_by_index : None
+        Only ``None`` (all eigenvalues) is implemented.
+
+    Returns
+    -------
+    (Array, Array)
+        ``v`` (``x``'s shape, eigenvectors in columns) and ``w`` (``(..., n)``).
+    """
+    dt = getattr(x, "dtype", None)
+    if dt is not None and np.dtype(dt).kind == "c":
+        _check_supported(dt, "eigh")
+    if subset_by_index is not None:
+        raise NotImplementedError("transpile does not implement eigh's subset_by_index")
+    if symmetrize_input:
+        x = symmetrize(x)
+    v, w = eigh_p.bind(x, lower=bool(lower), sort_eigenvalues=bool(sort_eigenvalues),
+                       subset_by_index=None, algorithm=None)
+    return v, w
+
+
+# ---------------------------------------------------------------------------------------
+# JVP and batching
+
+def diagonal(x):
+    """The main diagonal of each matrix of ``x`` (one gather of ``(i, i)`` points)."""
+    aval = core.get_aval(x)
+    *batch, n, _ = aval.shape
+    nb = len(batch)
+    if 0 in aval.shape:
+        return structural.reshape(x, tuple(batch) + (n,)) if n == 0 else \
+            structural.broadcast_in_dim(np.zeros((), aval.dtype), tuple(batch) + (n,), ())
+    idx = broadcasted_iota(np.int32, tuple(batch) + (n, 2), nb)
+    axes = tuple(range(nb))
+    dnums = GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(nb, nb + 1),
+                                   start_index_map=(nb, nb + 1), operand_batching_dims=axes,
+                                   start_indices_batching_dims=axes)
+    return gather(x, idx, dnums, (1,) * (nb + 2), mode=GatherScatterMode.PROMISE_IN_BOUNDS)
+
+
+def _eigh_jvp(primals, tangents, **params):
+    x, = primals
+    dx, = tangents
+    v, w = eigh_p.bind(x, **params)
+    if isinstance(dx, Zero):
+        return [v, w], [Zero(ad.tangent_aval(core.get_aval(v))),
+                        Zero(ad.tangent_aval(core.get_aval(w)))]
+    aval = core.get_aval(x)
+    n, nd = aval.shape[-1], aval.ndim
+    shape = aval.shape
+    eye = structural.broadcast_in_dim(_eye(aval.dtype, n), shape, (nd - 2, nd - 1))
+    batch = tuple(range(nd - 2))
+    # gap[..., i, j] = w[j] - w[i]
+    gap = ew.sub(structural.broadcast_in_dim(w, shape, batch + (nd - 1,)),
+                 structural.broadcast_in_dim(w, shape, batch + (nd - 2,)))
+    fmat = ew.sub(ew.integer_pow(ew.add(eye, gap), -1), eye)
+    vt_dx_v = _matmul(_matmul(_swap_last(v), dx), v)
+    dv = _matmul(v, ew.mul(fmat, vt_dx_v))
+    return [v, w], [dv, diagonal(vt_dx_v)]
+
+
+ad.jvp_rules[eigh_p] = _eigh_jvp
+
+
+def _eigh_batch(vals, dims, **params):
+    (x,), (bdim,) = vals, dims
+    return eigh_p.bind(moveaxis(x, bdim, 0), **params), (0, 0)
+
+
+primitive_batchers[eigh_p] = _eigh_batch

@@ -1,0 +1,282 @@
+"""``jnp.linalg`` functions computed from ``lax.linalg.lu``: solve, inv, det, slogdet.
+
+As in JAX 0.10.2, each is a ``jit`` named after it, integer and boolean operands are
+promoted to the default float dtype, and leading axes are batch axes (broadcast between
+``a`` and ``b`` in ``solve``). ``solve`` permutes ``b``'s rows by the factorisation's
+permutation, then runs the unit-lower and the upper ``triangular_solve``; ``inv`` solves
+against the identity; ``det`` and ``slogdet`` read the diagonal of ``U`` and the parity
+of the pivots (``det`` of 2x2 and 3x3 matrices is JAX's closed form instead).
+
+Where JAX differs in its equations: JAX wraps the solve in ``custom_linear_solve`` and
+gives ``det``/``slogdet`` custom JVPs; transpile has no ``custom_linear_solve`` yet, so
+derivatives flow through ``lu``'s and ``triangular_solve``'s own rules (the same values
+for a nonsingular matrix, different jaxpr text).
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .. import core, dtypes, lax
+from ..jit import internal_jit as jit
+from ..lax import linalg as lax_linalg
+from ..lax.linalg_ad import permute_rows
+from . import _util
+
+__all__ = ["solve", "inv", "det", "slogdet", "SlogdetResult"]
+
+
+class SlogdetResult(NamedTuple):
+    """``slogdet``'s result: ``sign * exp(logabsdet)`` is the determinant."""
+    sign: object
+    logabsdet: object
+
+
+def _named_jit(fn, name: str):
+    """``jit`` of ``fn`` under JAX's name for it (the name its jaxpr equation shows)."""
+    fn.__name__ = fn.__qualname__ = name
+    return jit(fn)
+
+
+def _check_square(a, message: str) -> None:
+    shape = _util.aval(a).shape
+    if len(shape) < 2 or shape[-1] != shape[-2]:
+        raise ValueError(message.format(shape=tuple(shape)))
+
+
+def _lu_solve(lu, permutation, b):
+    """``A^-1 b`` for ``b`` of shape ``(..., n, k)``, ``P A = L U`` packed in ``lu``."""
+    x = permute_rows(b, permutation)
+    x = lax_linalg.triangular_solve(lu, x, left_side=True, lower=True, unit_diagonal=True)
+    return lax_linalg.triangular_solve(lu, x, left_side=True, lower=False)
+
+
+def _solve_impl(a, b):
+    a, b = _util.promote_dtypes_inexact(_util.ensure_array(a), _util.ensure_array(b))
+    a_shape, b_shape = _util.aval(a).shape, _util.aval(b).shape
+    vector = len(b_shape) == 1
+    if vector:
+        b = lax.expand_dims(b, (1,))
+        b_shape = _util.aval(b).shape
+    batch = _util.broadcast_shapes(a_shape[:-2], b_shape[:-2])
+    if tuple(a_shape[:-2]) != batch:
+        a = lax.broadcast_in_dim(a, batch + a_shape[-2:],
+                                 tuple(range(len(batch) - len(a_shape) + 2, len(batch) + 2)))
+    if tuple(b_shape[:-2]) != batch:
+        b = lax.broadcast_in_dim(b, batch + b_shape[-2:],
+                                 tuple(range(len(batch) - len(b_shape) + 2, len(batch) + 2)))
+    lu, _, permutation = lax_linalg.lu(a)
+    x = _lu_solve(lu, permutation, b)
+    return lax.squeeze(x, (1,)) if vector else x
+
+
+_solve = _named_jit(_solve_impl, "solve")
+
+
+def solve(a, b):
+    """Solve ``a @ x == b`` for ``x``.
+
+    Parameters
+    ----------
+    a : array_like
+        Shape ``(..., n, n)``.
+    b : array_like
+        Shape ``(n,)`` (one vector) or ``(..., n, k)``; batch axes broadcast with
+        ``a``'s.
+
+    Returns
+    -------
+    Array
+        ``x``, of ``b``'s shape (batch axes broadcast).
+    """
+    _util.check_arraylike("jnp.linalg.solve", a, b)
+    a_shape, b_shape = np.shape(a), np.shape(b)
+    if len(a_shape) < 2:
+        raise ValueError(f"left hand array must be at least two dimensional; got "
+                         f"a.shape={tuple(a_shape)}")
+    if (len(b_shape) > 1 and len(a_shape) == len(b_shape) + 1
+            and a_shape[-1] == b_shape[-1] and a_shape[-1] != b_shape[-2]):
+        raise ValueError(f"Invalid shapes for solve: {tuple(a_shape)}, {tuple(b_shape)}. "
+                         "Prior to JAX v0.5.0, this would have been treated as a batched "
+                         "1-dimensional solve. To recover this behavior, use "
+                         "solve(a, b[..., None]).squeeze(-1).")
+    # jnp.vectorize's check: 'm' is bound by a's rows, then compared in order.
+    vector = len(b_shape) == 1
+    signature = "(m,m),(m)->(m)" if vector else "(m,m),(m,n)->(m,n)"
+    for size in (a_shape[-1], b_shape[0] if vector else b_shape[-2]):
+        if size != a_shape[-2]:
+            raise ValueError(f"inconsistent size for core dimension 'm': {size} vs "
+                             f"{a_shape[-2]} on vectorized function with "
+                             f"excluded=frozenset() and signature={signature!r}")
+    return _solve(a, b)
+
+
+def _eye_like(a):
+    aval = _util.aval(a)
+    n = aval.shape[-1]
+    eye = lax.convert_element_type(
+        lax.eq(lax.broadcasted_iota(np.int32, (n, n), 0),
+               lax.broadcasted_iota(np.int32, (n, n), 1)), aval.dtype)
+    return lax.broadcast_in_dim(eye, aval.shape, (aval.ndim - 2, aval.ndim - 1))
+
+
+def _inv_impl(a):
+    a, = _util.promote_dtypes_inexact(_util.ensure_array(a))
+    lu, _, permutation = lax_linalg.lu(a)
+    return _lu_solve(lu, permutation, _eye_like(a))
+
+
+_inv = _named_jit(_inv_impl, "inv")
+
+
+def inv(a):
+    """The inverse of each matrix of ``a``.
+
+    Parameters
+    ----------
+    a : array_like
+        Shape ``(..., n, n)``.
+
+    Returns
+    -------
+    Array
+        Of ``a``'s shape; infinities or NaNs for a singular matrix.
+    """
+    _util.check_arraylike("jnp.linalg.inv", a)
+    _check_square(a, "Argument to inv must have shape [..., n, n], got {shape}.")
+    return _inv(a)
+
+
+def _lu_diagonal_and_parity(a):
+    """The diagonal of ``U`` and whether the pivots make an odd permutation."""
+    lu, pivots, _ = lax_linalg.lu(a)
+    aval = _util.aval(lu)
+    diag = _diagonal(lu)
+    it = _util.aval(pivots).dtype
+    swaps = lax.ne(pivots, lax.broadcasted_iota(it, _util.aval(pivots).shape,
+                                                len(aval.shape) - 2))
+    count = lax.reduce_sum(lax.convert_element_type(swaps, np.int32), (aval.ndim - 2,))
+    odd = lax.eq(lax.rem(count, np.int32(2)), np.int32(1))
+    return diag, odd
+
+
+def _diagonal(x):
+    """The main diagonal of each matrix of ``x``: one ``gather`` of ``(i, i)`` points
+    (an iota index, no constants), batch axes as gather batching axes."""
+    aval = _util.aval(x)
+    *batch, n, _ = aval.shape
+    if 0 in aval.shape:
+        return lax.slice_in_dim(x[..., 0], 0, 0, axis=-1) if n else x[..., 0]
+    nb = len(batch)
+    idx = lax.broadcasted_iota(np.int32, tuple(batch) + (n, 2), nb)
+    axes = tuple(range(nb))
+    dnums = lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(nb, nb + 1),
+                                       start_index_map=(nb, nb + 1),
+                                       operand_batching_dims=axes,
+                                       start_indices_batching_dims=axes)
+    return lax.gather(x, idx, dnums, (1,) * (nb + 2),
+                      mode=lax.GatherScatterMode.PROMISE_IN_BOUNDS)
+
+
+def _slogdet_impl(a):
+    a, = _util.promote_dtypes_inexact(_util.ensure_array(a))
+    dt = _util.aval(a).dtype
+    diag, odd = _lu_diagonal_and_parity(a)
+    axis = _util.aval(diag).ndim - 1
+    zero = np.zeros((), dt)
+    singular = lax.reduce_or(lax.eq(diag, zero), (axis,))
+    negatives = lax.reduce_sum(lax.convert_element_type(lax.lt(diag, zero), np.int32),
+                               (axis,))
+    flip = lax.ne(odd, lax.eq(lax.rem(negatives, np.int32(2)), np.int32(1)))
+    one = np.ones((), dt)
+    sign = lax.select(flip, lax.neg(lax.broadcast(one, _util.aval(flip).shape)),
+                      lax.broadcast(one, _util.aval(flip).shape))
+    sign = lax.select(singular, lax.broadcast(zero, _util.aval(flip).shape), sign)
+    logabs = lax.reduce_sum(lax.log(lax.abs(diag)), (axis,))
+    logabs = lax.select(singular, lax.broadcast(np.array(-np.inf, dt),
+                                                _util.aval(flip).shape), logabs)
+    return sign, logabs
+
+
+_slogdet = _named_jit(_slogdet_impl, "slogdet")
+
+
+def slogdet(a, *, method=None):
+    """The sign and the log of the absolute value of each determinant of ``a``.
+
+    Parameters
+    ----------
+    a : array_like
+        Shape ``(..., n, n)``.
+    method : None or "lu"
+        Only the LU method exists (JAX's default).
+
+    Returns
+    -------
+    SlogdetResult
+        ``sign`` (-1, 0 or 1) and ``logabsdet`` (``-inf`` for a singular matrix).
+    """
+    _util.check_arraylike("jnp.linalg.slogdet", a)
+    _check_square(a, "Argument to slogdet() must have shape [..., n, n], got {shape}")
+    if method not in (None, "lu"):
+        raise ValueError(f"Unrecognized slogdet method {method!r}. Supported methods "
+                         "are: 'lu' or 'qr'.")
+    return SlogdetResult(*_slogdet(a))
+
+
+def _entry(a, i: int, j: int):
+    """``a[..., i, j]`` as JAX's closed-form determinants read it: slice, squeeze."""
+    shape = _util.aval(a).shape
+    nd = len(shape)
+    part = lax.slice(a, (0,) * (nd - 2) + (i, j), tuple(shape[:-2]) + (i + 1, j + 1))
+    return lax.squeeze(part, (nd - 2, nd - 1))
+
+
+def _det_2x2(a):
+    e = lambda i, j: _entry(a, i, j)  # noqa: E731
+    return lax.sub(lax.mul(e(0, 0), e(1, 1)), lax.mul(e(0, 1), e(1, 0)))
+
+
+def _det_3x3(a):
+    """The rule of Sarrus in JAX's order of operations."""
+    e = lambda i, j: _entry(a, i, j)  # noqa: E731
+    t = lambda p, q, r: lax.mul(lax.mul(e(*p), e(*q)), e(*r))  # noqa: E731
+    out = lax.add(t((0, 0), (1, 1), (2, 2)), t((0, 1), (1, 2), (2, 0)))
+    out = lax.add(out, t((0, 2), (1, 0), (2, 1)))
+    out = lax.sub(out, t((0, 2), (1, 1), (2, 0)))
+    out = lax.sub(out, t((0, 0), (1, 2), (2, 1)))
+    return lax.sub(out, t((0, 1), (1, 0), (2, 2)))
+
+
+def _det_impl(a):
+    a, = _util.promote_dtypes_inexact(_util.ensure_array(a))
+    n = _util.aval(a).shape[-1]
+    if n == 2:
+        return _det_2x2(a)
+    if n == 3:
+        return _det_3x3(a)
+    diag, odd = _lu_diagonal_and_parity(a)
+    prod = lax.reduce_prod(diag, (_util.aval(diag).ndim - 1,))
+    return lax.select(odd, lax.neg(prod), prod)
+
+
+_det = _named_jit(_det_impl, "det")
+
+
+def det(a):
+    """The determinant of each matrix of ``a``.
+
+    Parameters
+    ----------
+    a : array_like
+        Shape ``(..., n, n)``.
+
+    Returns
+    -------
+    Array
+        Shape ``a.shape[:-2]``.
+    """
+    _util.check_arraylike("jnp.linalg.det", a)
+    _check_square(a, "Argument to _det() must have shape [..., n, n], got {shape}")
+    return _det(a)
