@@ -1,8 +1,11 @@
-"""What ``test_lax_top_k.py`` and ``test_lax_linalg.py`` share: building a recorded case
-of ``linalg_cases.py`` and comparing with what JAX 0.10.2 recorded."""
+"""What ``test_lax_top_k.py``, ``test_lax_linalg.py`` and ``test_linalg_*.py`` share:
+building a recorded case of ``linalg_cases.py`` and comparing with what JAX 0.10.2
+recorded."""
 from __future__ import annotations
 
 import contextlib
+import json
+import pathlib
 import re
 
 import numpy as np
@@ -47,3 +50,52 @@ def same_bits(got, want) -> None:
     got, want = np.asarray(got), np.asarray(want)
     assert got.dtype == want.dtype and got.shape == want.shape
     assert got.tobytes() == want.tobytes(), (got, want)
+
+
+def leaves(x) -> list:
+    """A result's arrays: a tuple's items, or the one array."""
+    return list(x) if isinstance(x, (list, tuple)) else [x]
+
+
+def signed(v) -> np.ndarray:
+    """Columns scaled so that each one's largest-magnitude entry is positive (vectors
+    compared up to sign)."""
+    v = np.asarray(v, np.float64)
+    idx = np.argmax(np.abs(v), axis=-2)[..., None, :]
+    return v * np.sign(np.take_along_axis(v, idx, axis=-2))
+
+
+class Recorded:
+    """One family's cases (a table of ``linalg_cases.py``) with what JAX recorded for
+    them (``tests/data/<file>``), and the checks every family makes of them."""
+
+    def __init__(self, table: dict, data_file: str):
+        self.table = table
+        path = pathlib.Path(__file__).parent / "data" / data_file
+        self.data = json.loads(path.read_text())
+
+    def names(self, key: str, errors: bool = False) -> list:
+        """Cases recorded under ``key`` ("eager", "trace"), with or without an error."""
+        return [n for n, rec in self.data.items()
+                if key in rec and ("error" in rec[key] if errors else "error" not in rec[key])]
+
+    def check_all_recorded(self) -> None:
+        assert set(self.data) == set(self.table)
+
+    def check_jaxpr(self, name: str) -> None:
+        fn, args, x64 = build(self.table, name)
+        with x64_mode(x64):
+            closed = transpile.make_jaxpr(fn)(*args)
+        assert str(closed) == self.data[name]["jaxpr"]
+        assert [v.aval.weak_type for v in closed.jaxpr.outvars] == \
+            self.data[name]["weak_types"]
+
+    def check_trace_error(self, name: str) -> None:
+        fn, args, x64 = build(self.table, name)
+        with x64_mode(x64):
+            check_error(lambda: transpile.make_jaxpr(fn)(*args), self.data[name]["trace"])
+
+    def check_eager_error(self, name: str) -> None:
+        fn, args, x64 = build(self.table, name)
+        with x64_mode(x64):
+            check_error(lambda: fn(*args), self.data[name]["eager"])

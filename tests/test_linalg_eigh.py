@@ -10,8 +10,6 @@ compiled kernel against the eager (NumPy) rule bit for bit.
 """
 from __future__ import annotations
 
-import json
-import pathlib
 
 import numpy as np
 import pytest
@@ -19,58 +17,36 @@ import pytest
 import transpile
 import transpile.numpy as jnp
 from transpile import lax
-from transpile.jit import make_jaxpr
 
 from linalg_cases import EIGH
-from linalg_checks import build, check_error, expected, same_bits, x64_mode
+from linalg_checks import Recorded, build, expected, leaves, same_bits, signed, x64_mode
 
-DATA = json.loads((pathlib.Path(__file__).parent / "data" / "linalg_eigh.json").read_text())
+REC = Recorded(EIGH, "linalg_eigh.json")
+DATA = REC.data
 # The JVP's jaxpr is JAX's equations in a different arrangement (values agree).
 JAXPR_CASES = [n for n, rec in DATA.items() if "jaxpr" in rec and not n.startswith("jvp")]
 
 
-def _names(key, errors=False):
-    return [n for n, rec in DATA.items()
-            if key in rec and ("error" in rec[key] if errors else "error" not in rec[key])]
-
-
-def _leaves(x):
-    return list(x) if isinstance(x, (list, tuple)) else [x]
-
-
-def _signed(v):
-    """Columns scaled so that each one's largest-magnitude entry is positive."""
-    v = np.asarray(v, np.float64)
-    idx = np.argmax(np.abs(v), axis=-2)[..., None, :]
-    return v * np.sign(np.take_along_axis(v, idx, axis=-2))
-
-
 def test_cases_were_recorded():
-    assert set(DATA) == set(EIGH)
+    REC.check_all_recorded()
 
 
 @pytest.mark.parametrize("name", JAXPR_CASES)
 def test_jaxpr_text(name):
-    fn, args, x64 = build(EIGH, name)
-    with x64_mode(x64):
-        closed = make_jaxpr(fn)(*args)
-    assert str(closed) == DATA[name]["jaxpr"]
-    assert [v.aval.weak_type for v in closed.jaxpr.outvars] == DATA[name]["weak_types"]
+    REC.check_jaxpr(name)
 
 
-@pytest.mark.parametrize("name", _names("eager", errors=True))
+@pytest.mark.parametrize("name", REC.names("eager", errors=True))
 def test_eager_errors(name):
-    fn, args, x64 = build(EIGH, name)
-    with x64_mode(x64):
-        check_error(lambda: fn(*args), DATA[name]["eager"])
+    REC.check_eager_error(name)
 
 
-@pytest.mark.parametrize("name", _names("eager"))
+@pytest.mark.parametrize("name", REC.names("eager"))
 def test_values(name):
     fn, args, x64 = build(EIGH, name)
     with x64_mode(x64):
-        got = _leaves(fn(*args))
-        compiled = _leaves(transpile.jit(fn)(*args))
+        got = leaves(fn(*args))
+        compiled = leaves(transpile.jit(fn)(*args))
     want = [expected(w) for w in DATA[name]["eager"]]
     assert len(got) == len(want)
     for g, c, w in zip(got, compiled, want, strict=True):
@@ -81,7 +57,7 @@ def test_values(name):
         # vectors are conditioned by the eigenvalue gaps: a looser bound than values
         tol = 1e-4 if w.dtype == np.float32 else 1e-11
         if g.ndim >= 2 and g.shape[-1] == g.shape[-2]:
-            g, w = _signed(g), _signed(w)  # eigenvectors: up to sign
+            g, w = signed(g), signed(w)  # eigenvectors: up to sign
         np.testing.assert_allclose(g, w, rtol=tol, atol=tol * max(1, np.abs(w).max()))
 
 
@@ -130,7 +106,7 @@ def test_jvp_matches_finite_differences():
         (vp, wp), (vm, wm) = f(a + eps * t), f(a - eps * t)
     np.testing.assert_allclose(np.asarray(dw), (np.asarray(wp) - np.asarray(wm)) / (2 * eps),
                                rtol=1e-6, atol=1e-7)
-    fd_v = (_signed(vp) - _signed(vm)) / (2 * eps)
+    fd_v = (signed(vp) - signed(vm)) / (2 * eps)
     v = np.asarray(f(a)[0])
     sign = np.sign(np.take_along_axis(v, np.argmax(np.abs(v), 0)[None], 0))
     np.testing.assert_allclose(np.asarray(dv) * sign, fd_v, rtol=1e-5, atol=1e-6)

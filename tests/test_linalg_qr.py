@@ -10,8 +10,6 @@ bit for bit.
 """
 from __future__ import annotations
 
-import json
-import pathlib
 
 import numpy as np
 import pytest
@@ -19,58 +17,41 @@ import pytest
 import transpile
 import transpile.numpy as jnp
 from transpile import lax
-from transpile.jit import make_jaxpr
 
 from linalg_cases import QR
-from linalg_checks import build, check_error, expected, same_bits, x64_mode
+from linalg_checks import Recorded, build, expected, leaves, same_bits, x64_mode
 
-DATA = json.loads((pathlib.Path(__file__).parent / "data" / "linalg_qr.json").read_text())
+REC = Recorded(QR, "linalg_qr.json")
+DATA = REC.data
 # The JVP jaxprs are JAX's equations in a different arrangement (values agree).
 JAXPR_CASES = [n for n, rec in DATA.items() if "jaxpr" in rec and not n.startswith("jvp")]
 
 
-def _names(key, errors=False):
-    return [n for n, rec in DATA.items()
-            if key in rec and ("error" in rec[key] if errors else "error" not in rec[key])]
-
-
-def _leaves(x):
-    return list(x) if isinstance(x, (list, tuple)) else [x]
-
-
 def test_cases_were_recorded():
-    assert set(DATA) == set(QR)
+    REC.check_all_recorded()
 
 
 @pytest.mark.parametrize("name", JAXPR_CASES)
 def test_jaxpr_text(name):
-    fn, args, x64 = build(QR, name)
-    with x64_mode(x64):
-        closed = make_jaxpr(fn)(*args)
-    assert str(closed) == DATA[name]["jaxpr"]
-    assert [v.aval.weak_type for v in closed.jaxpr.outvars] == DATA[name]["weak_types"]
+    REC.check_jaxpr(name)
 
 
-@pytest.mark.parametrize("name", _names("trace", errors=True))
+@pytest.mark.parametrize("name", REC.names("trace", errors=True))
 def test_trace_errors(name):
-    fn, args, x64 = build(QR, name)
-    with x64_mode(x64):
-        check_error(lambda: make_jaxpr(fn)(*args), DATA[name]["trace"])
+    REC.check_trace_error(name)
 
 
-@pytest.mark.parametrize("name", _names("eager", errors=True))
+@pytest.mark.parametrize("name", REC.names("eager", errors=True))
 def test_eager_errors(name):
-    fn, args, x64 = build(QR, name)
-    with x64_mode(x64):
-        check_error(lambda: fn(*args), DATA[name]["eager"])
+    REC.check_eager_error(name)
 
 
-@pytest.mark.parametrize("name", _names("eager"))
+@pytest.mark.parametrize("name", REC.names("eager"))
 def test_values(name):
     fn, args, x64 = build(QR, name)
     with x64_mode(x64):
-        got = _leaves(fn(*args))
-        compiled = _leaves(transpile.jit(fn)(*args))
+        got = leaves(fn(*args))
+        compiled = leaves(transpile.jit(fn)(*args))
     want = [expected(w) for w in DATA[name]["eager"]]
     assert len(got) == len(want)
     for g, c, w in zip(got, compiled, want, strict=True):

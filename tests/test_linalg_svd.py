@@ -10,8 +10,6 @@ kernel against the eager (NumPy) rule bit for bit.
 """
 from __future__ import annotations
 
-import json
-import pathlib
 
 import numpy as np
 import pytest
@@ -19,64 +17,40 @@ import pytest
 import transpile
 import transpile.numpy as jnp
 from transpile import lax
-from transpile.jit import make_jaxpr
 
 from linalg_cases import SVD
-from linalg_checks import build, check_error, expected, same_bits, x64_mode
+from linalg_checks import Recorded, build, expected, leaves, same_bits, signed, x64_mode
 
-DATA = json.loads((pathlib.Path(__file__).parent / "data" / "linalg_svd.json").read_text())
+REC = Recorded(SVD, "linalg_svd.json")
+DATA = REC.data
 JAXPR_CASES = [n for n, rec in DATA.items() if "jaxpr" in rec and not n.startswith("jvp")]
 
 
-def _names(key, errors=False):
-    return [n for n, rec in DATA.items()
-            if key in rec and ("error" in rec[key] if errors else "error" not in rec[key])]
-
-
-def _leaves(x):
-    return list(x) if isinstance(x, (list, tuple)) else [x]
-
-
-def _signed(v):
-    """Columns scaled so that each one's largest-magnitude entry is positive."""
-    v = np.asarray(v, np.float64)
-    idx = np.argmax(np.abs(v), axis=-2)[..., None, :]
-    return v * np.sign(np.take_along_axis(v, idx, axis=-2))
-
-
 def test_cases_were_recorded():
-    assert set(DATA) == set(SVD)
+    REC.check_all_recorded()
 
 
 @pytest.mark.parametrize("name", JAXPR_CASES)
 def test_jaxpr_text(name):
-    fn, args, x64 = build(SVD, name)
-    with x64_mode(x64):
-        closed = make_jaxpr(fn)(*args)
-    assert str(closed) == DATA[name]["jaxpr"]
-    assert [v.aval.weak_type for v in closed.jaxpr.outvars] == DATA[name]["weak_types"]
+    REC.check_jaxpr(name)
 
 
-@pytest.mark.parametrize("name", _names("trace", errors=True))
+@pytest.mark.parametrize("name", REC.names("trace", errors=True))
 def test_trace_errors(name):
-    fn, args, x64 = build(SVD, name)
-    with x64_mode(x64):
-        check_error(lambda: make_jaxpr(fn)(*args), DATA[name]["trace"])
+    REC.check_trace_error(name)
 
 
-@pytest.mark.parametrize("name", _names("eager", errors=True))
+@pytest.mark.parametrize("name", REC.names("eager", errors=True))
 def test_eager_errors(name):
-    fn, args, x64 = build(SVD, name)
-    with x64_mode(x64):
-        check_error(lambda: fn(*args), DATA[name]["eager"])
+    REC.check_eager_error(name)
 
 
-@pytest.mark.parametrize("name", _names("eager"))
+@pytest.mark.parametrize("name", REC.names("eager"))
 def test_values(name):
     fn, args, x64 = build(SVD, name)
     with x64_mode(x64):
-        got = _leaves(fn(*args))
-        compiled = _leaves(transpile.jit(fn)(*args))
+        got = leaves(fn(*args))
+        compiled = leaves(transpile.jit(fn)(*args))
     want = [expected(w) for w in DATA[name]["eager"]]
     assert len(got) == len(want)
     for i, (g, c, w) in enumerate(zip(got, compiled, want, strict=True)):
@@ -86,9 +60,9 @@ def test_values(name):
         assert g.dtype == w.dtype and g.shape == w.shape
         tol = 1e-4 if w.dtype == np.float32 else 1e-11
         if len(want) == 3 and i == 0:  # U: columns up to sign
-            g, w = _signed(g), _signed(w)
+            g, w = signed(g), signed(w)
         elif len(want) == 3 and i == 2:  # Vh: rows up to sign
-            g, w = (np.swapaxes(_signed(np.swapaxes(v, -1, -2)), -1, -2) for v in (g, w))
+            g, w = (np.swapaxes(signed(np.swapaxes(v, -1, -2)), -1, -2) for v in (g, w))
         np.testing.assert_allclose(g, w, rtol=tol, atol=tol * max(1, np.abs(w).max()))
 
 
@@ -146,12 +120,12 @@ def test_jvp_matches_finite_differences(shape):
                                rtol=1e-6, atol=1e-7)
     u, vt = np.asarray(u), np.asarray(vt)
     sign = np.sign(np.take_along_axis(u, np.argmax(np.abs(u), 0)[None], 0))
-    np.testing.assert_allclose(np.asarray(du) * sign, (_signed(up) - _signed(um)) / (2 * eps),
+    np.testing.assert_allclose(np.asarray(du) * sign, (signed(up) - signed(um)) / (2 * eps),
                                rtol=1e-5, atol=1e-6)
     vs = np.swapaxes(vt, -1, -2)
     sign = np.sign(np.take_along_axis(vs, np.argmax(np.abs(vs), 0)[None], 0))
-    fd = (_signed(np.swapaxes(np.asarray(vp), -1, -2))
-          - _signed(np.swapaxes(np.asarray(vm), -1, -2))) / (2 * eps)
+    fd = (signed(np.swapaxes(np.asarray(vp), -1, -2))
+          - signed(np.swapaxes(np.asarray(vm), -1, -2))) / (2 * eps)
     np.testing.assert_allclose(np.swapaxes(np.asarray(dvt), -1, -2) * sign, fd,
                                rtol=1e-5, atol=1e-6)
 

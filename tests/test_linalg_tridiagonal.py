@@ -9,61 +9,43 @@ the eager (NumPy) rule bit for bit.
 """
 from __future__ import annotations
 
-import json
-import pathlib
 
 import numpy as np
 import pytest
 
 import transpile
 from transpile import lax
-from transpile.jit import make_jaxpr
 
 from linalg_cases import TRIDIAGONAL
-from linalg_checks import build, check_error, expected, same_bits, x64_mode
+from linalg_checks import Recorded, build, expected, leaves, same_bits, x64_mode
 
-DATA = json.loads((pathlib.Path(__file__).parent / "data" / "linalg_tridiagonal.json")
-                  .read_text())
+REC = Recorded(TRIDIAGONAL, "linalg_tridiagonal.json")
+DATA = REC.data
 # The JVP and gradient jaxprs are JAX's equations in another form (values agree).
 JAXPR_CASES = [n for n, rec in DATA.items()
                if "jaxpr" in rec and n not in ("jvp", "grad_b")]
 
 
-def _names(key, errors=False):
-    return [n for n, rec in DATA.items()
-            if key in rec and ("error" in rec[key] if errors else "error" not in rec[key])]
-
-
-def _leaves(x):
-    return list(x) if isinstance(x, (list, tuple)) else [x]
-
-
 def test_cases_were_recorded():
-    assert set(DATA) == set(TRIDIAGONAL)
+    REC.check_all_recorded()
 
 
 @pytest.mark.parametrize("name", JAXPR_CASES)
 def test_jaxpr_text(name):
-    fn, args, x64 = build(TRIDIAGONAL, name)
-    with x64_mode(x64):
-        closed = make_jaxpr(fn)(*args)
-    assert str(closed) == DATA[name]["jaxpr"]
-    assert [v.aval.weak_type for v in closed.jaxpr.outvars] == DATA[name]["weak_types"]
+    REC.check_jaxpr(name)
 
 
-@pytest.mark.parametrize("name", _names("trace", errors=True))
+@pytest.mark.parametrize("name", REC.names("trace", errors=True))
 def test_trace_errors(name):
-    fn, args, x64 = build(TRIDIAGONAL, name)
-    with x64_mode(x64):
-        check_error(lambda: make_jaxpr(fn)(*args), DATA[name]["trace"])
+    REC.check_trace_error(name)
 
 
-@pytest.mark.parametrize("name", _names("eager"))
+@pytest.mark.parametrize("name", REC.names("eager"))
 def test_values(name):
     fn, args, x64 = build(TRIDIAGONAL, name)
     with x64_mode(x64):
-        got = _leaves(fn(*args))
-        compiled = _leaves(transpile.jit(fn)(*args))
+        got = leaves(fn(*args))
+        compiled = leaves(transpile.jit(fn)(*args))
     want = [expected(w) for w in DATA[name]["eager"]]
     for g, c, w in zip(got, compiled, want, strict=True):
         for out in (np.asarray(g), np.asarray(c)):
