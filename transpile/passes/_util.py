@@ -14,7 +14,7 @@ from ..core import ShapedArray
 from ..ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
 
 __all__ = ["is_effectful", "read", "map_subjaxprs", "make_literal",
-           "closed_like"]
+           "closed_like", "expand_eqns"]
 
 def is_effectful(eqn: JaxprEqn) -> bool:
     """Whether ``eqn`` must run even when its outputs are unused or duplicated."""
@@ -99,3 +99,31 @@ def closed_like(closed: ClosedJaxpr, constvars, consts, eqns, outvars) -> Closed
     """A new ``ClosedJaxpr`` with ``closed``'s invars and the given other parts."""
     jaxpr = Jaxpr(tuple(constvars), closed.jaxpr.invars, tuple(outvars), tuple(eqns))
     return ClosedJaxpr(jaxpr, list(consts))
+
+
+def expand_eqns(closed: ClosedJaxpr, rule, memo: dict) -> ClosedJaxpr:
+    """Rewrite ``closed``, sub-jaxprs first, replacing each equation ``e`` for which
+    ``rule(e)`` returns a list of equations by that list (None keeps ``e``).
+
+    Returns ``closed`` itself when nothing changes; ``memo`` keeps a sub-jaxpr shared by
+    several equations shared after the rewrite.
+    """
+    def recurse(sub: ClosedJaxpr) -> ClosedJaxpr:
+        return expand_eqns(sub, rule, memo)
+
+    eqns, changed = [], False
+    for e in closed.jaxpr.eqns:
+        params = map_subjaxprs(e.params, recurse, memo)
+        if params is not e.params:
+            e = e.replace(params=params)
+            changed = True
+        replaced = rule(e)
+        if replaced is not None:
+            eqns.extend(replaced)
+            changed = True
+        else:
+            eqns.append(e)
+    if not changed:
+        return closed
+    return closed_like(closed, closed.jaxpr.constvars, closed.consts, eqns,
+                       closed.jaxpr.outvars)

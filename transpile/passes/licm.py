@@ -14,7 +14,7 @@ buffer of its own would cost memory traffic).
 from __future__ import annotations
 
 from ..ir import ClosedJaxpr, Jaxpr, Literal, Var, jaxprs_in_params
-from ._util import closed_like, is_effectful, map_subjaxprs
+from ._util import expand_eqns, is_effectful
 
 __all__ = ["hoist_loop_invariants"]
 
@@ -32,31 +32,8 @@ def hoist_loop_invariants(closed: ClosedJaxpr) -> ClosedJaxpr:
     ClosedJaxpr
         Computing the same values; ``closed`` itself when nothing moves.
     """
-    return _licm(closed, {})
-
-
-def _licm(closed: ClosedJaxpr, memo: dict) -> ClosedJaxpr:
-    def recurse(sub: ClosedJaxpr) -> ClosedJaxpr:
-        return _licm(sub, memo)
-
-    eqns, changed = [], False
-    for e in closed.jaxpr.eqns:
-        params = map_subjaxprs(e.params, recurse, memo)
-        if params is not e.params:
-            e = e.replace(params=params)
-            changed = True
-        name = e.primitive.name
-        if name in ("while", "scan"):
-            moved = _hoist(e)
-            if moved is not None:
-                eqns.extend(moved)
-                changed = True
-                continue
-        eqns.append(e)
-    if not changed:
-        return closed
-    return closed_like(closed, closed.jaxpr.constvars, closed.consts, eqns,
-                       closed.jaxpr.outvars)
+    return expand_eqns(closed, lambda e: _hoist(e) if e.primitive.name in ("while", "scan")
+                       else None, {})
 
 
 def _movable(e, invariant: set) -> bool:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ..ir import ClosedJaxpr, Jaxpr, Var
 from ..lax.contraction import dot_general_p
-from ._util import closed_like, map_subjaxprs
+from ._util import expand_eqns
 
 __all__ = ["hoist_scan_dots", "MAX_BYTES"]
 
@@ -41,30 +41,8 @@ def hoist_scan_dots(closed: ClosedJaxpr) -> ClosedJaxpr:
     ClosedJaxpr
         Computing the same values; ``closed`` itself when nothing moves.
     """
-    return _hoist_all(closed, {})
-
-
-def _hoist_all(closed: ClosedJaxpr, memo: dict) -> ClosedJaxpr:
-    def recurse(sub: ClosedJaxpr) -> ClosedJaxpr:
-        return _hoist_all(sub, memo)
-
-    eqns, changed = [], False
-    for e in closed.jaxpr.eqns:
-        params = map_subjaxprs(e.params, recurse, memo)
-        if params is not e.params:
-            e = e.replace(params=params)
-            changed = True
-        if e.primitive.name == "scan":
-            moved = _hoist(e)
-            if moved is not None:
-                eqns.extend(moved)
-                changed = True
-                continue
-        eqns.append(e)
-    if not changed:
-        return closed
-    return closed_like(closed, closed.jaxpr.constvars, closed.consts, eqns,
-                       closed.jaxpr.outvars)
+    return expand_eqns(closed, lambda e: _hoist(e) if e.primitive.name == "scan" else None,
+                       {})
 
 
 def _hoist(e) -> list | None:
