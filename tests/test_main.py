@@ -16,7 +16,7 @@ def test_demo_walkthrough():
     assert "eager" in text and "jit" in text
     assert "static void jit_selu_k0(const float *restrict A, float *restrict F)" in text
     assert "fmaf(" in text  # alpha * exp(x) - alpha, fused as XLA fuses it
-    assert "const float c = tp_exp_f32(a);" in text
+    assert "const float c = tp_xla_exp_f32(a);" in text
 
 
 def test_main_rejects_unknown_command(capsys):

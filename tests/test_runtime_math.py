@@ -446,7 +446,8 @@ def _erf_inv_wide(x):
     return ew._erf_inv_f64(x)
 
 
-_XLA_RULES = {"log": np.log, "log1p": np.log1p, "erf_inv": _erf_inv_wide}
+_XLA_RULES = {"log": np.log, "log1p": np.log1p, "erf_inv": _erf_inv_wide, "exp": np.exp,
+              "tanh": np.tanh}
 
 
 @pytest.mark.parametrize("dt", ["f32", "f64"])
@@ -458,9 +459,12 @@ def test_matches_numpy_rule(call, fn, dt):
         x = np.concatenate([x, x / NPTYPES[dt](20)])
     rule = getattr(ew, f"{fn}_p").impl
     if fn in _XLA_RULES:
-        # The rules of these follow XLA's approximations (tests/test_runtime_xla_math.py);
-        # tp_log_f32 and the others are held to the correctly rounded value.
-        rule = ew._transcendental(_XLA_RULES[fn])
+        # The rules of these follow XLA's approximations (tests/test_runtime_xla_math.py,
+        # test_runtime_xla_exp.py); tp_log_f32 and the others are held to the correctly
+        # rounded value.
+        # (float32 tanh keeps subnormal operands, as XLA's does: not flushed)
+        flush = dict(daz=ew._F32_F64[1:], ftz=ew._F32_F64[1:]) if fn == "tanh" else {}
+        rule = ew._transcendental(_XLA_RULES[fn], **flush)
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         want = np.asarray(rule(x))

@@ -17,7 +17,7 @@ def test_lower_accepts_arrays_and_shape_dtype_structs():
     assert by_array.as_text() == by_struct.as_text()
     text = by_array.as_text()
     assert "int jit_selu(const float *restrict A, float *restrict" in text
-    assert "tp_exp_f32" in text and "#pragma omp simd" in text
+    assert "tp_xla_exp_f32" in text and "#pragma omp simd" in text
     assert [a.str_short() for a in by_array.in_avals] == ["f32[8]"]
 
 
