@@ -165,6 +165,8 @@ def _run_child(python: str, root: str, case: str, which: str, seed: str | None,
         for name in MACHINE_STATE if seed is not None else ():
             if os.path.isdir(os.path.join(seed, name)):
                 shutil.copytree(os.path.join(seed, name), os.path.join(cache, name))
+        if seed is not None and os.path.exists(os.path.join(seed, "CACHEDIR.TAG")):
+            shutil.copy2(os.path.join(seed, "CACHEDIR.TAG"), cache)  # a marked cache
         env = _child_env(root, cache, pycache)
         try:
             proc = subprocess.run([python, os.path.abspath(__file__), "--child", case,

@@ -291,3 +291,17 @@ def test_item9_cleared_jit_releases_its_library(cache_path):
     assert not _mapped(path)
     # Calling again loads it again.
     np.testing.assert_array_equal(f(jnp.arange(3.0)), np.arange(3.0) * 7 + 2)
+
+
+def test_item2_runtime_objects_are_the_caches_own(cache_path):
+    # The precompiled runtime objects live in runtime/: a cache holding them (and no
+    # marker yet) is still recognised as a transpile cache, and clear removes them.
+    (cache_path / "runtime" / "k").mkdir(parents=True)
+    (cache_path / "runtime" / "k" / "tp_math_lib.o").write_bytes(b"\0")
+    (cache_path / "compilers").mkdir()
+    assert trust.looks_unused(cache_path)
+    library = build(SOURCE.replace("5.0f", "5.5f"), CDEF, name="scale", signature="f32[4]")
+    assert call(library) == [0.0, 5.5, 11.0, 16.5]
+    assert trust.is_marked(cache_path)
+    cache.clear()
+    assert not (cache_path / "runtime").exists()

@@ -498,8 +498,9 @@ def entry_dirs(root: Path) -> Iterator[Path]:
 
 
 def clear() -> int:
-    """Remove every entry and the ``tmp``, ``failed``, ``locks``, ``compilers`` and
-    ``index`` folders of the configured cache directory, which must carry transpile's
+    """Remove every entry and the ``tmp``, ``failed``, ``locks``, ``compilers``, ``index``
+    and ``runtime`` (the precompiled runtime objects) folders of the configured cache
+    directory, which must carry transpile's
     marker (:mod:`cache_trust`); nothing else in it is touched.
 
     Libraries already loaded by a running process stay usable (the file system keeps an
@@ -528,7 +529,7 @@ def clear() -> int:
     for prefix in root.glob("[0-9a-f][0-9a-f]"):
         with contextlib.suppress(OSError):
             prefix.rmdir()  # only if now empty
-    for sub in ("tmp", "failed", "locks", "compilers", "index"):
+    for sub in ("tmp", "failed", "locks", "compilers", "index", "runtime"):
         shutil.rmtree(root / sub, ignore_errors=True)
     _VERIFIED.clear()
     _TOUCHED.clear()

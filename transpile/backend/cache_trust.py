@@ -33,7 +33,8 @@ _MARKER_LINE = "# transpile cache, format "
 SHARED_ENV = "TRANSPILE_CACHE_SHARED"
 # What a cache directory created by an earlier transpile (before the marker) holds; one
 # holding only these is adopted, anything else is not a transpile cache.
-_OWN_NAMES = {"tmp", "locks", "failed", "compilers", "index", "README.md", ".gitignore"}
+_OWN_NAMES = {"tmp", "locks", "failed", "compilers", "index", "runtime", "README.md",
+              ".gitignore"}
 
 
 def current_uid() -> int | None:
