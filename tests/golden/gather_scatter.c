@@ -43,7 +43,7 @@ static void jit_gather_scatter_k0(const int32_t *restrict B, int32_t *restrict F
         /* d = add b 3:i32[] */
         const int32_t d = (int32_t)((uint32_t)(b) + (uint32_t)(3));
         /* e = select_n c b d */
-        const int32_t e = (c ? d : b);
+        const int32_t e = tp_select_i32(c, d, b);
         /* f = broadcast_in_dim[shape=(3, 1), broadcast_dimensions=(0,)] e */
         const int32_t f = e;
         F[idx] = f;

@@ -37,13 +37,13 @@ __global__ void __launch_bounds__(TP_BLOCK) jit_selu_k0_kernel(const float *rest
         /* d = broadcast_in_dim[shape=(3, 4), broadcast_dimensions=()] 0.0:f32[] */
         const float d = 0.0f;
         /* e = select_n c b d */
-        const float e = (c ? d : b);
+        const float e = tp_select_f32(c, d, b);
         /* f = expm1 e */
         const float f = tp_keep_subnormal_f32(e, tp_expm1_f32(e));
         /* g = mul 1.6732632:f32[] f */
         const float g = (1.6732632f * f);
         /* h = select_n c g b */
-        const float h = (c ? b : g);
+        const float h = tp_select_f32(c, b, g);
         /* i = mul 1.050701:f32[] h */
         const float i = (1.050701f * h);
         I[idx] = i;

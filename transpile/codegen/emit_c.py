@@ -359,7 +359,10 @@ def _select_n(args, in_avals, out_aval, **_):
     if len(cases) == 1:
         return cases[0]
     if np.dtype(in_avals[0].dtype) == BOOL:
-        return f"({which} ? {cases[1]} : {cases[0]})"
+        # A blend, not ?: (gcc 12 sinks a float operand's work into a branch it will
+        # not if-convert, leaving the loop scalar: runtime/tp_ops.h, tp_select_f32)
+        sfx = "u8" if out_aval.dtype == BOOL else _sfx(out_aval.dtype)
+        return f"tp_select_{sfx}({which}, {cases[1]}, {cases[0]})"
     expr = cases[0]  # out-of-range `which` clamps to the first or last case
     for i, c in enumerate(cases[1:], start=1):
         expr = f"({which} >= {i} ? {c} : {expr})"
