@@ -1,10 +1,10 @@
 """Issue 19: transpile vs JAX (and NumPy) on a quiet machine and on a busy one.
 
-Run from the repository root with an interpreter that has JAX (``/tmp/jaxenv`` here):
+Run from the repository root with an interpreter that has JAX (``$JAX_PYTHON``, a scratch virtualenv with JAX 0.10.2):
 
-    PYTHONPATH=. /tmp/jaxenv/bin/python benchmarks/bench_busy.py          # both conditions
-    PYTHONPATH=. /tmp/jaxenv/bin/python benchmarks/bench_busy.py --hog    # busy only
-    PYTHONPATH=. /tmp/jaxenv/bin/python benchmarks/bench_busy.py --quiet  # quiet only
+    PYTHONPATH=. $JAX_PYTHON benchmarks/bench_busy.py          # both conditions
+    PYTHONPATH=. $JAX_PYTHON benchmarks/bench_busy.py --hog    # busy only
+    PYTHONPATH=. $JAX_PYTHON benchmarks/bench_busy.py --quiet  # quiet only
 
 "Busy" starts a CPU hog (``python -c "while True: pass"``) pinned to one core for the
 whole table and kills it at the end: fewer cores are free than OpenMP has threads, which
@@ -139,7 +139,7 @@ def _start_hog():
 
 def main(argv):
     if jax is None:
-        sys.exit("bench_busy needs JAX: run it with /tmp/jaxenv/bin/python (see the docstring)")
+        sys.exit("bench_busy needs JAX: run it with an interpreter that has JAX (see the docstring)")
     print(f"cores: {len(os.sched_getaffinity(0))}, OMP_NUM_THREADS="
           f"{os.environ.get('OMP_NUM_THREADS', '(unset)')}")
     if "--hog" not in argv:

@@ -5,9 +5,9 @@ Run from the repository root:
 
     python benchmarks/bench_compile.py                         # transpile only
     python benchmarks/bench_compile.py --contender jax         # JAX in this interpreter
-    python benchmarks/bench_compile.py --contender jax --jax-python /tmp/jaxenv/bin/python
+    python benchmarks/bench_compile.py --contender jax --jax-python $JAX_PYTHON
     python benchmarks/bench_compile.py --cases sin100,selu --repeat 5
-    python benchmarks/bench_compile.py --transpile-root /tmp/old-checkout   # a baseline
+    python benchmarks/bench_compile.py --transpile-root ../old-checkout   # a baseline
 
 A child process imports the library and builds its inputs, then times the first call
 (tracing, optimisation, planning, rendering, the C compiler, loading, running) until

@@ -1,8 +1,8 @@
 """Issue 20: linear algebra, transpile vs JAX (LAPACK on CPU) vs NumPy (LAPACK).
 
-Run from the repository root with an interpreter that has JAX (``/tmp/jaxenv`` here):
+Run from the repository root with an interpreter that has JAX (``$JAX_PYTHON``, a scratch virtualenv with JAX 0.10.2):
 
-    PYTHONPATH=. /tmp/jaxenv/bin/python benchmarks/bench_linalg.py [n]
+    PYTHONPATH=. $JAX_PYTHON benchmarks/bench_linalg.py [n]
 
 ``jit``-compiled ``jnp.linalg.solve`` (one right-hand side), ``eigh`` and (when
 transpile has it) ``svd`` of an ``n x n`` matrix (256 by default), float32 and float64.

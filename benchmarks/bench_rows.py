@@ -2,9 +2,9 @@
 logsumexp) and column/row sums, transpile as it plans now ("new") against the same code
 with row fusion and chunked column reductions turned off ("old") and JAX.
 
-Run from the repository root with an interpreter that has JAX (``/tmp/jaxenv`` here):
+Run from the repository root with an interpreter that has JAX (``$JAX_PYTHON``, a scratch virtualenv with JAX 0.10.2):
 
-    PYTHONPATH=. /tmp/jaxenv/bin/python benchmarks/bench_rows.py [case substrings...]
+    PYTHONPATH=. $JAX_PYTHON benchmarks/bench_rows.py [case substrings...]
 
 "old" is planned with ``plan_program(..., fuse_rows=False)`` and one pass down each
 block of columns (``kernels._row_chunks`` returning no chunks), under its own lowering

@@ -3,9 +3,9 @@ process, medians, ratio = JAX time / transpile time (> 1: transpile is faster).
 
 Run from the repository root (JAX from the scratch virtualenv):
 
-    PYTHONPATH=. /tmp/jaxenv/bin/python benchmarks/bench_workloads.py
-    PYTHONPATH=. /tmp/jaxenv/bin/python benchmarks/bench_workloads.py --hog
-    PYTHONPATH=. /tmp/jaxenv/bin/python benchmarks/bench_workloads.py eager dispatch
+    PYTHONPATH=. $JAX_PYTHON benchmarks/bench_workloads.py
+    PYTHONPATH=. $JAX_PYTHON benchmarks/bench_workloads.py --hog
+    PYTHONPATH=. $JAX_PYTHON benchmarks/bench_workloads.py eager dispatch
 
 ``--hog`` keeps one core busy (``python -c "while True: pass"``) for the whole run, as
 the other jobs of a shared machine do. Row names given on the command line select rows

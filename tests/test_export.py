@@ -248,7 +248,7 @@ def test_lowered_export_and_cli(tmp_path):
 
 def test_bad_names_and_types():
     with pytest.raises(ValueError, match="not a valid C identifier"):
-        jax.export_c(jax.jit(lambda x: x), F8, name="1bad", out_dir="/tmp/unused")
+        jax.export_c(jax.jit(lambda x: x), F8, name="1bad", out_dir="unused")
     from transpile.__main__ import parse_abstract_arg
     assert parse_abstract_arg("f32[100,3]").shape == (100, 3)
     assert parse_abstract_arg("i32[]").dtype == np.int32

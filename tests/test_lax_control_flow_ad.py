@@ -326,7 +326,7 @@ def test_while_without_tangents_is_fine_under_grad():
 
 
 # ---------------------------------------------------------------------------------------
-# Jaxpr text against JAX 0.10.2 (float32, recorded with /tmp/jaxenv)
+# Jaxpr text against JAX 0.10.2 (float32, recorded in a scratch virtualenv)
 
 def g(x):
     return jnp.sin(x) * x
