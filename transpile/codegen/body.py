@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import dtypes
 from ..ir import Literal, Var
 from ..lax import indexing, layout, slicing, structural
 from . import emit_c, prng_c
@@ -50,7 +51,7 @@ def eqn_comment(e, names) -> str:
         if isinstance(a, Literal):
             v = np.asarray(a.val, a.aval.dtype)[()]
             text = np.format_float_positional(v, unique=True, trim="0") \
-                if a.aval.dtype.kind == "f" and np.isfinite(v) else str(v.item())
+                if dtypes.is_float(a.aval.dtype) and np.isfinite(v) else str(v.item())
             return f"{text}:{a.aval.str_short()}"
         return names.get(a, "?")
     params = ", ".join(f"{k}={_fmt_param(v)}" for k, v in e.params.items()

@@ -102,7 +102,7 @@ def literal(value, dtype) -> str:
     v = np.asarray(value).astype(dtype)[()]
     if dtype == BOOL:
         return "1" if v else "0"
-    if dtype.kind == "f":
+    if dtypes.is_float(dtype):
         return _float_text(float(v), dtype)
     v = int(v)
     if dtype.kind == "i":
@@ -233,7 +233,7 @@ _def(lax_fma.fma_p, _fma)
 
 def _neg(args, in_avals, out_aval, **_):
     dt = np.dtype(out_aval.dtype)
-    if dt.kind == "f":
+    if dtypes.is_float(dt):
         return f"(-{args[0]})"
     return _wrap_binary("-", literal(0, dt), args[0], dt)
 
@@ -243,14 +243,14 @@ _def(ew.neg_p, _neg)
 
 def _div(args, in_avals, out_aval, **_):
     dt = np.dtype(out_aval.dtype)
-    if dt.kind == "f":
+    if dtypes.is_float(dt):
         return f"({args[0]} / {args[1]})"
     return f"tp_div_{_sfx(dt)}({args[0]}, {args[1]})"
 
 
 def _rem(args, in_avals, out_aval, **_):
     dt = np.dtype(out_aval.dtype)
-    if dt.kind == "f":
+    if dtypes.is_float(dt):
         # XLA flushes the divisor only; a bit-level select keeps the dividend intact.
         f = "fmod" if dt == F64 else "fmodf"
         return f"{f}({args[0]}, tp_flush_{_sfx(dt)}({args[1]}))"
@@ -265,7 +265,7 @@ def _minmax(which: str):
     def rule(args, in_avals, out_aval, **_):
         dt = np.dtype(out_aval.dtype)
         a, b = args
-        if dt.kind == "f":
+        if dtypes.is_float(dt):
             return f"tp_{which}_{_sfx(dt)}({a}, {b})"
         if dt == BOOL:
             return f"({a} {'|' if which == 'max' else '&'} {b})"
@@ -339,7 +339,7 @@ for _p, _op in ((ew.eq_p, "=="), (ew.ne_p, "!="), (ew.lt_p, "<"), (ew.le_p, "<="
 def _abs(args, in_avals, out_aval, **_):
     dt = np.dtype(out_aval.dtype)
     a = args[0]
-    if dt.kind == "f":
+    if dtypes.is_float(dt):
         return f"fabs({a})" if dt == F64 else f"fabsf({a})"
     return f"({a} < 0 ? {_neg([a], in_avals, out_aval)} : {a})"
 
@@ -401,7 +401,7 @@ def _integer_pow(args, in_avals, out_aval, *, y):
         return literal(1, dt)
     if y == 1:
         return a
-    if dt.kind == "f":
+    if dtypes.is_float(dt):
         if dt == F16:
             def mul(p, q):
                 return f"tp_f16_round({p} * {q})"
@@ -547,7 +547,7 @@ def _convert_expr(a: str, src: np.dtype, dst: np.dtype) -> str:
         return a
     if dst == BOOL:
         return f"(uint8_t)({a} != 0)"
-    if src.kind == "f" and dst.kind in "iu":
+    if dtypes.is_float(src) and dst.kind in "iu":
         return f"tp_{_sfx(src if src != F16 else F32)}_to_{_sfx(dst)}({a})"
     if dst == F16:
         if src == F64:
@@ -579,8 +579,8 @@ def _bitcast(args, in_avals, out_aval, *, new_dtype):
         return a
     # Through the unsigned integer of the width: integer casts keep the bits (modulo
     # 2^n), floats go through the runtime's memcpy helpers.
-    bits = f"tp_bits_of_{_sfx(src)}({a})" if src.kind == "f" else f"({_utype(src)})({a})"
-    if dst.kind == "f":
+    bits = f"tp_bits_of_{_sfx(src)}({a})" if dtypes.is_float(src) else f"({_utype(src)})({a})"
+    if dtypes.is_float(dst):
         return f"tp_{_sfx(dst)}_of_bits({bits})"
     return bits if dst.kind == "u" else f"({ctype(dst)})({bits})"
 

@@ -90,7 +90,7 @@ ANY = ("bool", "integer", "floating", "complexfloating")
 
 
 def _accepts(accepted, dtype) -> bool:
-    return any(np.dtype(dtype).kind in _CATEGORY_KINDS[c] for c in accepted)
+    return any(dtypes.kind(np.dtype(dtype)) in _CATEGORY_KINDS[c] for c in accepted)
 
 
 def _check_accepts(name: str, dtype, accepted, position: int | None = None) -> None:
@@ -148,7 +148,7 @@ def _xla(fn, *, daz=_F32_F64, ftz=_F32_F64, wide=False):
     """
     def impl(*args, **params):
         dt = args[0].dtype
-        if dt.kind != "f":
+        if not dtypes.is_float(dt):
             return fn(*args, **params)
         args = [_flush(a) if a.dtype in daz else a for a in args]
         if wide and dt is not _F64 and float_ufunc and len(args) == 1 and not params \
@@ -158,9 +158,9 @@ def _xla(fn, *, daz=_F32_F64, ftz=_F32_F64, wide=False):
             out = fn(args[0], dtype=np.float64, out=np.empty(args[0].shape, dt),
                      casting="unsafe")
         elif wide and dt is not _F64 and dt != _F64:
-            out = np.asarray(fn(*[a.astype(np.float64) if a.dtype.kind == "f" else a
+            out = np.asarray(fn(*[a.astype(np.float64) if dtypes.is_float(a.dtype) else a
                                   for a in args], **params))
-            if out.dtype.kind == "f":
+            if dtypes.is_float(out.dtype):
                 out = out.astype(dt)
         else:
             out = np.asarray(fn(*args, **params))
@@ -224,7 +224,7 @@ def _binop(name: str, accepted, impl, out_dtype=None, jnp_name=None, dtype_rule=
 def _sign_impl(x):
     if x.dtype.kind == "u":
         return (x != 0).astype(x.dtype)
-    if x.dtype.kind == "f":
+    if dtypes.is_float(x.dtype):
         return np.where(x == 0, x, np.sign(x))  # keeps -0.0; NaN stays NaN
     return np.sign(x)
 
@@ -398,7 +398,7 @@ square_p = _unop("square", NUMBER, _xla(lambda x: x * x))
 
 
 def _div_impl(x, y):
-    if x.dtype.kind == "f":
+    if dtypes.is_float(x.dtype):
         return np.divide(x, y)
     zero = y == 0
     if x.dtype.kind == "u":
@@ -413,7 +413,7 @@ def _div_impl(x, y):
 
 
 def _rem_impl(x, y):
-    if x.dtype.kind == "f":
+    if dtypes.is_float(x.dtype):
         return np.fmod(x, _flush(y))  # XLA flushes the divisor only; exact, never rounds
     zero = y == 0
     if x.dtype.kind == "u":
@@ -426,7 +426,7 @@ def _rem_impl(x, y):
 def _pow_dtype_rule(x, y):
     _check_accepts("pow", x.dtype, FLOATING, 0)
     _check_accepts("pow", y.dtype, NUMBER, 1)
-    if y.dtype.kind == "f" and y.dtype != x.dtype:
+    if dtypes.is_float(y.dtype) and y.dtype != x.dtype:
         raise TypeError(
             "the first argument to pow must have an inexact dtype (float or complex), and "
             "the second argument must have an inexact or integer dtype, and two inexact "
@@ -436,7 +436,7 @@ def _pow_dtype_rule(x, y):
 
 def _pow_impl(x, y):
     # An integer exponent is converted to the base's dtype first (so 2**31 - 1 is even).
-    return _pow_float(x, y if y.dtype.kind == "f" else convert_values(y, x.dtype))
+    return _pow_float(x, y if dtypes.is_float(y.dtype) else convert_values(y, x.dtype))
 
 
 _pow_float = _transcendental(np.power, daz=())
@@ -444,14 +444,14 @@ _pow_float = _transcendental(np.power, daz=())
 
 def _max_impl(x, y):
     r = np.maximum(x, y)
-    if x.dtype.kind == "f":  # max(-0.0, +0.0) is +0.0
+    if dtypes.is_float(x.dtype):  # max(-0.0, +0.0) is +0.0
         r = np.where((x == 0) & (y == 0), np.where(np.signbit(x), y, x), r)
     return r
 
 
 def _min_impl(x, y):
     r = np.minimum(x, y)
-    if x.dtype.kind == "f":  # min(-0.0, +0.0) is -0.0
+    if dtypes.is_float(x.dtype):  # min(-0.0, +0.0) is -0.0
         r = np.where((x == 0) & (y == 0), np.where(np.signbit(x), x, y), r)
     return r
 
@@ -610,11 +610,11 @@ def convert_values(x: np.ndarray, new_dtype) -> np.ndarray:
     x = _flush(x)
     if new_dtype == np.bool_:
         return x != 0
-    if x.dtype.kind == "f" and new_dtype.kind in "iu":
+    if dtypes.is_float(x.dtype) and new_dtype.kind in "iu":
         return _float_to_int(x, new_dtype)
     with np.errstate(all="ignore"):
         out = x.astype(new_dtype)
-    return _flush(out) if x.dtype.kind == "f" else out
+    return _flush(out) if dtypes.is_float(x.dtype) else out
 
 
 @convert_element_type_p.def_impl

@@ -36,7 +36,7 @@ def _check_axes(x: ShapedArray, axes) -> None:
 
 
 def _check_number(name: str, dtype) -> None:
-    if np.dtype(dtype).kind not in "iuf":
+    if dtypes.kind(np.dtype(dtype)) not in "iuf":
         raise TypeError(f"{name} does not accept dtype {np.dtype(dtype).name}. Accepted "
                         "dtypes are subtypes of number.")
 
@@ -84,7 +84,7 @@ def _identity(op: str, dtype) -> np.generic:
     if op == "and":
         return np.invert(dtype.type(0)) if dtype.kind in "iu" else np.bool_(True)
     lowest = op == "max"
-    if dtype.kind == "f":
+    if dtypes.is_float(dtype):
         return dtype.type(-np.inf if lowest else np.inf)
     if dtype.kind == "b":
         return np.bool_(not lowest)
@@ -98,7 +98,7 @@ def _fix_zero_sign(out, x, op: str, axis, accumulate: bool = False):
     A zero max is -0 only if every element so far is negative-signed; a zero min is -0
     if any element is.
     """
-    if x.dtype.kind != "f" or x.size == 0:
+    if not dtypes.is_float(x.dtype) or x.size == 0:
         return out
     zero = np.asarray(out == 0)
     if not zero.any():  # the common case, decided on the (smaller) result
