@@ -47,6 +47,8 @@ from ..array import Array
 from ..core import ShapedArray
 from ..interpreters.tracing import const_fold_rules
 from ..ir import Literal, pp_param_rules
+from . import _bfloat16 as bf16
+from ._bfloat16 import from_float32, to_float32, via_float32
 from ._base import broadcasting_shape, check_same_dtypes, set_cost
 from ._xla_exp import xla_exp_f32, xla_logistic_f32, xla_tanh_f32
 from ._xla_math import (libm_f64, xla_erf_inv_f32, xla_erf_inv_f64, xla_log1p_f32,
@@ -188,7 +190,7 @@ def _unop(name: str, accepted, impl, out_dtype=None):
         return ShapedArray(x.shape, x.dtype if out_dtype is None else out_dtype, x.weak_type)
 
     p.def_abstract_eval(abstract)
-    p.def_impl(impl)
+    p.def_impl(via_float32(impl))
     p.unflushed_dtypes = getattr(impl, "unflushed_dtypes", frozenset())
     return p
 
@@ -213,7 +215,7 @@ def _binop(name: str, accepted, impl, out_dtype=None, jnp_name=None, dtype_rule=
                            x.weak_type and y.weak_type)
 
     p.def_abstract_eval(abstract)
-    p.def_impl(impl)
+    p.def_impl(via_float32(impl))
     p.unflushed_dtypes = getattr(impl, "unflushed_dtypes", frozenset())
     return p
 
@@ -273,6 +275,10 @@ def _logistic_impl(x):
     # flushes the quotient as FTZ does (_xla_exp.py).
     if x.dtype == np.float32:
         return xla_logistic_f32(x)
+    if x.dtype == dtypes.bfloat16:
+        one = np.float32(1)
+        e = bf16.round_trip(xla_exp_f32(-to_float32(x)))
+        return from_float32(one / bf16.round_trip(one + e))
     one = x.dtype.type(1)
     e = _exp_impl(-x)
     return one / (one + e)
@@ -301,7 +307,19 @@ floor_p = _unop("floor", REAL_FLOATING, _xla(np.floor))
 ceil_p = _unop("ceil", REAL_FLOATING, _xla(np.ceil))
 round_p = _unop("round", REAL_FLOATING, _xla(_round_impl))
 is_finite_p = _unop("is_finite", REAL_FLOATING, np.isfinite, out_dtype=np.bool_)
-exp2_p = _unop("exp2", FLOATING, _transcendental(np.exp2))
+_exp2_impl = _transcendental(np.exp2)
+
+
+@bf16.native
+def _exp2_bf16(x):
+    # JAX lowers a bfloat16 exp2 as exp(x * log(2)), the product rounded to bfloat16.
+    if x.dtype != dtypes.bfloat16:
+        return _exp2_impl(x)
+    return from_float32(xla_exp_f32(bf16.round_trip(to_float32(x) * _LN2_BF16)))
+
+
+_LN2_BF16 = to_float32(from_float32(np.float32(np.log(2))))
+exp2_p = _unop("exp2", FLOATING, _exp2_bf16)
 expm1_p = _unop("expm1", FLOATING, _transcendental(np.expm1, **_NO_FLUSH))
 
 
@@ -341,7 +359,7 @@ tanh_p = _unop("tanh", FLOATING, _tanh_impl)
 asinh_p = _unop("asinh", FLOATING, _transcendental(np.arcsinh))
 acosh_p = _unop("acosh", FLOATING, _transcendental(np.arccosh))
 atanh_p = _unop("atanh", FLOATING, _transcendental(np.arctanh))
-logistic_p = _unop("logistic", FLOATING, _xla(_logistic_impl))
+logistic_p = _unop("logistic", FLOATING, bf16.native(_xla(_logistic_impl)))
 erf_p = _unop("erf", REAL_FLOATING, _transcendental(_erf_f64))
 erf_inv_p = _unop("erf_inv", REAL_FLOATING, _via_xla(xla_erf_inv_f32, xla_erf_inv_f64))
 abs_p = _unop("abs", SIGNED_NUMBER, np.abs)
@@ -456,7 +474,10 @@ def _min_impl(x, y):
     return r
 
 
+@bf16.native
 def _nextafter_impl(x, y):
+    if x.dtype == dtypes.bfloat16:
+        return bf16.nextafter(x, y)
     # Bit stepping, not flushed; but x == y compares with subnormals read as zero.
     return np.where(_flush(x) == _flush(y), y, np.nextafter(x, y))
 
@@ -607,6 +628,13 @@ def convert_values(x: np.ndarray, new_dtype) -> np.ndarray:
     new_dtype = np.dtype(new_dtype)
     if x.dtype == new_dtype:
         return x  # a no-op in XLA: subnormals survive
+    if x.dtype == dtypes.bfloat16:  # exact in float32; XLA converts from there
+        x = to_float32(x)
+        if new_dtype == np.float32:
+            return x
+    elif new_dtype == dtypes.bfloat16:  # through float32, not flushed (XLA's bit rounding)
+        with np.errstate(all="ignore"):
+            return from_float32(x.astype(np.float32))
     x = _flush(x)
     if new_dtype == np.bool_:
         return x != 0
