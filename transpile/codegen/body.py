@@ -175,8 +175,8 @@ class BodyBuilder:
         else:
             self.reads[b.name] = b
             expr = f"{b.name}[{offset}]"
-        if var.aval.dtype == np.float16:
-            expr = f"tp_f16_to_f32({expr})"
+        if dtypes.half_name(var.aval.dtype):
+            expr = f"tp_{dtypes.half_name(var.aval.dtype)}_to_f32({expr})"
         return expr
 
     def _read(self, var: Var, idx: Index) -> str:
@@ -189,8 +189,8 @@ class BodyBuilder:
         if p is slicing.iota_p:
             dims = idx.get_dims()
             expr = f"({emit_c.ctype(out.aval.dtype)}){dims[e.params['dimension']]}"
-            if out.aval.dtype == np.float16:
-                expr = f"tp_f16_round({expr})"
+            if dtypes.half_name(out.aval.dtype):
+                expr = f"tp_{dtypes.half_name(out.aval.dtype)}_round({expr})"
         elif p in prng_c.SOURCES:
             expr = yield from self._random_source(e, idx)
         elif p is slicing.pad_p:

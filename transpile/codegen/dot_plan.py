@@ -94,7 +94,8 @@ def dot_fields(e, ins, out) -> dict:
 
 def _reader(buf, ptr, off) -> str:
     e = f"{ptr}[{off}]"
-    return f"tp_f16_to_f32({e})" if buf.aval.dtype == np.float16 else e
+    h = dtypes.half_name(buf.aval.dtype)
+    return f"tp_{h}_to_f32({e})" if h else e
 
 
 def _store_expr(out_dt, compute, op_dt) -> str:
@@ -105,8 +106,9 @@ def _store_expr(out_dt, compute, op_dt) -> str:
     v = "acc"
     if dtypes.is_float(op_dt) and not dtypes.is_float(out_dt) and op_dt != compute:
         v = f"({emit_c.ctype(op_dt)})acc"
-        if op_dt == np.float16:
-            v = f"tp_f16_round({v})"
+        if dtypes.half_name(op_dt):
+            v = f"tp_{dtypes.half_name(op_dt)}_round({v})"
     src = compute if not (dtypes.is_float(op_dt) and not dtypes.is_float(out_dt)) else op_dt
     conv = emit_c._convert_expr(v, np.dtype(src), out_dt)
-    return f"tp_f32_to_f16({conv})" if out_dt == np.float16 else conv
+    h = dtypes.half_name(out_dt)
+    return f"tp_f32_to_{h}({conv})" if h else conv

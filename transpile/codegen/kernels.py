@@ -32,7 +32,6 @@ from .sort_plan import sort_fields
 
 __all__ = ["loop_kernel", "reduce_kernel", "opaque_kernel"]
 
-F16 = np.dtype(np.float16)
 
 
 def _kernel_plan(**kw):
@@ -52,7 +51,8 @@ def _params(reads: dict, writes: list) -> list:
 
 def _store(dtype, value: str) -> str:
     """``value`` (compute type) converted to the storage type."""
-    return f"tp_f32_to_f16({value})" if np.dtype(dtype) == F16 else value
+    h = dtypes.half_name(dtype)
+    return f"tp_f32_to_{h}({value})" if h else value
 
 
 # ---------------------------------------------------------------------------------------
@@ -154,7 +154,7 @@ def _acc(op: str, dtype):
     if op in ("sum", "prod"):
         sym = "+" if op == "sum" else "*"
         if dtypes.is_float(dt):
-            acc = "float" if dt == F16 else "double"
+            acc = "float" if dtypes.half_name(dt) else "double"
             return acc, ("0.0" if op == "sum" else "1.0"), f"{{a}} {sym} ({acc}){{v}}", sym
         return "uint64_t", ("0" if op == "sum" else "1"), f"{{a}} {sym} (uint64_t){{v}}", sym
     if op in ("max", "min"):
@@ -307,7 +307,8 @@ def _split(shape, axis):
 
 def _read(b, offset: str) -> str:
     e = f"{b.name}[{offset}]"
-    return f"tp_f16_to_f32({e})" if b.aval.dtype == F16 else e
+    h = dtypes.half_name(b.aval.dtype)
+    return f"tp_{h}_to_f32({e})" if h else e
 
 
 #: Primitives whose output holds the operand's bytes in a new type: a byte-copying

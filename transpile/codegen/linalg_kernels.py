@@ -32,8 +32,8 @@ PARALLEL_MIN_FLOPS = 1 << 18
 
 def _key_expr(dtype, value: str) -> str:
     dt = np.dtype(dtype)
-    if dt == np.float16:
-        return f"tp_topk_key_f16({value})"
+    if dtypes.half_name(dt):
+        return f"tp_topk_key_{dtypes.half_name(dt)}({value})"
     if dtypes.is_float(dt):
         return f"tp_topk_key_f{dt.itemsize * 8}({value})"
     if dt.kind == "i":

@@ -64,13 +64,13 @@ def _as_axes(axes) -> tuple:
 
 def _wide(dtype) -> np.dtype:
     """The dtype to accumulate ``dtype`` in: 64-bit ints (wrapping is modular, so
-    narrowing the result gives XLA's wrapped value) and float32 for float16."""
+    narrowing the result gives XLA's wrapped value) and float32 for 16-bit floats."""
     dtype = np.dtype(dtype)
     if dtype.kind == "i":
         return np.dtype(np.int64)
     if dtype.kind == "u":
         return np.dtype(np.uint64)
-    if dtype == np.float16:
+    if dtypes.half_name(dtype):
         return np.dtype(np.float32)
     return dtype
 
