@@ -11,7 +11,7 @@ from .continuous import (bits, exponential, gumbel, laplace, logistic,  # noqa: 
 from .continuous_extra import (cauchy, double_sided_maxwell, geometric,  # noqa: F401
                                key_dtype, lognormal, maxwell, orthogonal, pareto,
                                rademacher, rayleigh, triangular, wald, weibull_min)
-from .counts import binomial, multinomial  # noqa: F401
+from .counts import binomial, multinomial, poisson  # noqa: F401
 from .discrete import bernoulli, categorical, choice, permutation, randint  # noqa: F401
 from .gamma_family import (ball, beta, chisquare, dirichlet, f, gamma,  # noqa: F401
                            generalized_normal, loggamma, random_gamma_p, t)
@@ -25,4 +25,5 @@ __all__ = ["PRNGKey", "key", "key_data", "wrap_key_data", "key_impl", "split", "
            "cauchy", "double_sided_maxwell", "geometric", "key_dtype", "lognormal",
            "maxwell", "orthogonal", "pareto", "rademacher", "rayleigh", "triangular",
            "wald", "weibull_min", "ball", "beta", "chisquare", "dirichlet", "f", "gamma",
-           "generalized_normal", "loggamma", "random_gamma_p", "t", "binomial", "multinomial"]
+           "generalized_normal", "loggamma", "random_gamma_p", "t", "binomial", "multinomial",
+           "poisson"]
