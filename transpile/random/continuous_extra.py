@@ -421,8 +421,9 @@ def _geometric_impl(key, p, shape, dtype):
     u = uniform(key, shape, p.dtype)
     # JAX maps u == 0 to 1 (a draw of 1) rather than log(0) = -inf.
     u = jnp.where(u == 0, 1, u)
+    log_u = lax.log(u)
     log_q = jnp.broadcast_to(lax.log1p(-p), shape)
-    return (lax.floor(lax.div(lax.log(u), log_q)) + 1).astype(dtype)
+    return (lax.floor(lax.div(log_u, log_q)) + 1).astype(dtype)
 
 
 _geometric_impl.__name__ = "_geometric"
