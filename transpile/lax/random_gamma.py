@@ -16,6 +16,7 @@ The JVP (JAX's, through ``random_gamma_grad``) is a follow-up: it needs the
 from __future__ import annotations
 
 from .. import core, dtypes
+from ..interpreters import ad
 from ..interpreters import eval as eval_mod
 from ..interpreters.batching import bdim_at_front, not_mapped, primitive_batchers
 from ..interpreters.eval import eval_jaxpr_numpy
@@ -70,5 +71,15 @@ def _random_gamma_batch(vals, dims, *, log_space):
 
 
 primitive_batchers[random_gamma_p] = _random_gamma_batch
+
+
+def _random_gamma_jvp_a(g, ans, key, a, *, log_space):
+    raise NotImplementedError(
+        "differentiating jax.random.gamma/loggamma with respect to `a` needs the "
+        "random_gamma_grad primitive, which transpile.lax does not have yet")
+
+
+# The key has no tangent; the draw's derivative in `a` is the follow-up noted above.
+ad.defjvp2(random_gamma_p, None, _random_gamma_jvp_a)
 # A loop: its NumPy rule is far slower than a build, as for ``while``.
 eval_mod.compiled_eagerly[random_gamma_p] = lambda params: True
