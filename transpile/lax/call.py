@@ -49,7 +49,7 @@ internal_jit: Callable = _no_jit
 
 
 #: Primitives compiled as a jaxpr of other primitives (JAX's ``mlir.lower_fun``):
-#: primitive -> ``expand(eqn) -> ClosedJaxpr`` over the equation's operands. Filled by
+#: primitive -> ``expand(in_avals, **params) -> ClosedJaxpr`` over the operands. Filled by
 #: the module defining the expansion (it may sit above lax, e.g. ``random_gamma``'s);
 #: ``passes.inline`` splices the jaxpr in before planning.
 EXPANSIONS: dict = {}

@@ -40,26 +40,12 @@ def _random_gamma_abstract(key, a, *, log_space):
     return a
 
 
-class _EqnLike:
-    """What an expansion reads of an equation: operand avals and params."""
-
-    def __init__(self, avals, params):
-        self.invars = [_AvalOnly(a) for a in avals]
-        self.params = params
-
-
-class _AvalOnly:
-    def __init__(self, aval):
-        self.aval = aval
-
-
 @random_gamma_p.def_impl
 def _random_gamma_impl(key, a, *, log_space):
     expand = EXPANSIONS.get(random_gamma_p)
     if expand is None:
         raise RuntimeError("random_gamma has no expansion: import transpile.random")
-    closed = expand(_EqnLike([core.get_aval(key), core.get_aval(a)],
-                             {"log_space": log_space}))
+    closed = expand([core.get_aval(key), core.get_aval(a)], log_space=log_space)
     return eval_jaxpr_numpy(closed.jaxpr, closed.consts, key, a)[0]
 
 

@@ -100,7 +100,8 @@ def _inline(closed: ClosedJaxpr, memo: dict) -> ClosedJaxpr:
             continue
         expand = EXPANSIONS.get(eqn.primitive)
         if expand is not None:  # compiled as its expansion (JAX's lower_fun)
-            outs = _splice(recurse(expand(eqn)), invars, consts, eqns)
+            body = recurse(expand([a.aval for a in eqn.invars], **eqn.params))
+            outs = _splice(body, invars, consts, eqns)
             for v, a in zip(eqn.outvars, outs, strict=True):
                 env[v] = a
             changed = True

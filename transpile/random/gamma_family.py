@@ -96,10 +96,9 @@ def _expansion(key_aval, a_aval, log_space: bool, _x64: bool):
                           [key_aval, a_aval])
 
 
-def _expand(eqn):
-    key, a = (v.aval for v in eqn.invars)
-    return _expansion(key, a, bool(eqn.params["log_space"]),
-                      bool(config.read("jax_enable_x64")))
+def _expand(in_avals, *, log_space):
+    key, a = in_avals
+    return _expansion(key, a, bool(log_space), bool(config.read("jax_enable_x64")))
 
 
 EXPANSIONS[random_gamma_p] = _expand
