@@ -306,6 +306,7 @@ def test_every_hook_is_filled_by_import_transpile():
     assert core.index_in_dim is slicing.index_in_dim
     assert call.internal_jit is jit_module.internal_jit
     assert jit_module.jit_p is call.jit_p and call.jit_p.impl is not None
+    assert transpile.random.random_gamma_p in call.EXPANSIONS
     assert stages.export_lowering is export.export_lowering
     assert load.host_function is lax_callbacks.host_function
     assert ad.add_any_p is elementwise.add_any_p
