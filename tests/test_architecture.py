@@ -34,7 +34,7 @@ LAYERS = {
     # 0 foundation
     "transpile.errors": 0, "transpile.config": 0, "transpile.pretty": 0,
     "transpile.resources": 0, "transpile.tree_util": 0, "transpile.dtypes": 0,
-    "transpile.version": 0, "transpile.abi": 0,
+    "transpile.version": 0, "transpile.abi": 0, "transpile.tree": 0,
     # 1 IR core
     "transpile.core": 1, "transpile.ir": 1,
     # 2 values and devices
