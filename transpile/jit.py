@@ -150,6 +150,12 @@ def _cache_for(fun) -> dict:
         return _strong_caches.setdefault(id(fun), {})
 
 
+def clear_caches() -> None:
+    """Drop every jit entry (traced jaxprs and their executables) held in memory."""
+    for c in list(_caches.values()) + list(_strong_caches.values()):
+        c.clear()
+
+
 @dataclass
 class _Entry:
     closed_jaxpr: ClosedJaxpr
