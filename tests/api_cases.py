@@ -68,6 +68,15 @@ def tree_namespace(jax):
                 Static=Static, add=operator.add, dataclasses=dataclasses)
 
 
+def evaluate(expr: str, namespace: dict) -> dict:
+    """``{"repr": ...}`` of the expression's value, or its exception's type and message
+    (how the recorder stores answers and the tests compare them)."""
+    try:
+        return {"repr": repr(eval(expr, dict(namespace)))}
+    except Exception as e:  # noqa: BLE001  (compared with what the library raised)
+        return {"error": type(e).__name__, "message": str(e)}
+
+
 #: Expressions over ``tree_namespace``; each is recorded as ``repr`` of its value, or
 #: the type and message of the exception it raises.
 TREE_EXPRS = [

@@ -4,6 +4,7 @@ and ``vmap``."""
 from __future__ import annotations
 
 import collections
+import functools
 import dataclasses
 
 import numpy as np
@@ -20,24 +21,14 @@ import transpile as jax
 import transpile.numpy as jnp
 
 RECORDED = jaxpr_cases.load_data("api.json")["tree"]
+# The classes are made and registered once per module (registration is global).
+_namespace = functools.cache(lambda: api_cases.tree_namespace(transpile))
 TREE_EXPRS = [e for e in api_cases.TREE_EXPRS if e.startswith("tree.")]
 
 
-def _evaluate(expr, namespace):
-    try:
-        return {"repr": repr(eval(expr, dict(namespace)))}
-    except Exception as e:  # noqa: BLE001  (compared with what JAX raised)
-        return {"error": type(e).__name__, "message": str(e)}
-
-
-@pytest.fixture(scope="module")
-def namespace():
-    return api_cases.tree_namespace(transpile)
-
-
 @pytest.mark.parametrize("expr", TREE_EXPRS)
-def test_tree_matches_jax(expr, namespace):
-    assert _evaluate(expr, namespace) == RECORDED[expr]
+def test_tree_matches_jax(expr):
+    assert api_cases.evaluate(expr, _namespace()) == RECORDED[expr]
 
 
 def test_names_are_tree_util_functions():

@@ -1,8 +1,10 @@
 """Pytree flattening, rebuilding and printing, against JAX 0.10.2's observed treedefs."""
 import collections
+import functools
 
 import pytest
 
+import transpile
 from transpile import tree_util as tu
 
 P = collections.namedtuple("P", "x y")
@@ -71,29 +73,16 @@ try:
 except ImportError:  # collected as a package
     from tests import api_cases, jaxpr_cases
 
-import transpile  # noqa: E402
-
 RECORDED_TREE = jaxpr_cases.load_data("api.json")["tree"]
+# The classes are made and registered once per module (registration is global).
+_namespace = functools.cache(lambda: api_cases.tree_namespace(transpile))
 TU_EXPRS = [e for e in api_cases.TREE_EXPRS if not e.startswith("tree.")]
 
 
-def evaluate(expr: str, namespace: dict) -> dict:
-    """``{"repr": ...}`` of the expression's value, or its exception's type and
-    message (the recorder's format)."""
-    try:
-        return {"repr": repr(eval(expr, dict(namespace)))}
-    except Exception as e:  # noqa: BLE001  (compared with what JAX raised)
-        return {"error": type(e).__name__, "message": str(e)}
-
-
-@pytest.fixture(scope="module")
-def namespace():
-    return api_cases.tree_namespace(transpile)
-
-
 @pytest.mark.parametrize("expr", TU_EXPRS)
-def test_tree_util_matches_jax(expr, namespace):
-    assert evaluate(expr, namespace) == RECORDED_TREE[expr]
+def test_tree_util_matches_jax(expr):
+    assert api_cases.evaluate(expr, _namespace()) == \
+        RECORDED_TREE[expr]
 
 
 def test_register_with_keys_class_and_node_class():

@@ -92,6 +92,16 @@ def optimizer(opt_maker):
 # ---------------------------------------------------------------------------------------
 # optimizers
 
+def _zeros_state(n: int):
+    """``init``: the parameter followed by ``n`` zero buffers of its shape."""
+    return lambda x0: (x0,) + tuple(jnp.zeros_like(x0) for _ in range(n))
+
+
+def _param(state):
+    """``get_params`` of a ``_zeros_state`` state."""
+    return state[0]
+
+
 @optimizer
 def sgd(step_size):
     """Stochastic gradient descent: ``x -= step_size(i) * g``."""
@@ -107,14 +117,11 @@ def momentum(step_size, mass: float):
     """Heavy-ball momentum: ``v = mass * v + g; x -= step_size(i) * v``."""
     step_size = make_schedule(step_size)
 
-    def init(x0):
-        return x0, jnp.zeros_like(x0)
-
     def update(i, g, state):
         x, velocity = state
         velocity = mass * velocity + g
         return x - step_size(i) * velocity, velocity
-    return init, update, (lambda state: state[0])
+    return _zeros_state(1), update, _param
 
 
 @optimizer
@@ -122,14 +129,11 @@ def nesterov(step_size, mass: float):
     """Nesterov momentum: the step looks ahead along the updated velocity."""
     step_size = make_schedule(step_size)
 
-    def init(x0):
-        return x0, jnp.zeros_like(x0)
-
     def update(i, g, state):
         x, velocity = state
         velocity = mass * velocity + g
         return x - step_size(i) * (mass * velocity + g), velocity
-    return init, update, (lambda state: state[0])
+    return _zeros_state(1), update, _param
 
 
 @optimizer
@@ -137,16 +141,13 @@ def adagrad(step_size, momentum=0.9):
     """Adagrad with momentum on the normalised gradient ``g / sqrt(sum g**2)``."""
     step_size = make_schedule(step_size)
 
-    def init(x0):
-        return x0, jnp.zeros_like(x0), jnp.zeros_like(x0)
-
     def update(i, g, state):
         x, g_sq, m = state
         g_sq = g_sq + jnp.square(g)
         inv = jnp.where(g_sq > 0, 1. / jnp.sqrt(g_sq), 0.0)
         m = (1. - momentum) * (g * inv) + momentum * m
         return x - step_size(i) * m, g_sq, m
-    return init, update, (lambda state: state[0])
+    return _zeros_state(2), update, _param
 
 
 @optimizer
@@ -154,14 +155,11 @@ def rmsprop(step_size, gamma=0.9, eps=1e-8):
     """RMSProp: the gradient divided by a running root mean square."""
     step_size = make_schedule(step_size)
 
-    def init(x0):
-        return x0, jnp.zeros_like(x0)
-
     def update(i, g, state):
         x, avg_sq = state
         avg_sq = avg_sq * gamma + jnp.square(g) * (1. - gamma)
         return x - step_size(i) * g / jnp.sqrt(avg_sq + eps), avg_sq
-    return init, update, (lambda state: state[0])
+    return _zeros_state(1), update, _param
 
 
 @optimizer
@@ -169,24 +167,18 @@ def rmsprop_momentum(step_size, gamma=0.9, eps=1e-8, momentum=0.9):
     """RMSProp with momentum on the scaled steps."""
     step_size = make_schedule(step_size)
 
-    def init(x0):
-        return x0, jnp.zeros_like(x0), jnp.zeros_like(x0)
-
     def update(i, g, state):
         x, avg_sq, mom = state
         avg_sq = avg_sq * gamma + jnp.square(g) * (1. - gamma)
         mom = momentum * mom + step_size(i) * g / jnp.sqrt(avg_sq + eps)
         return x - mom, avg_sq, mom
-    return init, update, (lambda state: state[0])
+    return _zeros_state(2), update, _param
 
 
 @optimizer
 def adam(step_size, b1=0.9, b2=0.999, eps=1e-8):
     """Adam: bias-corrected running first and second moments."""
     step_size = make_schedule(step_size)
-
-    def init(x0):
-        return x0, jnp.zeros_like(x0), jnp.zeros_like(x0)
 
     def update(i, g, state):
         x, m, v = state
@@ -196,7 +188,7 @@ def adam(step_size, b1=0.9, b2=0.999, eps=1e-8):
         mhat = m / (1 - jnp.asarray(b1, dtype) ** (i + 1))
         vhat = v / (1 - jnp.asarray(b2, dtype) ** (i + 1))
         return x - step_size(i) * mhat / (jnp.sqrt(vhat) + eps), m, v
-    return init, update, (lambda state: state[0])
+    return _zeros_state(2), update, _param
 
 
 @optimizer
@@ -204,15 +196,12 @@ def adamax(step_size, b1=0.9, b2=0.999, eps=1e-8):
     """AdaMax: Adam with the infinity norm for the second moment."""
     step_size = make_schedule(step_size)
 
-    def init(x0):
-        return x0, jnp.zeros_like(x0), jnp.zeros_like(x0)
-
     def update(i, g, state):
         x, m, u = state
         m = (1 - b1) * g + b1 * m
         u = jnp.maximum(b2 * u, jnp.abs(g))
         return x - (step_size(i) / (1 - b1 ** (i + 1))) * m / (u + eps), m, u
-    return init, update, (lambda state: state[0])
+    return _zeros_state(2), update, _param
 
 
 def _splice(seq, i, x):
