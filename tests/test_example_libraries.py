@@ -1,6 +1,7 @@
 """``transpile.example_libraries`` (``optimizers``, ``stax``): the classic stax MLP
-trained by every optimizer, loss per step against JAX 0.10.2's recorded values; layer
-outputs; schedules; state packing; errors."""
+trained a few steps (loss per step) and every optimizer's and schedule's parameter path
+on a small quadratic, against JAX 0.10.2's recorded values; layer outputs; schedules;
+state packing; errors."""
 from __future__ import annotations
 
 import pickle
@@ -29,6 +30,18 @@ def losses():
 @pytest.mark.parametrize("name", list(API["training"]))
 def test_training_loss_matches_jax(name, losses):
     np.testing.assert_allclose(losses[name], API["training"][name], rtol=2e-6)
+
+
+@pytest.fixture(scope="module")
+def paths():
+    return api_cases.optimizer_paths(jax, jnp, optimizers)
+
+
+@pytest.mark.parametrize("name", list(API["optimizer_paths"]))
+def test_optimizer_updates_match_jax(name, paths):
+    for got, want in zip(paths[name], API["optimizer_paths"][name], strict=True):
+        for g, w in zip(got, want, strict=True):
+            np.testing.assert_allclose(g, w, rtol=2e-6, atol=1e-7, err_msg=name)
 
 
 def test_stax_layers_match_jax():

@@ -7,8 +7,9 @@ Run with the JAX scratch environment (never by the test suite)::
 
 Sections: ``tree`` (``repr`` of each expression's value, or its exception's type and
 message), ``nn``/``nn_grad``/``attention`` (values, dtype, shape, weak type),
-``initializers`` (values for ``PRNGKey(42)``), ``ops``, ``ravel``, ``training`` (loss
-per step of each optimizer) and ``stax`` (layer outputs), ``errors`` (type, message).
+``initializers`` (values for ``PRNGKey(42)``), ``ops``, ``ravel``, ``training`` (MLP
+loss per step), ``optimizer_paths`` (parameters per step of every optimizer), ``stax``
+(layer outputs) and ``errors`` (type, message).
 """
 from __future__ import annotations
 
@@ -112,6 +113,7 @@ def main() -> None:
         [np.float32(1), np.int32(2)])[1](jnp.ones(2, jnp.int32)))
 
     out["training"] = api_cases.training_losses(jax, jnp, optimizers, stax)
+    out["optimizer_paths"] = api_cases.optimizer_paths(jax, jnp, optimizers)
     out["stax"] = api_cases.stax_outputs(jax, jnp, stax)
     out["errors"]["dropout without rng"] = attempt(
         lambda: stax.Dropout(0.5)[1]((), jnp.ones(2)))
