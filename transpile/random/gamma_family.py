@@ -23,7 +23,6 @@ from ..config import config
 from ..interpreters.tracing import trace_to_jaxpr
 from ..lax.call import EXPANSIONS
 from ..lax.random_gamma import random_gamma_p
-from ..nn import softmax
 from ..vmapping import vmap
 from .continuous import check_shape, exponential, float_dtype, normal, sampler_jit, uniform
 from .continuous_extra import broadcast_shape_arg, check_safe_casts, rademacher, split_n
@@ -247,7 +246,7 @@ def _dirichlet_impl(key, alpha, shape, dtype):
         check_shape("dirichlet", shape, np.shape(alpha)[:-1])
     alpha = lax.convert_element_type(alpha, dtype)
     log_g = loggamma(key, alpha, tuple(shape) + np.shape(alpha)[-1:], dtype)
-    return softmax(log_g, -1)
+    return _softmax_last(log_g)
 
 
 _dirichlet_impl.__name__ = "_dirichlet"
@@ -435,3 +434,11 @@ def _ball_impl(key, p, d, shape, dtype):
 
 _ball_impl.__name__ = "_ball"
 _ball = sampler_jit(_ball_impl, static_argnums=(2, 3, 4))
+
+
+def _softmax_last(x):
+    """Softmax over the last axis without ``nn`` (a library above ``random``: its
+    initializers draw from here). The shift by the maximum only guards exp against
+    overflow, so no gradient flows through it."""
+    shifted = jnp.exp(x - lax.stop_gradient(jnp.max(x, axis=-1, keepdims=True)))
+    return shifted / jnp.sum(shifted, axis=-1, keepdims=True)
