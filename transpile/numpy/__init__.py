@@ -45,6 +45,8 @@ from .setops import *  # noqa: F401,F403
 from .setops import __all__ as _setops_all
 from .calculus import *  # noqa: F401,F403
 from .calculus import __all__ as _calculus_all
+from .histograms import *  # noqa: F401,F403
+from .histograms import __all__ as _histograms_all
 from numpy import (floating, inexact, integer, number, signedinteger,  # noqa: F401
                    unsignedinteger, generic)
 
@@ -66,7 +68,7 @@ __all__ = sorted(
     {n for n in (_creation_all + _dtype_all + _index_all + _linalg_all + _reductions_all + _scalar_all
                  + _shape_all + _sorting_all + _ufuncs_all + _compound_all + _selection_all
                  + _math_extra_all + _nan_all + _statistics_all
-                 + _setops_all + _calculus_all)
+                 + _setops_all + _calculus_all + _histograms_all)
      if n not in _internal}
     | {"unique", "ndarray", "bool", "pi", "e", "inf", "nan", "euler_gamma", "newaxis", "floating",
        "inexact", "integer", "number", "signedinteger", "unsignedinteger", "generic"})
