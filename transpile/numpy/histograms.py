@@ -27,7 +27,8 @@ __all__ = ["bincount", "digitize", "histogram_bin_edges", "histogram", "histogra
            "histogramdd"]
 
 
-def _concrete_value(x):
+def concrete_value(x):
+    """The NumPy value of ``x``, or None for an abstract tracer."""
     x = ensure_array(x)
     if isinstance(x, core.Tracer):
         v = x.to_concrete_value()
@@ -65,7 +66,7 @@ def bincount(x, weights=None, minlength=0, *, length=None, out_sharding=None):
         raise ValueError("only 1-dimensional input supported.")
     minlength = operator.index(minlength)
     if length is None:
-        value = _concrete_value(x)
+        value = concrete_value(x)
         if value is None:
             raise ConcretizationTypeError(
                 x, "The error occurred because of argument 'x' of jnp.bincount. To avoid "
