@@ -51,6 +51,8 @@ from .windows import *  # noqa: F401,F403
 from .windows import __all__ as _windows_all
 from .polynomial import *  # noqa: F401,F403
 from .polynomial import __all__ as _polynomial_all
+from .einsum_path import *  # noqa: F401,F403
+from .einsum_path import __all__ as _einsum_all
 from numpy import (floating, inexact, integer, number, signedinteger,  # noqa: F401
                    unsignedinteger, generic)
 
@@ -73,7 +75,7 @@ __all__ = sorted(
                  + _shape_all + _sorting_all + _ufuncs_all + _compound_all + _selection_all
                  + _math_extra_all + _nan_all + _statistics_all
                  + _setops_all + _calculus_all + _histograms_all
-                 + _windows_all + _polynomial_all)
+                 + _windows_all + _polynomial_all + _einsum_all)
      if n not in _internal}
     | {"unique", "ndarray", "bool", "pi", "e", "inf", "nan", "euler_gamma", "newaxis", "floating",
        "inexact", "integer", "number", "signedinteger", "unsignedinteger", "generic"})
