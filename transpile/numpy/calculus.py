@@ -244,10 +244,8 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     left, extrap_left = _interp_edge(left, "left")
     right, extrap_right = _interp_edge(right, "right")
     x_arr, xp_arr, fp_arr = asarray(x), asarray(xp), asarray(fp)
-    if aval(xp_arr).ndim != 1 or aval(fp_arr).ndim != 1:
-        raise ValueError("xp and fp must be one-dimensional")
-    if aval(xp_arr).shape[0] != aval(fp_arr).shape[0]:
-        raise ValueError("xp and fp must be the same size")
+    if aval(xp_arr).shape != aval(fp_arr).shape or aval(xp_arr).ndim != 1:
+        raise ValueError("xp and fp must be one-dimensional arrays of equal size")
     x_arr, xp_arr, fp_arr = promote_dtypes_inexact(x_arr, xp_arr, fp_arr)
     if period is not None:
         if np.ndim(period) != 0:

@@ -19,7 +19,7 @@ from ._util import (aval, canonicalize_axis, check_arraylike, ensure_array,
 from .creation import arange, array
 from .index_funcs import take_along_axis
 from .linalg_ops import dot
-from .reductions import any as jany, average, max as jmax, min as jmin, sum as jsum
+from .reductions import any as jany, average, cumsum, max as jmax, min as jmin, sum as jsum
 from .shape_ops import atleast_2d, concatenate, moveaxis, reshape, squeeze
 from .ufuncs import isnan, lax_const, sqrt, true_divide
 from .ufuncs_compound import clip, where
@@ -27,14 +27,30 @@ from .ufuncs_compound import clip, where
 __all__ = ["quantile", "percentile", "median", "nanquantile", "nanpercentile", "nanmedian",
            "ptp", "cov", "corrcoef"]
 
-_METHODS = ("linear", "lower", "higher", "midpoint", "nearest")
+_METHODS = ("linear", "lower", "higher", "midpoint", "nearest", "inverted_cdf")
 
 
-def _quantile(name, a, q, axis, method, keepdims, squash_nans):
+def _quantile(name, a, q, axis, method, keepdims, squash_nans, weights=None):
     if method not in _METHODS:
-        raise ValueError("method can only be 'linear', 'lower', 'higher', 'midpoint', or "
-                         "'nearest'")
-    a, = promote_dtypes_inexact(ensure_array(a))
+        raise ValueError("method can only be 'linear', 'lower', 'higher', 'midpoint', "
+                         "'nearest' or 'inverted_cdf'")
+    if weights is not None:
+        if method != "inverted_cdf":
+            raise NotImplementedError(f"{method} doesn't support weights. Only method "
+                                      "'inverted_cdf' supports weights.")
+        a, weights = promote_dtypes_inexact(ensure_array(a), ensure_array(weights))
+        if aval(weights).shape != aval(a).shape:
+            if axis is None:
+                raise ValueError("Weights shape must match 'a' shape when axis is None.")
+            ax_t = tuple(canonicalize_axis(ax, aval(a).ndim) for ax in (
+                axis if isinstance(axis, (tuple, list)) else (axis,)))
+            want = tuple(aval(a).shape[ax] for ax in ax_t)
+            if aval(weights).shape != want:
+                raise ValueError(f"Weights shape {aval(weights).shape} must match reduction "
+                                 f"axes {want}")
+            weights = lax.broadcast_in_dim(weights, aval(a).shape, ax_t)
+    else:
+        a, = promote_dtypes_inexact(ensure_array(a))
     a_dt = aval(a).dtype
     nd = aval(a).ndim
     if axis is None:
@@ -48,10 +64,16 @@ def _quantile(name, a, q, axis, method, keepdims, squash_nans):
     kept = [i for i in range(nd) if i not in axes]
     shape = aval(a).shape
     # The reduced axes go last, merged into one of length n.
-    a = lax.transpose(a, tuple(kept) + axes) if kept + list(axes) != list(range(nd)) else a
     n = math.prod(shape[i] for i in axes)
     rest = tuple(shape[i] for i in kept)
-    a = reshape(a, rest + (n,))
+
+    def to_rows(x):
+        if kept + list(axes) != list(range(nd)):
+            x = lax.transpose(x, tuple(kept) + axes)
+        return reshape(x, rest + (n,))
+    a = to_rows(a)
+    if weights is not None:
+        weights = to_rows(weights)
     q, = promote_dtypes_inexact(ensure_array(q))
     q_shape = aval(q).shape
     if len(q_shape) > 1:
@@ -60,6 +82,62 @@ def _quantile(name, a, q, axis, method, keepdims, squash_nans):
     q1 = reshape(q, (-1,)) if q_shape else reshape(q, (1,))
     k = aval(q1).shape[0]
     nan_mask = isnan(a)
+    if method == "inverted_cdf":
+        out = _inverted_cdf(a, q1, weights, nan_mask, squash_nans, rest, k)
+    else:
+        out = _interpolated(a, q1, nan_mask, squash_nans, method, rest, k, n)
+    # rest + (k,) -> (k,) + rest, then the reduced axes back as 1s for keepdims.
+    out = moveaxis(out, -1, 0)
+    if keepdims:
+        out = reshape(out, (k,) + tuple(1 if i in axes else shape[i] for i in range(nd)))
+    if not q_shape:
+        out = squeeze(out, 0)
+    return ensure_array(lax.convert_element_type(out, a_dt))
+
+
+def _inverted_cdf(a, q1, weights, nan_mask, squash_nans, rest, k):
+    """The first sorted value whose cumulative weight reaches ``q`` of the total."""
+    q_dt = aval(q1).dtype
+    last = len(rest)
+    if squash_nans:
+        a = where(nan_mask, lax_const(a, math.nan), a)
+    else:
+        a = where(jany(nan_mask, axis=-1, keepdims=True), lax.full_like(a, math.nan), a)
+    if weights is None:
+        a = lax.sort(a, dimension=last)
+        weights = lax.full_like(a, 1.0)
+    else:
+        a, weights = lax.sort_key_val(a, weights, dimension=last)
+    nan_data = isnan(a)
+    zeros = lax.full_like(weights, 0)
+    bad = lax.bitwise_or(lax.lt(weights, zeros), isnan(weights))
+    clean = lax.select(lax.bitwise_or(bad, nan_data), zeros, weights)
+    cum = cumsum(clean, axis=-1)
+    total = cum[..., -1]
+    target = lax.mul(lax.broadcast_in_dim(q1, rest + (k,), (last,)),
+                     lax.broadcast_in_dim(total, rest + (k,), tuple(range(last))))
+    n = aval(a).shape[-1]
+    less = lax.lt(lax.broadcast_in_dim(cum, rest + (k, n), tuple(range(last)) + (last + 1,)),
+                  lax.broadcast_in_dim(target, rest + (k, n), tuple(range(last + 1))))
+    idx = jsum(lax.convert_element_type(less, np.int32), axis=-1)
+    if squash_nans:
+        counts = jsum(lax.bitwise_not(nan_data), axis=-1, dtype=q_dt)
+    else:
+        counts = lax.full(rest, n, q_dt)
+    limit = lax.convert_element_type(lax.sub(counts, lax_const(counts, 1)), np.int32)
+    idx = lax.max(lax_const(idx, 0), lax.min(idx, lax.broadcast_in_dim(
+        limit, rest + (k,), tuple(range(last)))))
+    out = take_along_axis(a, idx, axis=-1)
+    if squash_nans:
+        force = lax.bitwise_or(jany(bad, axis=-1), lax.eq(counts, lax_const(counts, 0)))
+    else:
+        force = lax.bitwise_or(jany(bad, axis=-1), jany(nan_data, axis=-1))
+    force = lax.broadcast_in_dim(force, rest + (k,), tuple(range(last)))
+    return where(force, lax.full_like(out, math.nan), out)
+
+
+def _interpolated(a, q1, nan_mask, squash_nans, method, rest, k, n):
+    q_dt = aval(q1).dtype
     if squash_nans:
         a = lax.sort(where(nan_mask, lax_const(a, math.nan), a), dimension=len(rest))
         counts = jsum(lax.bitwise_not(nan_mask), axis=-1, dtype=q_dt)
@@ -91,26 +169,20 @@ def _quantile(name, a, q, axis, method, keepdims, squash_nans):
         out = lax.select(lax.le(high_w, lax_const(high_w, 0.5)), low_v, high_v)
     else:
         out = lax.mul(lax.add(low_v, high_v), lax_const(low_v, 0.5))
-    # rest + (k,) -> (k,) + rest, then the reduced axes back as 1s for keepdims.
-    out = moveaxis(out, -1, 0)
-    if keepdims:
-        out = reshape(out, (k,) + tuple(1 if i in axes else shape[i] for i in range(nd)))
-    if not q_shape:
-        out = squeeze(out, 0)
-    return ensure_array(lax.convert_element_type(out, a_dt))
+    return out
 
 
-def _check_quantile_args(name, a, q, out, overwrite_input, interpolation):
+def _check_quantile_args(name, a, q, out, overwrite_input, weights):
     check_arraylike(name, a, q)
+    if weights is not None:
+        check_arraylike(name, weights)
     if overwrite_input or out is not None:
         raise ValueError(f"jax.numpy.{name} does not support overwrite_input=True or "
                          "out != None")
-    if interpolation is not None:
-        raise TypeError(f"{name}() got an unexpected keyword argument 'interpolation'")
 
 
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-             keepdims=False, *, interpolation=None):
+             keepdims=False, *, weights=None):
     """The ``q``-th quantiles of ``a`` along ``axis``.
 
     Parameters
@@ -122,40 +194,44 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
         The flattened array when None.
     out, overwrite_input : None, False
         Not supported (JAX's ``ValueError``).
-    method : {"linear", "lower", "higher", "midpoint", "nearest"}
+    method : {"linear", "lower", "higher", "midpoint", "nearest", "inverted_cdf"}
     keepdims : bool
+    weights : array_like, optional
+        Weights of ``a``'s elements (``inverted_cdf`` only): of ``a``'s shape, or of
+        the reduced axes' shape.
 
     Returns
     -------
     Array
         NaN for slices containing NaN.
     """
-    _check_quantile_args("quantile", a, q, out, overwrite_input, interpolation)
-    return _quantile("quantile", a, q, axis, method, keepdims, False)
+    _check_quantile_args("quantile", a, q, out, overwrite_input, weights)
+    return _quantile("quantile", a, q, axis, method, keepdims, False, weights)
 
 
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-                keepdims=False, *, interpolation=None):
+                keepdims=False, *, weights=None):
     """Like :func:`quantile`, over the non-NaN elements of each slice."""
-    _check_quantile_args("nanquantile", a, q, out, overwrite_input, interpolation)
-    return _quantile("nanquantile", a, q, axis, method, keepdims, True)
+    _check_quantile_args("nanquantile", a, q, out, overwrite_input, weights)
+    return _quantile("nanquantile", a, q, axis, method, keepdims, True, weights)
 
 
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-               keepdims=False, *, interpolation=None):
+               keepdims=False, *, weights=None):
     """The ``q``-th percentiles (``q`` in [0, 100]); see :func:`quantile`."""
-    _check_quantile_args("percentile", a, q, out, overwrite_input, interpolation)
+    _check_quantile_args("percentile", a, q, out, overwrite_input, weights)
     q, = promote_dtypes_inexact(ensure_array(q))
-    return _quantile("percentile", a, true_divide(q, 100.0), axis, method, keepdims, False)
+    return _quantile("percentile", a, true_divide(q, 100.0), axis, method, keepdims, False,
+                     weights)
 
 
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-                  keepdims=False, *, interpolation=None):
+                  keepdims=False, *, weights=None):
     """Like :func:`percentile`, over the non-NaN elements."""
-    _check_quantile_args("nanpercentile", a, q, out, overwrite_input, interpolation)
+    _check_quantile_args("nanpercentile", a, q, out, overwrite_input, weights)
     q, = promote_dtypes_inexact(ensure_array(q))
     return _quantile("nanpercentile", a, true_divide(q, 100.0), axis, method, keepdims,
-                     True)
+                     True, weights)
 
 
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
