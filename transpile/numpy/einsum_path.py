@@ -61,7 +61,11 @@ def _dedup(t: str) -> str:
 
 
 def _dedup_shape(t: str, shape):
-    """The shape after taking the diagonals of repeated labels."""
+    """The shape after taking the diagonals of repeated labels (unchanged where the
+    labels do not fit the shape: the parser reports that)."""
+    named = len(t.replace("...", ""))
+    if named > len(shape) or ("..." not in t and named != len(shape)):
+        return tuple(shape)
     labels = _split_labels(t, len(shape))
     out, seen = [], set()
     for c, d in zip(labels, shape, strict=True):
