@@ -206,15 +206,20 @@ def _neg_key(arr):
     return lax.neg(arr)
 
 
-def partition(a, kth, axis=-1):
-    """``a`` with its ``kth`` smallest element (along ``axis``) in place, the smaller
-    ones before it and the larger ones after (JAX's order within each side)."""
-    check_arraylike("partition", a)
+def _partition_args(name, a, kth, axis):
+    """``a`` with ``axis`` moved last, its rank, and the checked ``axis`` and ``kth``."""
+    check_arraylike(name, a)
     arr = asarray(a)
     nd = aval(arr).ndim
     axis = canonicalize_axis(axis, nd)
     kth = canonicalize_axis(kth, aval(arr).shape[axis])
-    arr = swapaxes(arr, axis, -1)
+    return swapaxes(arr, axis, -1), nd, axis, kth
+
+
+def partition(a, kth, axis=-1):
+    """``a`` with its ``kth`` smallest element (along ``axis``) in place, the smaller
+    ones before it and the larger ones after (JAX's order within each side)."""
+    arr, nd, axis, kth = _partition_args("partition", a, kth, axis)
     dt = aval(arr).dtype
     bottom = lax.top_k(_neg_key(arr), kth + 1)[0]
     if dt.kind == "u":
@@ -230,12 +235,7 @@ def partition(a, kth, axis=-1):
 
 def argpartition(a, kth, axis=-1):
     """Indices that would :func:`partition` ``a`` (int32)."""
-    check_arraylike("argpartition", a)
-    arr = asarray(a)
-    nd = aval(arr).ndim
-    axis = canonicalize_axis(axis, nd)
-    kth = canonicalize_axis(kth, aval(arr).shape[axis])
-    arr = swapaxes(arr, axis, -1)
+    arr, nd, axis, kth = _partition_args("argpartition", a, kth, axis)
     shape = aval(arr).shape
     bottom_ind = lax.top_k(_neg_key(arr), kth + 1)[1]
     # The top indices come from a proxy with the bottom ones zeroed, so that equal
