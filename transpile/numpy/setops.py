@@ -3,8 +3,8 @@ the Array-API ``unique_*`` functions, lexsort, partition, argpartition.
 
 The set functions have data-dependent result sizes: with concrete input they return
 NumPy's answer; a static ``size`` cuts or pads the result (``fill_value``, else the
-smallest value, or 0 for ``setdiff1d``, as JAX pads). ``union1d`` with ``size`` also
-runs staged (through ``unique``); the others need concrete input.
+smallest value, or 0 for ``setdiff1d``, as JAX pads). ``union1d`` and ``setdiff1d``
+with ``size`` also run staged (through ``unique``); the others need concrete input.
 """
 from __future__ import annotations
 
@@ -18,9 +18,11 @@ from ..errors import ConcretizationTypeError
 from ._unique import unique
 from ._util import (aval, canonicalize_axis, check_arraylike, ensure_array, lift_constant,
                     promote_dtypes)
-from .creation import asarray, ones
-from .reductions import any as jany
+from .creation import arange, asarray, ones
+from .index_funcs import nonzero
+from .reductions import any as jany, sum as jsum
 from .shape_ops import concatenate, ravel, reshape, swapaxes
+from .ufuncs_compound import where
 
 __all__ = ["isin", "union1d", "intersect1d", "setdiff1d", "setxor1d", "unique_all",
            "unique_counts", "unique_inverse", "unique_values", "lexsort", "partition",
@@ -121,12 +123,36 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False, *, size=Non
 
 
 def setdiff1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
-    """Sorted unique values of ``ar1`` that are not in ``ar2`` (``ar1``'s dtype)."""
+    """Sorted unique values of ``ar1`` that are not in ``ar2`` (``ar1``'s dtype).
+
+    With a static ``size`` it also runs staged (under ``jit``): the unique values of
+    ``ar1`` are masked by :func:`isin` and the kept ones gathered to the front.
+    """
     check_arraylike("setdiff1d", ar1, ar2)
     dt = aval(ensure_array(ar1)).dtype
+    if size is not None:
+        return _setdiff1d_sized(ravel(ar1), ar2, assume_unique, operator.index(size),
+                                fill_value)
     v1, v2 = _concrete("setdiff1d", ar1, ar2)
     values = np.setdiff1d(v1.ravel(), v2.ravel(), assume_unique=assume_unique).astype(dt)
-    return lift_constant(_sized(values, size, fill_value, 0))
+    return lift_constant(values)
+
+
+def _setdiff1d_sized(arr1, ar2, assume_unique, size, fill_value):
+    dt = aval(arr1).dtype
+    fill = np.asarray(0 if fill_value is None else fill_value).astype(dt)[()]
+    n = aval(arr1).shape[0]
+    if n == 0:
+        return ensure_array(lax.full((size,), fill, dt))
+    if not assume_unique:
+        arr1 = unique(arr1, size=n)
+    mask = isin(arr1, ar2, invert=True)
+    if not assume_unique:
+        # unique() pads with its smallest value: those copies are no result.
+        n_unique = n + 1 - jsum(arr1 == arr1[0])
+        mask = where(arange(n) < n_unique, mask, False)
+    picked = arr1[nonzero(mask, size=size)[0]]
+    return where(arange(size) < jsum(mask), picked, fill)
 
 
 def setxor1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
