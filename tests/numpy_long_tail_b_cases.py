@@ -253,6 +253,9 @@ CASES = {
     "poly/polyfit": ("lambda x, y: jnp.polyfit(x, y, 1)", "(np.array([0., 1., 2., 3., 4.], np.float32), np.array([1., 2.9, 5.2, 7.1, 8.8], np.float32))", ""),
     "poly/polyfit_2d": ("lambda x, y: jnp.polyfit(x, np.stack([y, 2 * y], 1), 2)", "(np.array([0., 1., 2., 3., 4.], np.float32), np.array([1., 2.9, 5.2, 7.1, 8.8], np.float32))", ""),
     "poly/polyfit_w": ("lambda x, y: jnp.polyfit(x, y, 1, w=np.array([1., 2., 1., 2., 1.], np.float32))", "(np.array([0., 1., 2., 3., 4.], np.float32), np.array([1., 2.9, 5.2, 7.1, 8.8], np.float32))", ""),
+    "poly/polyfit_cov": ("lambda x, y: jnp.polyfit(x, y, 1, cov=True)", "(np.array([0., 1., 2., 3., 4.], np.float32), np.array([1., 2.9, 5.2, 7.1, 8.8], np.float32))", ""),
+    "poly/polyfit_cov_unscaled": ("lambda x, y: jnp.polyfit(x, np.stack([y, 2 * y], 1), 1, cov='unscaled')", "(np.array([0., 1., 2., 3., 4.], np.float32), np.array([1., 2.9, 5.2, 7.1, 8.8], np.float32))", ""),
+    "poly/polyfit_full": ("lambda x, y: jnp.polyfit(x, y, 1, full=True)[:4]", "(np.array([0., 1., 2., 3., 4.], np.float32), np.array([1., 2.9, 5.2, 7.1, 8.8], np.float32))", ""),
     "poly/polyfit_err": ("lambda x, y: jnp.polyfit(x, y, -1)", "(np.array([0., 1.], np.float32), np.array([1., 2.], np.float32))", ""),
     # -- einsum
     "einsum/chain3": ("lambda a, b, c: jnp.einsum('ij,jk,kl->il', a, b, c)", "(np.arange(20, dtype=np.float32).reshape(10, 2) / 7, np.arange(20, dtype=np.float32).reshape(2, 10) % 3, np.arange(30, dtype=np.float32).reshape(10, 3) % 5)", "jg"),

@@ -15,7 +15,8 @@ from .. import lax
 from ._util import aval, check_arraylike, ensure_array, promote_dtypes, promote_dtypes_inexact
 from .creation import arange, asarray, full, ones, zeros
 from .histograms import concrete_value
-from .linalg import lstsq
+from .linalg import inv, lstsq
+from .linalg_ops import dot, outer
 from .reductions import prod, sum as jsum
 from .shape_ops import atleast_1d, concatenate, expand_dims
 from .ufuncs import maximum, multiply, negative, sqrt, true_divide
@@ -201,8 +202,9 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):  # noqa: A002
         Also return the residuals, rank, singular values and ``rcond``.
     w : array_like, optional
         Weights of the samples.
-    cov : bool
-        Not supported.
+    cov : bool or "unscaled"
+        Also return the coefficients' covariance matrix (scaled by the residual
+        variance unless "unscaled").
 
     Returns
     -------
@@ -222,9 +224,6 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):  # noqa: A002
         raise TypeError("expected 1D or 2D array for y")
     if aval(x_arr).shape[0] != aval(y_arr).shape[0]:
         raise TypeError("expected x and y to have same length")
-    if cov:
-        raise NotImplementedError("jnp.polyfit with cov=True is not implemented in "
-                                  "transpile")
     x_arr, = promote_dtypes_inexact(x_arr)
     if rcond is None:
         rcond = aval(x_arr).shape[0] * float(np.finfo(aval(x_arr).dtype).eps)
@@ -246,4 +245,14 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):  # noqa: A002
     c = (c.T / scale).T
     if full:
         return c, resids, rank, s, rcond
+    if cov:
+        base = inv(dot(lhs.T, lhs)) / outer(scale, scale)
+        if cov == "unscaled":
+            fac = 1
+        else:
+            if aval(x_arr).shape[0] <= order:
+                raise ValueError("the number of data points must exceed order to scale the "
+                                 "covariance matrix")
+            fac = (resids / (aval(x_arr).shape[0] - order))[0]
+        return c, (base * fac if aval(y_arr).ndim == 1 else base[:, :, None] * fac)
     return c
