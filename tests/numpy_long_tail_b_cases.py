@@ -24,7 +24,7 @@ CASES = {
     "math/sinc": ("jnp.sinc", "(np.array([0., .5, 1., -2.25], np.float32),)", "jgv"),
     "math/sinc_weak": ("jnp.sinc", "(0.,)", ""),
     "math/sinc_int": ("jnp.sinc", "(np.array([0, 1, 2], np.int32),)", ""),
-    "math/heaviside": ("jnp.heaviside", "(np.array([-1., 0., 2.], np.float32), .5)", ""),
+    "math/heaviside": ("jnp.heaviside", "(np.array([-1., 0., 2., np.nan], np.float32), .5)", ""),
     "math/heaviside_int": ("jnp.heaviside", "(np.array([-1, 0, 2], np.int32), np.int32(3))", ""),
     "math/modf": ("jnp.modf", "(np.array([-2.5, 3.25, 0.], np.float32),)", ""),
     "math/modf_weak": ("jnp.modf", "(2.5,)", ""),

@@ -13,6 +13,7 @@ import operator
 import numpy as np
 
 from .. import lax
+from ._staging import staged
 from ._util import (aval, canonicalize_axis, check_arraylike, ensure_array,
                     promote_dtypes, promote_dtypes_inexact)
 from .creation import asarray, zeros_like
@@ -54,6 +55,13 @@ def diff(a, n=1, axis=-1, prepend=None, append=None):
         raise ValueError("diff requires input that is at least one dimensional; got "
                          f"{a}")
     axis = canonicalize_axis(axis, nd)
+    for extra in (prepend, append):
+        if extra is not None:
+            check_arraylike("diff", extra)
+    return staged("diff", _diff, (arr, prepend, append), n=n, axis=axis)
+
+
+def _diff(arr, prepend, append, *, n, axis):
     parts = [arr] if prepend is None else [_edge_piece(prepend, arr, axis), arr]
     if append is not None:
         parts.append(_edge_piece(append, arr, axis))
@@ -68,7 +76,6 @@ def diff(a, n=1, axis=-1, prepend=None, append=None):
 
 
 def _edge_piece(v, arr, axis):
-    check_arraylike("diff", v)
     v = asarray(v)
     if aval(v).ndim == 0:
         shape = list(aval(arr).shape)
@@ -176,6 +183,10 @@ def gradient(f, *varargs, axis=None, edge_order=None):
 def unwrap(p, discont=None, axis=-1, period=2 * math.pi):
     """Unwrap phases: jumps larger than ``discont`` become their ``period`` complement."""
     check_arraylike("unwrap", p)
+    return staged("unwrap", _unwrap, (p, discont, period), axis=axis)
+
+
+def _unwrap(p, discont, period, *, axis):
     p, = promote_dtypes_inexact(asarray(p))
     if discont is None:
         discont = period / 2
@@ -279,6 +290,10 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     check_arraylike("cross", a, b)
     if axis is not None:
         axisa = axisb = axisc = axis
+    return staged("cross", _cross, (a, b), axisa=axisa, axisb=axisb, axisc=axisc)
+
+
+def _cross(a, b, *, axisa, axisb, axisc):
     a = moveaxis(asarray(a), axisa, -1)
     b = moveaxis(asarray(b), axisb, -1)
     if aval(a).shape[-1] not in (2, 3) or aval(b).shape[-1] not in (2, 3):
@@ -296,6 +311,10 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
 def kron(a, b):
     """Kronecker product: blocks ``a[i, j] * b``."""
     check_arraylike("kron", a, b)
+    return staged("kron", _kron, (a, b))
+
+
+def _kron(a, b):
     a, b = promote_dtypes(asarray(a), asarray(b))
     na, nb = aval(a).ndim, aval(b).ndim
     if na < nb:

@@ -14,6 +14,7 @@ import numpy as np
 from .. import dtypes, lax
 from ..custom_derivatives import custom_jvp
 from ..jit import internal_jit as jit
+from ._staging import staged
 from ._util import (aval, check_arraylike, ensure_array, promote_args, promote_args_inexact,
                     promote_args_numeric, promote_dtypes_inexact)
 from .creation import asarray
@@ -65,10 +66,17 @@ def sinc(x, /):
 
 
 def heaviside(x1, x2, /):
-    """Heaviside step: 0 below zero, ``x2`` at zero, 1 above."""
+    """Heaviside step: 0 below zero, ``x2`` at zero, 1 above (NaN for NaN)."""
+    check_arraylike("heaviside", x1, x2)
+    return staged("heaviside", _heaviside, (x1, x2))
+
+
+def _heaviside(x1, x2):
     x1, x2 = promote_args_inexact("heaviside", x1, x2)
     zero, one = lax_const(x1, 0), lax_const(x1, 1)
-    return where(lax.lt(x1, zero), zero, where(lax.gt(x1, zero), one, x2))
+    lt, gt = lax.lt(x1, zero), lax.gt(x1, zero)
+    at_zero = where(isnan(x1), x1, x2)  # NaN stays NaN
+    return where(lt, zero, where(gt, one, at_zero))
 
 
 def modf(x, /, out=None):
@@ -76,6 +84,10 @@ def modf(x, /, out=None):
     check_arraylike("modf", x)
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.modf is not supported.")
+    return staged("modf", _modf, (x,))
+
+
+def _modf(x):
     x, = promote_dtypes_inexact(x)
     whole = where(lax.ge(x, lax_const(x, 0)), lax.floor(x), lax.ceil(x))
     return ensure_array(lax.sub(x, whole)), ensure_array(whole)
@@ -88,6 +100,10 @@ def _int_dtype_of(dt: np.dtype) -> np.dtype:
 def frexp(x, /):
     """Mantissa in [0.5, 1) and int32 exponent with ``x == m * 2**e``."""
     check_arraylike("frexp", x)
+    return staged("frexp", _frexp, (x,))
+
+
+def _frexp(x):
     x, = promote_dtypes_inexact(x)
     dt = _dtype(x)
     info = np.finfo(dt)
@@ -385,6 +401,11 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Elementwise ``|a - b| <= atol + rtol * |b|``, infinities equal only to themselves."""
+    check_arraylike("isclose", a, b)
+    return staged("isclose", _isclose, (a, b, rtol, atol), equal_nan=bool(equal_nan))
+
+
+def _isclose(a, b, rtol, atol, *, equal_nan):
     a, b = promote_args_inexact("isclose", a, b)
     dt = _dtype(a)
     rtol_c = lax.convert_element_type(rtol, dt)

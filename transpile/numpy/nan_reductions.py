@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from .. import dtypes, lax
+from ._staging import hashable_axis, staged
 from ._util import aval, check_arraylike, ensure_array, to_inexact_dtype
 from .reductions import _upcast_f16, all as jall, argmax, argmin, cumprod, cumsum
 from .reductions import max as jmax, mean, min as jmin, prod, sum as jsum
@@ -29,7 +30,17 @@ def _inexact(a) -> bool:
 def _nan_reduction(name, a, reduction, identity, nan_if_all_nan, axis, keepdims, where_,
                    **kwargs):
     check_arraylike(name, a)
-    a = ensure_array(a)
+    if where_ is not None:
+        check_arraylike(name, where_)
+    return staged(name, _nan_reduction_body, (ensure_array(a), where_), reduction=reduction,
+                   identity=identity, nan_if_all_nan=nan_if_all_nan,
+                   axis=hashable_axis(axis), keepdims=bool(keepdims),
+                   kwargs=tuple(sorted(kwargs.items())))
+
+
+def _nan_reduction_body(a, where_, *, reduction, identity, nan_if_all_nan, axis, keepdims,
+                        kwargs):
+    kwargs = dict(kwargs)
     if not _inexact(a):
         return reduction(a, axis=axis, keepdims=keepdims, where=where_, **kwargs)
     out = reduction(_where(isnan(a), lax_const(a, identity), a), axis=axis,
@@ -90,7 +101,11 @@ def _no_out(name, out):
 def _nan_arg(name, a, axis, out, keepdims, fill, reduction):
     check_arraylike(name, a)
     _no_out(name, out)
-    a = ensure_array(a)
+    return staged("_" + name, _nan_arg_body, (ensure_array(a),), axis=axis,
+                   keepdims=keepdims, fill=fill, reduction=reduction)
+
+
+def _nan_arg_body(a, *, axis, keepdims, fill, reduction):
     if not _inexact(a):
         return reduction(a, axis=axis, keepdims=keepdims)
     mask = isnan(a)
@@ -127,11 +142,15 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, where=None):
     """
     check_arraylike("nanmean", a)
     _no_out("nanmean", out)
-    a = ensure_array(a)
+    dt = None if dtype is None else dtypes.canonicalize_dtype(dtype, warn_name="nanmean")
+    return staged("nanmean", _nanmean_body, (ensure_array(a), where),
+                  axis=hashable_axis(axis), dtype=dt, keepdims=bool(keepdims))
+
+
+def _nanmean_body(a, where, *, axis, dtype, keepdims):
     if not _inexact(a):
         return mean(a, axis, dtype, None, keepdims, where=where)
-    dt = to_inexact_dtype(aval(a).dtype) if dtype is None else \
-        dtypes.canonicalize_dtype(dtype, warn_name="nanmean")
+    dt = to_inexact_dtype(aval(a).dtype) if dtype is None else dtype
     count = jsum(lax.bitwise_not(isnan(a)), axis=axis, dtype=dt, keepdims=keepdims,
                  where=where)
     total = nansum(a, axis, dtype=dt, keepdims=keepdims, where=where)
@@ -142,12 +161,14 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=Non
     """Variance of the non-NaN elements, normalised by ``count - ddof``."""
     check_arraylike("nanvar", a)
     _no_out("nanvar", out)
-    a = ensure_array(a)
+    dt = None if dtype is None else dtypes.canonicalize_dtype(dtype, warn_name="nanvar")
+    return staged("nanvar", _nanvar_body, (ensure_array(a), where), axis=hashable_axis(axis),
+                  dtype=dt, ddof=ddof, keepdims=bool(keepdims))
+
+
+def _nanvar_body(a, where, *, axis, dtype, ddof, keepdims):
     a_dt = aval(a).dtype
-    if dtype is None:
-        result_dt = to_inexact_dtype(a_dt)
-    else:
-        result_dt = dtypes.canonicalize_dtype(dtype, warn_name="nanvar")
+    result_dt = to_inexact_dtype(a_dt) if dtype is None else dtype
     compute_dt = _upcast_f16(result_dt)
     a = lax._convert_element_type(a, compute_dt, False)
     a_mean = nanmean(a, axis, dtype=compute_dt, keepdims=True, where=where)
@@ -165,13 +186,25 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=Non
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=None):
     """Standard deviation of the non-NaN elements: the square root of :func:`nanvar`."""
-    return ensure_array(lax.sqrt(nanvar(a, axis, dtype, out, ddof, keepdims, where)))
+    check_arraylike("nanstd", a)
+    _no_out("nanstd", out)
+    return staged("nanstd", _nanstd_body, (ensure_array(a), where), axis=hashable_axis(axis),
+                  dtype=dtype, ddof=ddof, keepdims=bool(keepdims))
+
+
+def _nanstd_body(a, where, *, axis, dtype, ddof, keepdims):
+    return lax.sqrt(nanvar(a, axis, dtype, None, ddof, keepdims, where))
 
 
 def _nan_cumulative(name, a, axis, dtype, out, fill, cumulative):
     check_arraylike(name, a)
     _no_out(name, out)
-    a = ensure_array(a)
+    dt = None if dtype is None else dtypes.canonicalize_dtype(dtype, warn_name=name)
+    return staged(name, _nan_cumulative_body, (ensure_array(a),), axis=axis, dtype=dt,
+                  fill=fill, cumulative=cumulative)
+
+
+def _nan_cumulative_body(a, *, axis, dtype, fill, cumulative):
     if _inexact(a):
         a = _where(isnan(a), lax_const(a, fill), a)
     return cumulative(a, axis=axis, dtype=dtype)

@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from .. import lax
+from ._staging import hashable_axis, staged
 from ._util import (aval, canonicalize_axis, check_arraylike, ensure_array,
                     promote_args_inexact, promote_dtypes_inexact)
 from .creation import arange, array
@@ -206,32 +207,40 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
         NaN for slices containing NaN.
     """
     _check_quantile_args("quantile", a, q, out, overwrite_input, weights)
-    return _quantile("quantile", a, q, axis, method, keepdims, False, weights)
+    return staged("quantile", _quantile_body, (a, q, weights), axis=hashable_axis(axis),
+                  method=method, keepdims=bool(keepdims), squash_nans=False, scale=1)
+
+
+def _quantile_body(a, q, weights, *, axis, method, keepdims, squash_nans, scale):
+    if scale != 1:
+        q, = promote_dtypes_inexact(ensure_array(q))
+        q = true_divide(q, float(scale))
+    return _quantile("quantile", a, q, axis, method, keepdims, squash_nans, weights)
 
 
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                 keepdims=False, *, weights=None):
     """Like :func:`quantile`, over the non-NaN elements of each slice."""
     _check_quantile_args("nanquantile", a, q, out, overwrite_input, weights)
-    return _quantile("nanquantile", a, q, axis, method, keepdims, True, weights)
+    return staged("nanquantile", _quantile_body, (a, q, weights), axis=hashable_axis(axis),
+                  method=method, keepdims=bool(keepdims), squash_nans=True, scale=1)
 
 
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                keepdims=False, *, weights=None):
     """The ``q``-th percentiles (``q`` in [0, 100]); see :func:`quantile`."""
     _check_quantile_args("percentile", a, q, out, overwrite_input, weights)
-    q, = promote_dtypes_inexact(ensure_array(q))
-    return _quantile("percentile", a, true_divide(q, 100.0), axis, method, keepdims, False,
-                     weights)
+    return staged("percentile", _quantile_body, (a, q, weights), axis=hashable_axis(axis),
+                  method=method, keepdims=bool(keepdims), squash_nans=False, scale=100)
 
 
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                   keepdims=False, *, weights=None):
     """Like :func:`percentile`, over the non-NaN elements."""
     _check_quantile_args("nanpercentile", a, q, out, overwrite_input, weights)
-    q, = promote_dtypes_inexact(ensure_array(q))
-    return _quantile("nanpercentile", a, true_divide(q, 100.0), axis, method, keepdims,
-                     True, weights)
+    return staged("nanpercentile", _quantile_body, (a, q, weights),
+                  axis=hashable_axis(axis), method=method, keepdims=bool(keepdims),
+                  squash_nans=True, scale=100)
 
 
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
@@ -253,6 +262,10 @@ def ptp(a, axis=None, out=None, keepdims=False):
     check_arraylike("ptp", a)
     if out is not None:
         raise NotImplementedError("The 'out' argument to jnp.ptp is not supported.")
+    return staged("_ptp", _ptp, (a,), axis=hashable_axis(axis), keepdims=bool(keepdims))
+
+
+def _ptp(a, *, axis, keepdims):
     return ensure_array(lax.sub(jmax(a, axis=axis, keepdims=keepdims),
                                 jmin(a, axis=axis, keepdims=keepdims)))
 
