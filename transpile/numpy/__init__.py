@@ -35,6 +35,19 @@ from .ufuncs import *  # noqa: F401,F403
 from .ufuncs import __all__ as _ufuncs_all
 from .ufuncs_compound import *  # noqa: F401,F403
 from .ufuncs_compound import __all__ as _compound_all
+from .pad import *  # noqa: F401,F403
+from .pad import __all__ as _pad_all
+from .shape_extra import *  # noqa: F401,F403
+from .shape_extra import __all__ as _shape_extra_all
+from .triangular import *  # noqa: F401,F403
+from .triangular import __all__ as _triangular_all
+from .index_tricks import *  # noqa: F401,F403
+from .index_tricks import __all__ as _index_tricks_all
+from .indexing_extra import *  # noqa: F401,F403
+from .indexing_extra import __all__ as _indexing_extra_all
+from .array_io import *  # noqa: F401,F403
+from .array_io import __all__ as _array_io_all
+from .vectorize import vectorize  # noqa: F401
 from numpy import (floating, inexact, integer, number, signedinteger,  # noqa: F401
                    unsignedinteger, generic)
 
@@ -54,7 +67,9 @@ _lax_base.numpy_api.__dict__.update(
 _internal = {"check_int_overflow", "fill_scalar", "scalar_types"}
 __all__ = sorted(
     {n for n in (_creation_all + _dtype_all + _index_all + _linalg_all + _reductions_all + _scalar_all
-                 + _shape_all + _sorting_all + _ufuncs_all + _compound_all + _selection_all)
+                 + _shape_all + _sorting_all + _ufuncs_all + _compound_all + _selection_all
+                 + _pad_all + _shape_extra_all + _triangular_all + _index_tricks_all
+                 + _indexing_extra_all + _array_io_all + ["vectorize"])
      if n not in _internal}
     | {"unique", "ndarray", "bool", "pi", "e", "inf", "nan", "euler_gamma", "newaxis", "floating",
        "inexact", "integer", "number", "signedinteger", "unsignedinteger", "generic"})
