@@ -34,16 +34,14 @@ def _static_value(v, name: str):
 
 def _pairs(values, nd: int, name: str) -> tuple:
     """``values`` (a scalar, a pair, or one pair per axis) as ``nd`` (before, after) pairs."""
-    if isinstance(values, (list, tuple)):
-        values = [_pairs_item(v, name) for v in values]
-    else:
-        values = _static_value(values, name)
+    shown = values
+    values = _pairs_item(values, name)
     try:
         arr = np.asarray(values)
     except ValueError:
-        raise TypeError(f"`{name}` entries must be the same shape: {values}") from None
+        raise TypeError(f"`{name}` entries must be the same shape: {shown}") from None
     if arr.dtype == object:
-        raise TypeError(f"`{name}` entries must be the same shape: {values}")
+        raise TypeError(f"`{name}` entries must be the same shape: {shown}")
     if arr.shape == (nd, 2):
         rows = [tuple(r) for r in arr]
     elif arr.shape == (1, 2):
@@ -65,6 +63,7 @@ def _pairs_item(v, name):
     return _static_value(v, name)
 
 
+
 def _slice_axis(x, start, stop, axis: int):
     return lax.slice_in_dim(x, start, stop, axis=axis)
 
@@ -72,6 +71,12 @@ def _slice_axis(x, start, stop, axis: int):
 def _check_no_padding(widths, mode: str) -> None:
     if widths[0] > 0 or widths[1] > 0:
         raise ValueError(f"Cannot apply '{mode}' padding to empty axis")
+
+
+def _lax_pad(x, value, config):
+    """``lax.pad`` keeping the widths' types: JAX's come out of ``np.asarray`` and print as
+    ``np.int64(...)`` in the jaxpr (``lax.pad`` itself would make them ints)."""
+    return lax.pad_p.bind(x, value, padding_config=tuple(tuple(c) for c in config))
 
 
 def _pad_constant(x, widths, constant_values):
@@ -82,7 +87,7 @@ def _pad_constant(x, widths, constant_values):
     if len(cv_shape) == 0 or (len(cv_shape) == 1 and cv_shape[0] == 1):
         if cv_shape:
             cv = shape_ops.squeeze(cv)
-        return lax.pad(x, cv, [(lo, hi, 0) for lo, hi in widths])
+        return _lax_pad(x, cv, [(np.int64(lo), np.int64(hi), 0) for lo, hi in widths])
     if len(cv_shape) == 1 and cv_shape[0] != 2:
         raise ValueError("jnp.pad: constant_values has unsupported shape "
                          f"{cv_shape}. If the shape is 1D or 2D, the "
@@ -93,8 +98,9 @@ def _pad_constant(x, widths, constant_values):
         for side in (0, 1):
             if widths[i][side]:
                 config = [(0, 0, 0)] * nd
-                config[i] = (widths[i][0], 0, 0) if side == 0 else (0, widths[i][1], 0)
-                x = lax.pad(x, cv[i, side], config)
+                w = np.int64(widths[i][side])
+                config[i] = (w, 0, 0) if side == 0 else (0, w, 0)
+                x = _lax_pad(x, cv[i, side], config)
     return x
 
 
@@ -301,6 +307,9 @@ def pad(array, pad_width, mode="constant", **kwargs):
     unsupported = set(kwargs) - set(_ALLOWED_KWARGS[mode])
     if unsupported:
         raise ValueError(f"unsupported keyword arguments for mode '{mode}': {unsupported}")
-    return _pad_jit(array, pad_width, mode, kwargs.get("constant_values", 0),
+    constant_values = kwargs.get("constant_values", 0)
+    if isinstance(constant_values, (list, tuple)):
+        constant_values = np.asarray(constant_values)
+    return _pad_jit(array, pad_width, mode, constant_values,
                     _hashable(kwargs.get("stat_length")), _hashable(kwargs.get("end_values", 0)),
                     kwargs.get("reflect_type", "even"))

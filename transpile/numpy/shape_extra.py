@@ -399,11 +399,7 @@ def unstack(x, /, *, axis: int = 0):
     """
     check_arraylike("unstack", x)
     x = ensure_array(x)
-    nd = aval(x).ndim
-    if nd == 0:
-        raise ValueError("Unstack requires arrays with rank > 0, however a scalar array was "
-                         "passed.")
-    axis = canonicalize_axis(axis, nd)
+    axis = canonicalize_axis(axis, aval(x).ndim)
     return tuple(lax.squeeze(lax.index_in_dim(x, i, axis), (axis,))
                  for i in range(aval(x).shape[axis]))
 

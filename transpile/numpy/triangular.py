@@ -175,7 +175,8 @@ def _diagonal(a, offset, axis1, axis2):
     a = shape_ops.moveaxis(a, (axis1, axis2), (-2, -1))
     size = max(0, min(shp[axis1] + min(offset, 0), shp[axis2] - max(offset, 0)))
     i = creation.arange(size)
-    j = creation.arange(abs(offset), abs(offset) + size)
+    # arange(0, n) would stage an extra add of 0 that JAX's does not.
+    j = creation.arange(size) if offset == 0 else creation.arange(abs(offset), abs(offset) + size)
     return a[..., i, j] if offset >= 0 else a[..., j, i]
 
 

@@ -114,7 +114,7 @@ def vectorize(pyfunc, *, excluded=frozenset(), signature=None):
         else:
             in_cores, out_cores = [()] * len(args), None
         nones = {i for i, a in enumerate(args) if a is None}
-        if nones:
+        if any(nones):  # as in JAX: a None first argument is not caught here
             if any(in_cores[i] != () for i in nones):
                 raise ValueError(f"Cannot pass None at locations {nones} with "
                                  f"signature={signature!r}")

@@ -1,0 +1,18 @@
+"""transpile.numpy.array_io against JAX 0.10.2: copy, isscalar, iterable, fromfunction, frombuffer, fromiter, fromstring, array_str, print options.
+
+Eager, under ``jit``, ``grad`` and ``vmap`` and as jaxpr text where recorded (see
+``numpy_long_tail_a_checks.py``).
+"""
+from __future__ import annotations
+
+import pytest
+
+try:
+    from numpy_long_tail_a_checks import check, params
+except ImportError:  # collected as a package
+    from tests.numpy_long_tail_a_checks import check, params
+
+
+@pytest.mark.parametrize("name, kind", params("array_io"))
+def test_recorded(name, kind):
+    check("array_io", name, kind)
