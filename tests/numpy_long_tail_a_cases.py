@@ -16,7 +16,7 @@ __all__ = ["programs", "TOPICS", "batch_arg", "grad_weights", "weighted_sum", "p
            "leaves"]
 
 TOPICS = ("pad", "shape_extra", "triangular", "index_tricks", "indexing_extra", "array_io",
-          "vectorize")
+          "vectorize", "cumulative")
 
 
 def plain(v):
@@ -118,6 +118,27 @@ def _shape_extra(jnp, np):
     x3 = np.arange(24, dtype=np.int32).reshape(2, 3, 4)
     v = np.arange(6, dtype=np.int32)
     P = {}
+    P["repeat_scalar"] = (lambda a: jnp.repeat(a, 2, axis=1), (x,), "g")
+    P["repeat_flat"] = (lambda a: jnp.repeat(a, 3), (v,), "")
+    P["repeat_array"] = (lambda a: jnp.repeat(a, np.array([1, 0, 2]), axis=0), (x,), "gv")
+    P["repeat_array_flat"] = (lambda a: jnp.repeat(a, np.array([2, 1, 0, 1, 3, 0])), (v,), "")
+    P["repeat_array_one"] = (lambda a: jnp.repeat(a, np.array([2]), axis=1), (x,), "")
+    P["repeat_total"] = (lambda a, r: jnp.repeat(a, r, axis=1, total_repeat_length=6),
+                         (x, np.array([2, 0, 1, 1], np.int32)), "jg")
+    P["repeat_total_short"] = (lambda a, r: jnp.repeat(a, r, total_repeat_length=3),
+                               (v, np.array([2, 1, 1, 1, 1, 1], np.int32)), "j")
+    P["repeat_total_scalar"] = (lambda a: jnp.repeat(a, 2, axis=0, total_repeat_length=4),
+                                (x,), "")
+    P["repeat_zero"] = (lambda a: jnp.repeat(a, np.array([0, 0, 0]), axis=0), (x,), "")
+    P["repeat_scalar_a"] = (lambda: jnp.repeat(2.5, 3), (), "")
+    P["repeat_scalar_a_axis"] = (lambda: jnp.repeat(jnp.float32(2), np.array([4]), axis=0),
+                                 (), "")
+    P["repeat_method"] = (lambda a: a.repeat(np.array([1, 2, 3, 1]), axis=1), (x,), "")
+    P["err_repeat_scalar_a"] = (lambda: jnp.repeat(jnp.float32(2), np.array([1, 2]), axis=0),
+                                (), "")
+    P["err_repeat_traced"] = (lambda a, r: jnp.repeat(a, r), (v, np.array([1] * 6, np.int32)),
+                              "j")
+    P["err_repeat_list"] = (lambda a: jnp.repeat(a, [1, 2]), (v,), "")
     P["roll_flat"] = (lambda a: jnp.roll(a, 5), (x,), "jgvp")
     P["roll_axis"] = (lambda a: jnp.roll(a, -1, 1), (x,), "jp")
     P["roll_tuple"] = (lambda a: jnp.roll(a, (1, 2), (0, 1)), (x,), "jgv")
@@ -197,6 +218,34 @@ def _shape_extra(jnp, np):
         lambda b, ax: jnp.cumsum(b, ax), a, (0, 1)), (x,), "")
     P["err_apply_over_axes"] = (lambda a: jnp.apply_over_axes(lambda b, ax: b.sum(), a, [0]),
                                 (x3,), "")
+    return P
+
+
+def _cumulative(jnp, np):
+    v = np.array([1.5, 2.0, -1.0, 3.0], np.float32)
+    x = np.arange(1, 7, dtype=np.float32).reshape(2, 3)
+    P = {}
+    P["sum"] = (lambda a: jnp.cumulative_sum(a), (v,), "jgv")
+    P["sum_initial"] = (lambda a: jnp.cumulative_sum(a, include_initial=True), (v,), "jgv")
+    P["sum_axis_initial"] = (lambda a: jnp.cumulative_sum(a, axis=1, include_initial=True),
+                             (x,), "g")
+    P["sum_int8"] = (lambda: jnp.cumulative_sum(jnp.arange(4, dtype=jnp.int8)), (), "")
+    P["sum_uint8_initial"] = (lambda: jnp.cumulative_sum(jnp.arange(3, dtype=jnp.uint8),
+                                                         include_initial=True), (), "")
+    P["sum_bool"] = (lambda: jnp.cumulative_sum(jnp.array([True, False, True])), (), "")
+    P["sum_dtype"] = (lambda a: jnp.cumulative_sum(a, dtype=jnp.int32), (v,), "")
+    P["sum_weak"] = (lambda: jnp.cumulative_sum(jnp.arange(3.0) * 1.0, include_initial=True),
+                     (), "")
+    P["prod"] = (lambda a: jnp.cumulative_prod(a), (v,), "g")
+    P["prod_initial"] = (lambda a: jnp.cumulative_prod(a, axis=0, include_initial=True),
+                         (x,), "jgv")
+    P["prod_int8"] = (lambda: jnp.cumulative_prod(jnp.arange(1, 4, dtype=jnp.int8),
+                                                  include_initial=True), (), "")
+    P["err_sum_scalar"] = (lambda: jnp.cumulative_sum(jnp.float32(1)), (), "")
+    P["err_prod_scalar"] = (lambda: jnp.cumulative_prod(3.0), (), "")
+    P["err_sum_no_axis"] = (lambda a: jnp.cumulative_sum(a), (x,), "")
+    P["err_prod_no_axis"] = (lambda a: jnp.cumulative_prod(a), (x,), "")
+    P["err_sum_axis"] = (lambda a: jnp.cumulative_sum(a, axis=2), (x,), "")
     return P
 
 
@@ -495,4 +544,4 @@ def programs(jnp, np) -> dict:
     return {"pad": _pad(jnp, np), "shape_extra": _shape_extra(jnp, np),
             "triangular": _triangular(jnp, np), "index_tricks": _index_tricks(jnp, np),
             "indexing_extra": _indexing_extra(jnp, np), "array_io": _array_io(jnp, np),
-            "vectorize": _vectorize(jnp, np)}
+            "vectorize": _vectorize(jnp, np), "cumulative": _cumulative(jnp, np)}

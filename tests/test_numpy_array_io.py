@@ -1,4 +1,5 @@
-"""transpile.numpy.array_io against JAX 0.10.2: copy, isscalar, iterable, fromfunction, frombuffer, fromiter, fromstring, array_str, print options.
+"""transpile.numpy.array_io against JAX 0.10.2: copy, isscalar, iterable, fromfunction,
+frombuffer, fromiter, fromstring, array_str and the print options.
 
 Eager, under ``jit``, ``grad`` and ``vmap`` and as jaxpr text where recorded (see
 ``numpy_long_tail_a_checks.py``).

@@ -1,4 +1,5 @@
-"""transpile.numpy.index_tricks against JAX 0.10.2: meshgrid, mgrid, ogrid, indices, ix_, r_, c_, s_, index_exp, ravel_multi_index, unravel_index.
+"""transpile.numpy.index_tricks against JAX 0.10.2: meshgrid, mgrid, ogrid, indices,
+ix_, r_, c_, s_, index_exp, ravel_multi_index and unravel_index.
 
 Eager, under ``jit``, ``grad`` and ``vmap`` and as jaxpr text where recorded (see
 ``numpy_long_tail_a_checks.py``).

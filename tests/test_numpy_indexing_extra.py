@@ -1,4 +1,5 @@
-"""transpile.numpy.indexing_extra against JAX 0.10.2: compress, extract, choose, place, put, put_along_axis.
+"""transpile.numpy.indexing_extra against JAX 0.10.2: compress, extract, choose, place,
+put and put_along_axis.
 
 Eager, under ``jit``, ``grad`` and ``vmap`` and as jaxpr text where recorded (see
 ``numpy_long_tail_a_checks.py``).

@@ -1,4 +1,5 @@
-"""transpile.numpy.pad against JAX 0.10.2: jnp.pad: every mode, pad_width forms, constant/end values, reflect types, a callable mode.
+"""transpile.numpy.pad against JAX 0.10.2: jnp.pad: every mode, pad_width forms,
+constant and end values, reflect types and a callable mode.
 
 Eager, under ``jit``, ``grad`` and ``vmap`` and as jaxpr text where recorded (see
 ``numpy_long_tail_a_checks.py``).

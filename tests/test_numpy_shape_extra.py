@@ -1,4 +1,6 @@
-"""transpile.numpy.shape_extra against JAX 0.10.2: roll, rollaxis, rot90, append, insert, delete, resize, trim_zeros, h/v/dsplit, unstack, block, apply_along_axis, apply_over_axes.
+"""transpile.numpy.shape_extra against JAX 0.10.2: repeat, roll, rollaxis, rot90,
+append, insert, delete, resize, trim_zeros, hsplit/vsplit/dsplit, unstack, block,
+apply_along_axis and apply_over_axes.
 
 Eager, under ``jit``, ``grad`` and ``vmap`` and as jaxpr text where recorded (see
 ``numpy_long_tail_a_checks.py``).

@@ -1,4 +1,5 @@
-"""transpile.numpy.triangular against JAX 0.10.2: tri, tril, triu and their index helpers, diag, diagflat, diagonal, diag_indices, fill_diagonal, trace, mask_indices.
+"""transpile.numpy.triangular against JAX 0.10.2: tri, tril, triu and their index
+helpers, diag, diagflat, diagonal, diag_indices, fill_diagonal, trace and mask_indices.
 
 Eager, under ``jit``, ``grad`` and ``vmap`` and as jaxpr text where recorded (see
 ``numpy_long_tail_a_checks.py``).

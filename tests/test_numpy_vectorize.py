@@ -1,4 +1,5 @@
-"""transpile.numpy.vectorize against JAX 0.10.2: jnp.vectorize: broadcasting, signatures, excluded arguments, errors.
+"""transpile.numpy.vectorize against JAX 0.10.2: jnp.vectorize: broadcasting,
+signatures, excluded arguments and errors.
 
 Eager, under ``jit``, ``grad`` and ``vmap`` and as jaxpr text where recorded (see
 ``numpy_long_tail_a_checks.py``).

@@ -161,8 +161,8 @@ def _pad_edge(x, widths):
         if n == 0:
             _check_no_padding((before, after), "edge")
             continue
-        lo = shape_ops.repeat(_slice_axis(x, 0, 1, i), before, axis=i)
-        hi = shape_ops.repeat(_slice_axis(x, n - 1, n, i), after, axis=i)
+        lo = shape_extra.repeat(_slice_axis(x, 0, 1, i), before, axis=i)
+        hi = shape_extra.repeat(_slice_axis(x, n - 1, n, i), after, axis=i)
         x = lax.concatenate([lo, x, hi], i)
     return x
 
@@ -211,8 +211,8 @@ def _pad_stats(x, widths, stat_length, stat):
             lo_stat, hi_stat = ufuncs_compound.round(lo_stat), ufuncs_compound.round(hi_stat)
         lo_stat = convert(lo_stat, xa.dtype, xa.weak_type)
         hi_stat = convert(hi_stat, xa.dtype, xa.weak_type)
-        x = lax.concatenate([shape_ops.repeat(lo_stat, before, axis=i), x,
-                             shape_ops.repeat(hi_stat, after, axis=i)], i)
+        x = lax.concatenate([shape_extra.repeat(lo_stat, before, axis=i), x,
+                             shape_extra.repeat(hi_stat, after, axis=i)], i)
     return x
 
 

@@ -11,11 +11,11 @@ import numpy as np
 from .. import core, lax
 from ..jit import internal_jit as jit
 from ..vmapping import vmap
-from . import creation, reductions, shape_ops, sorting, ufuncs, ufuncs_compound
+from . import creation, index_funcs, reductions, shape_ops, sorting, ufuncs, ufuncs_compound
 from ._util import aval, canonicalize_axis, check_arraylike, ensure_array
 
-__all__ = ["roll", "rollaxis", "rot90", "append", "insert", "delete", "resize", "trim_zeros",
-           "hsplit", "vsplit", "dsplit", "unstack", "block", "apply_along_axis",
+__all__ = ["repeat", "roll", "rollaxis", "rot90", "append", "insert", "delete", "resize",
+           "trim_zeros", "hsplit", "vsplit", "dsplit", "unstack", "block", "apply_along_axis",
            "apply_over_axes"]
 
 
@@ -24,6 +24,75 @@ def _index_tuple(x) -> tuple:
     if isinstance(x, (list, tuple)):
         return tuple(operator.index(v) for v in x)
     return (operator.index(x),)
+
+
+# ---------------------------------------------------------------------------------------
+# repeat
+
+def repeat(a, repeats, axis=None, *, total_repeat_length=None):
+    """Repeat each element of ``a`` along ``axis``.
+
+    Parameters
+    ----------
+    a : array_like
+    repeats : int or 1-D integer array_like
+        One count for all elements, or one per element along ``axis``; it must be
+        concrete unless ``total_repeat_length`` is given.
+    axis : int, optional
+        The flattened array when None.
+    total_repeat_length : int, optional
+        The static output length along ``axis``: longer counts are cut, shorter ones
+        are filled by repeating the last element.
+
+    Returns
+    -------
+    Array
+    """
+    if isinstance(repeats, (int, np.integer)) and not isinstance(repeats, bool):
+        check_arraylike("repeat", a)
+    else:
+        check_arraylike("repeat", a, repeats)
+    arr = ensure_array(a)
+    if axis is None:
+        arr = shape_ops.ravel(arr)
+        axis = 0
+    axis = operator.index(core.concrete_or_error(axis, "'axis' argument of jnp.repeat()"))
+    nd = aval(arr).ndim
+    if total_repeat_length is None:
+        repeats = core.concrete_or_error(
+            repeats, "When jit-compiling jnp.repeat, the total number of repeats must be "
+            "static. To fix this, either specify a static value for `repeats`, or pass a "
+            "static value to `total_repeat_length`.")
+        counts = np.asarray(getattr(repeats, "_value", repeats))
+        if counts.ndim == 0 and nd != 0:
+            return shape_ops.repeat_static(arr, operator.index(counts.item()), axis)
+        counts = counts.ravel()
+        if nd != 0:
+            counts = np.broadcast_to(counts, (aval(arr).shape[axis],))
+        total = int(np.sum(counts))
+        counts = creation.asarray(counts)
+    else:
+        total = operator.index(total_repeat_length)
+        counts = shape_ops.ravel(repeats)
+        if nd != 0:
+            counts = shape_ops.broadcast_to(counts, (aval(arr).shape[axis],))
+    if nd == 0:
+        if aval(counts).shape == (1,):
+            return creation.full((total,), arr)
+        raise ValueError("`repeat` with a scalar parameter `a` is only implemented for scalar "
+                         "values of the parameter `repeats`.")
+    axis = canonicalize_axis(axis, nd)
+    if total == 0:
+        shape = list(aval(arr).shape)
+        shape[axis] = 0
+        return creation.zeros(tuple(shape), aval(arr).dtype)
+    if aval(arr).shape[axis] == 0:
+        return arr
+    # Mark where each element's run starts (a scatter-add of ones at the exclusive
+    # cumulative counts); the running count of marks, less one, is the source index.
+    starts = reductions.cumsum(roll(counts, 1).at[0].set(0))
+    marks = creation.zeros((total,), dtype="int32").at[starts].add(1)
+    return index_funcs.take(arr, ufuncs.subtract(reductions.cumsum(marks), 1), axis=axis)
 
 
 # ---------------------------------------------------------------------------------------
