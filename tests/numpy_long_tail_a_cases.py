@@ -489,6 +489,8 @@ def _array_io(jnp, np):
     P["err_fromiter"] = (lambda: jnp.fromiter(iter([1, 2]), dtype=float), (), "")
     P["array_str"] = (lambda a: jnp.array_str(a), (x,), "")
     P["array_str_precision"] = (lambda a: jnp.array_str(a, precision=1), (x,), "")
+    P["array_repr_body"] = (lambda a: jnp.array_repr(a).split("(", 1)[1], (x,), "")
+    P["set_printoptions"] = (lambda a: _set_printed(jnp, a), (x,), "")
     P["get_printoptions"] = (lambda: jnp.get_printoptions()["precision"], (), "")
     P["printoptions"] = (lambda a: _printed(jnp, a), (x,), "")
     return P
@@ -498,6 +500,15 @@ def _printed(jnp, a):
     with jnp.printoptions(precision=1):
         inside = jnp.array_str(a)
     return [inside, jnp.array_str(a)]
+
+
+def _set_printed(jnp, a):
+    saved = jnp.get_printoptions()
+    try:
+        jnp.set_printoptions(precision=2, suppress=True)
+        return jnp.array_str(a / 3)
+    finally:
+        jnp.set_printoptions(**saved)
 
 
 def _vectorize(jnp, np):
