@@ -171,7 +171,7 @@ def indices(dimensions, dtype=None, sparse: bool = False):
     out = []
     for i, d in enumerate(dims):
         shape = (1,) * i + (d,) + (1,) * (nd - i - 1)
-        out.append(lax.broadcasted_iota(dt, dims if not sparse else shape, i))
+        out.append(lax.broadcast_in_dim(lax.iota(dt, d), shape if sparse else dims, (i,)))
     if sparse:
         return tuple(out)
     return shape_ops.stack(out, 0) if out else creation.array([], dtype=dt)

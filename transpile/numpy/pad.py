@@ -120,10 +120,10 @@ def _pad_wrap(x, widths):
     return x
 
 
-def _reflect_side(x, i: int, padding: int, before: bool, mode: str, odd: bool):
+def _reflect_side(x, i: int, n: int, padding: int, before: bool, mode: str, odd: bool):
     """Grow ``x`` along axis ``i`` by ``padding`` mirrored values on one side; a pad longer
-    than the axis takes several mirrorings of what is already there."""
-    n = aval(x).shape[i]
+    than the axis takes several mirrorings of what is already there, each at most the
+    original axis length ``n`` (as in JAX, also after the other side has grown)."""
     edge = _slice_axis(x, 0, 1, i) if before else _slice_axis(x, -1, None, i)
     offset = 1 if (mode == "reflect" and n > 1) else 0
     while padding > 0:
@@ -145,13 +145,14 @@ def _reflect_side(x, i: int, padding: int, before: bool, mode: str, odd: bool):
 
 def _pad_reflect(x, widths, mode: str, reflect_type: str):
     for i, (before, after) in enumerate(widths):
-        if aval(x).shape[i] == 0:
+        n = aval(x).shape[i]
+        if n == 0:
             _check_no_padding((before, after), mode)
             continue
         if before == 0 and after == 0:
             continue
-        x = _reflect_side(x, i, before, True, mode, reflect_type == "odd")
-        x = _reflect_side(x, i, after, False, mode, reflect_type == "odd")
+        x = _reflect_side(x, i, n, before, True, mode, reflect_type == "odd")
+        x = _reflect_side(x, i, n, after, False, mode, reflect_type == "odd")
     return x
 
 
@@ -205,8 +206,10 @@ def _pad_stats(x, widths, stat_length, stat):
             len_lo, len_hi = stat_length[i]
             if len_lo == 0 or len_hi == 0:
                 raise ValueError("stat_length of 0 yields no value for padding")
-            lo_stat = stat(_slice_axis(x, 0, min(len_lo, n), i), axis=i, keepdims=True)
-            hi_stat = stat(_slice_axis(x, -min(len_hi, n), None, i), axis=i, keepdims=True)
+            lo_part = _slice_axis(x, 0, min(len_lo, n), i)
+            hi_part = _slice_axis(x, -min(len_hi, n), None, i)
+            lo_stat = stat(lo_part, axis=i, keepdims=True)
+            hi_stat = stat(hi_part, axis=i, keepdims=True)
         if xa.dtype.kind in "iu":
             lo_stat, hi_stat = ufuncs_compound.round(lo_stat), ufuncs_compound.round(hi_stat)
         lo_stat = convert(lo_stat, xa.dtype, xa.weak_type)

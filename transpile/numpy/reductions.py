@@ -408,7 +408,7 @@ def argmin(a, axis=None, out=None, keepdims=None):
 # ---------------------------------------------------------------------------------------
 # Cumulative reductions
 
-def _cumulative(kind: str):
+def _cumulative_body(kind: str, name: str | None = None):
     def body(a, *, axis, dtype):
         if axis is None:
             a = ravel(a)
@@ -419,12 +419,19 @@ def _cumulative(kind: str):
             dt = dtypes.default_int_dtype()
         a = lax._convert_element_type(a, dt, False)
         return getattr(lax, kind)(a, ax, reverse=False)
-    body.__name__ = kind
-    return jit(body, static_argnames=("axis", "dtype"))
+    body.__name__ = name or kind
+    return body
+
+
+def _cumulative(kind: str, name: str | None = None):
+    return jit(_cumulative_body(kind, name), static_argnames=("axis", "dtype"))
 
 
 _cumsum_jit = _cumulative("cumsum")
 _cumprod_jit = _cumulative("cumprod")
+# JAX's names for the array-API functions' staged calls.
+_cumulative_sum_jit = _cumulative("cumsum", "_cumsum_with_promotion")
+_cumulative_prod = _cumulative_body("cumprod")  # not staged as a call in JAX
 
 
 def cumsum(a, axis=None, dtype=None, out=None):
@@ -479,7 +486,8 @@ def _cumulative_api(kind: str, word: str, x, axis, dtype, include_initial: bool)
         # The sum promotes narrow integers (and booleans) to the default integer.
         dt = aval(x).dtype
         dtype = _promote_integer_dtype(dt) if dt.kind in "iu" else None
-    out = (_cumsum_jit if kind == "sum" else _cumprod_jit)(x, axis=axis, dtype=dtype)
+    run = _cumulative_sum_jit if kind == "sum" else _cumulative_prod
+    out = run(ensure_array(x), axis=axis, dtype=dtype)
     if include_initial:
         shape = list(aval(x).shape)
         shape[axis] = 1

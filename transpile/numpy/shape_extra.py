@@ -154,6 +154,14 @@ def roll(a, shift, axis=None):
     return _roll_static_jit(a, shifts, axes)
 
 
+def _rollaxis(a, axis, start):
+    return shape_ops.moveaxis(a, axis, start)
+
+
+_rollaxis.__name__ = "rollaxis"
+_rollaxis_jit = jit(_rollaxis, static_argnums=(1, 2))
+
+
 def rollaxis(a, axis: int, start: int = 0):
     """Roll axis ``axis`` backwards until it lies before position ``start``.
 
@@ -176,7 +184,7 @@ def rollaxis(a, axis: int, start: int = 0):
         start += nd
     if start > axis:
         start -= 1
-    return shape_ops.moveaxis(a, axis, start)
+    return _rollaxis_jit(a, axis, start)
 
 
 def _rot90(m, k, axes):
@@ -219,10 +227,7 @@ def rot90(m, k: int = 1, axes=(0, 1)):
     ax1, ax2 = (canonicalize_axis(ax, len(shp)) for ax in axes)
     if ax1 == ax2:
         raise ValueError("Axes must be different")
-    k = operator.index(k) % 4
-    if k == 0:
-        return creation.asarray(m)
-    return _rot90_jit(m, k, (ax1, ax2))
+    return _rot90_jit(m, operator.index(k) % 4, (ax1, ax2))
 
 
 # ---------------------------------------------------------------------------------------
@@ -240,9 +245,17 @@ def append(arr, values, axis=None):
     -------
     Array
     """
+    return _append_jit(arr, values, axis)
+
+
+def _append(arr, values, axis):
     if axis is None:
         return shape_ops.concatenate([shape_ops.ravel(arr), shape_ops.ravel(values)], 0)
     return shape_ops.concatenate([arr, values], axis=axis)
+
+
+_append.__name__ = "append"
+_append_jit = jit(_append, static_argnums=(2,))
 
 
 def insert(arr, obj, values, axis=None):
@@ -381,7 +394,10 @@ def resize(a, new_shape):
     Array
     """
     check_arraylike("resize", a)
-    new_shape = _index_tuple(new_shape)
+    return _resize_jit(a, _index_tuple(new_shape))
+
+
+def _resize(a, new_shape):
     if any(d < 0 for d in new_shape):
         raise ValueError("all elements of `new_shape` must be non-negative")
     flat = shape_ops.ravel(a)
@@ -391,6 +407,10 @@ def resize(a, new_shape):
         return creation.zeros_like(flat, shape=new_shape)
     flat = shape_ops.tile(flat, -(-new_size // size))[:new_size]
     return shape_ops.reshape(flat, new_shape)
+
+
+_resize.__name__ = "resize"
+_resize_jit = jit(_resize, static_argnums=(1,))
 
 
 def trim_zeros(filt, trim: str = "fb", axis=None):
@@ -501,7 +521,15 @@ def block(arrays):
     -------
     Array
     """
+    return _block_jit(arrays)
+
+
+def _block_outer(arrays):
     return _block(arrays)[0]
+
+
+_block_outer.__name__ = "block"
+_block_jit = jit(_block_outer)
 
 
 # ---------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import numpy as np
 from .. import core, dtypes, lax
 from ..jit import internal_jit as jit
 from . import creation, reductions, shape_ops, ufuncs_compound
-from ._util import aval, canonicalize_axis, check_arraylike, ensure_array
+from ._util import aval, canonicalize_axis, check_arraylike, convert, ensure_array
 
 __all__ = ["tri", "tril", "triu", "tril_indices", "triu_indices", "tril_indices_from",
            "triu_indices_from", "diag", "diagflat", "diagonal", "diag_indices",
@@ -257,7 +257,7 @@ def diagflat(v, k: int = 0):
     length = aval(flat).shape[0]
     n = length + abs(k)
     out = creation.zeros(n * n, dtype=aval(flat).dtype)
-    i = creation.arange(0, n - abs(k))
+    i = creation.arange(n - abs(k))
     flat_index = i + k + i * n if k >= 0 else i + (i - k) * n
     return out.at[flat_index].set(flat).reshape(n, n)
 
@@ -345,13 +345,19 @@ def fill_diagonal(a, val, wrap: bool = False, *, inplace: bool = True):
 def _trace(a, offset, axis1, axis2, dtype):
     shp = aval(a).shape
     a = shape_ops.moveaxis(a, (axis1, axis2), (-2, -1))
-    mask = creation.eye(shp[axis1], shp[axis2], k=offset, dtype=bool)
+    grid = (shp[axis1], shp[axis2])
+    rows = lax.broadcasted_iota(np.int32, grid, 0)
+    cols = lax.broadcasted_iota(np.int32, grid, 1)
+    if offset is not None:  # an operand (it may be traced), as in JAX
+        mask = lax.eq(lax.add(rows, convert(offset, np.int32, False)), cols)
+    else:  # the default 0, a constant of the staged function in JAX
+        mask = lax.eq(lax.add(rows, np.int32(0)), cols)
     a = ufuncs_compound.where(mask, a, creation.zeros_like(a))
     return reductions.sum(a, axis=(-2, -1), dtype=dtype)
 
 
 _trace.__name__ = "trace"
-_trace_jit = jit(_trace, static_argnums=(1, 2, 3, 4))
+_trace_jit = jit(_trace, static_argnums=(2, 3, 4))
 
 
 def trace(a, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype=None, out=None):
@@ -377,7 +383,11 @@ def trace(a, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype=None, out=No
     if ax1 == ax2:
         raise ValueError(f"axis1 and axis2 can not be same. axis1={axis1} and axis2={axis2}")
     dt = None if dtype is None else _user_dtype(dtype, "trace")
-    return _trace_jit(a, operator.index(offset), ax1, ax2, dt)
+    if type(offset) is int and offset == 0:
+        # JAX stages its default offset as a constant and a passed one as an operand;
+        # a plain 0 is taken for the default.
+        return _trace_jit(a, None, ax1, ax2, dt)
+    return _trace_jit(a, offset, ax1, ax2, dt)
 
 
 def mask_indices(n: int, mask_func, k: int = 0, *, size=None):
