@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["programs", "TOPICS", "KNOWN_JAXPR_DIFFERENCES", "batch_arg", "grad_weights", "weighted_sum", "plain",
+__all__ = ["programs", "TOPICS", "X64_TOPICS", "KNOWN_JAXPR_DIFFERENCES", "batch_arg", "grad_weights", "weighted_sum", "plain",
            "leaves"]
 
 TOPICS = ("pad", "shape_extra", "triangular", "index_tricks", "indexing_extra", "array_io",
-          "vectorize", "cumulative")
+          "vectorize", "cumulative", "x64")
+
+#: Topics run with ``jax_enable_x64`` on (by ``enable_x64()``).
+X64_TOPICS = ("x64",)
 
 
 #: Programs whose jaxpr text is not JAX's (the values, dtypes and weak types are); every
@@ -25,7 +28,8 @@ TOPICS = ("pad", "shape_extra", "triangular", "index_tricks", "indexing_extra", 
 #: through ``quantile``), ``divmod``/``remainder``/``floor_divide`` on scalars (roll by a
 #: traced shift, ``unravel_index``, ``put``) and the ``.at[]`` scatter index path stage
 #: other equations than JAX's; ``unstack`` has no ``unstack`` primitive here; an explicit
-#: ``offset=0`` of ``trace`` is staged as JAX stages the default.
+#: ``offset=0`` of ``trace`` is staged as JAX stages the default; under x64, JAX's
+#: ``mean`` of int8 computes in float32, transpile's in float64 (same rounded values).
 KNOWN_JAXPR_DIFFERENCES = {
     "pad": {"linear_ramp_2d", "linear_ramp_1d_long", "linear_ramp_int", "median_2d",
             "median_1d_long", "median_int", "constant_values_pairs", "linear_ramp_end_values",
@@ -38,6 +42,7 @@ KNOWN_JAXPR_DIFFERENCES = {
     "index_tricks": {"unravel_index_int"},
     "indexing_extra": {"compress_size", "extract_size", "place", "put", "put_clip", "put_wrap",
                        "put_along_axis", "put_along_axis_values", "put_along_axis_none"},
+    "x64": {"pad_mean_int8", "roll_dynamic"},
 }
 
 
@@ -268,6 +273,36 @@ def _cumulative(jnp, np):
     P["err_sum_no_axis"] = (lambda a: jnp.cumulative_sum(a), (x,), "")
     P["err_prod_no_axis"] = (lambda a: jnp.cumulative_prod(a), (x,), "")
     P["err_sum_axis"] = (lambda a: jnp.cumulative_sum(a, axis=2), (x,), "")
+    return P
+
+
+def _x64(jnp, np):
+    """Index dtypes and promotions that depend on the 64-bit mode."""
+    x = np.arange(12.0).reshape(3, 4)
+    xi = np.arange(6, dtype=np.int8)
+    i32 = np.array([1, 2], np.int32)
+    P = {}
+    P["indices"] = (lambda: jnp.indices((2, 2)), (), "")
+    P["diag_indices"] = (lambda: jnp.diag_indices(3), (), "")
+    P["tril_indices"] = (lambda: jnp.tril_indices(3), (), "")
+    P["tri"] = (lambda: jnp.tri(2), (), "")
+    P["unravel_index"] = (lambda: jnp.unravel_index(jnp.array([5, 7]), (3, 4)), (), "")
+    P["ravel_multi_index"] = (lambda: jnp.ravel_multi_index((jnp.array([1]), jnp.array([2])),
+                                                            (3, 4)), (), "")
+    P["ravel_multi_index_i32"] = (lambda a: jnp.ravel_multi_index((a, a), (3, 4)), (i32,), "")
+    P["cumulative_sum_int8"] = (lambda a: jnp.cumulative_sum(a, include_initial=True), (xi,),
+                                "")
+    P["pad_mean_int8"] = (lambda a: jnp.pad(a, 2, mode="mean"), (xi,), "")
+    P["pad_float64"] = (lambda a: jnp.pad(a, 1, constant_values=2), (x,), "g")
+    P["trace_float64"] = (lambda a: jnp.trace(a, 1), (x,), "")
+    P["repeat_float64"] = (lambda a: jnp.repeat(a, np.array([1, 2, 0]), axis=0), (x,), "")
+    P["insert_int8"] = (lambda a: jnp.insert(a, 1, 7), (xi,), "")
+    P["mgrid"] = (lambda: jnp.mgrid[0:2, 0:1:3j], (), "")
+    P["r_"] = (lambda: jnp.r_[1:3, 2.5], (), "")
+    P["fromfunction"] = (lambda: jnp.fromfunction(lambda i: i, (3,)), (), "")
+    P["ix_empty"] = (lambda: jnp.ix_(jnp.array([], jnp.int32), jnp.array([1])), (), "")
+    P["diag_int"] = (lambda: jnp.diag(jnp.arange(3)), (), "")
+    P["roll_dynamic"] = (lambda a: jnp.roll(a, jnp.array(1), 0), (x,), "")
     return P
 
 
@@ -577,4 +612,5 @@ def programs(jnp, np) -> dict:
     return {"pad": _pad(jnp, np), "shape_extra": _shape_extra(jnp, np),
             "triangular": _triangular(jnp, np), "index_tricks": _index_tricks(jnp, np),
             "indexing_extra": _indexing_extra(jnp, np), "array_io": _array_io(jnp, np),
-            "vectorize": _vectorize(jnp, np), "cumulative": _cumulative(jnp, np)}
+            "vectorize": _vectorize(jnp, np), "cumulative": _cumulative(jnp, np),
+            "x64": _x64(jnp, np)}

@@ -84,6 +84,11 @@ def _program(topic: str, name: str, kind: str):
 
 def check(topic: str, name: str, kind: str) -> None:
     """One recorded check of program ``name`` of ``topic``."""
+    with jax.enable_x64(topic in cases.X64_TOPICS):
+        _check(topic, name, kind)
+
+
+def _check(topic: str, name: str, kind: str) -> None:
     want = RECORDED[topic][name][kind]
     thunk = _program(topic, name, kind)
     if kind == "jaxpr":

@@ -67,8 +67,12 @@ def main() -> None:
     out = {"_meta": {"jax": jax.__version__, "numpy": np.__version__}}
     for topic, progs in cases.programs(jnp, np).items():
         known = cases.KNOWN_JAXPR_DIFFERENCES.get(topic, set())
-        out[topic] = {name: record_case(fn, args, flags, name not in known)
-                      for name, (fn, args, flags) in progs.items()}
+        jax.config.update("jax_enable_x64", topic in cases.X64_TOPICS)
+        try:
+            out[topic] = {name: record_case(fn, args, flags, name not in known)
+                          for name, (fn, args, flags) in progs.items()}
+        finally:
+            jax.config.update("jax_enable_x64", False)
     path = ROOT / "tests" / "data" / "numpy_long_tail_a.json"
     path.write_text(json.dumps(out, indent=0, sort_keys=True) + "\n")
     print(f"wrote {path} ({path.stat().st_size} bytes)")

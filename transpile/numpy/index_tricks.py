@@ -233,7 +233,7 @@ def ravel_multi_index(multi_index, dims, mode: str = "raise", order: str = "C", 
     check_arraylike("ravel_multi_index", *multi_index)
     idx = [ensure_array(i) for i in multi_index]
     if dtype is None:
-        dt = dtypes.result_type(int, *idx)
+        dt = dtypes.result_type(0, *idx)  # the Python int is weak, as `int` is in JAX
     else:
         dt = dtypes.canonicalize_dtype(dtype, warn_name="ravel_multi_index")
     if dt.kind not in "iu":

@@ -24,8 +24,9 @@ def _user_dtype(dtype, name: str) -> np.dtype:
 
 def _tri_mask(n: int, m: int, k: int):
     """``row + k >= col`` over an ``n`` x ``m`` grid (lower triangle through diagonal k)."""
-    int_dt = np.dtype(np.int32)
-    rows = lax.add(lax.broadcasted_iota(int_dt, (n, m), 0), np.int32(k))
+    # JAX's offset is a default-int array, which widens the iotas to int64 under x64.
+    int_dt = dtypes.default_int_dtype()
+    rows = lax.add(lax.broadcasted_iota(int_dt, (n, m), 0), np.array(k, int_dt)[()])
     return lax.ge(rows, lax.broadcasted_iota(int_dt, (n, m), 1))
 
 
@@ -346,12 +347,13 @@ def _trace(a, offset, axis1, axis2, dtype):
     shp = aval(a).shape
     a = shape_ops.moveaxis(a, (axis1, axis2), (-2, -1))
     grid = (shp[axis1], shp[axis2])
-    rows = lax.broadcasted_iota(np.int32, grid, 0)
-    cols = lax.broadcasted_iota(np.int32, grid, 1)
+    int_dt = dtypes.default_int_dtype()
+    rows = lax.broadcasted_iota(int_dt, grid, 0)
+    cols = lax.broadcasted_iota(int_dt, grid, 1)
     if offset is not None:  # an operand (it may be traced), as in JAX
-        mask = lax.eq(lax.add(rows, convert(offset, np.int32, False)), cols)
+        mask = lax.eq(lax.add(rows, convert(offset, int_dt, False)), cols)
     else:  # the default 0, a constant of the staged function in JAX
-        mask = lax.eq(lax.add(rows, np.int32(0)), cols)
+        mask = lax.eq(lax.add(rows, np.array(0, int_dt)[()]), cols)
     a = ufuncs_compound.where(mask, a, creation.zeros_like(a))
     return reductions.sum(a, axis=(-2, -1), dtype=dtype)
 
