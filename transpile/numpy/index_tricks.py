@@ -250,7 +250,7 @@ def ravel_multi_index(multi_index, dims, mode: str = "raise", order: str = "C", 
         if aval(i).dtype.kind not in "iu":
             raise TypeError("only int indices permitted")
     if mode == "raise":
-        if any(np.any((np.asarray(i._value) < 0) | (np.asarray(i._value) >= d))
+        if any(np.any((np.asarray(i) < 0) | (np.asarray(i) >= d))
                for i, d in zip(idx, dims, strict=True)):
             raise ValueError("invalid entry in coordinates array")
     elif mode == "clip":

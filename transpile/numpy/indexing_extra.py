@@ -62,7 +62,7 @@ def compress(condition, a, axis=None, *, size=None, fill_value=0, out=None):
     arr = arr[:aval(cond).shape[0]]
     if size is None:
         extra = core.concrete_or_error(extra, "The error arose in jnp.compress")
-        if np.any(np.asarray(extra._value)):
+        if np.any(np.asarray(extra)):
             raise ValueError("condition contains entries that are out of bounds")
         result = arr[cond]
     elif not 0 <= size <= aval(arr).shape[0]:
@@ -121,7 +121,7 @@ def choose(a, choices, out=None, mode: str = "raise"):
         a = core.concrete_or_error(a, "The error occurred because jnp.choose was "
                                    "jit-compiled with mode='raise'. Use mode='wrap' or "
                                    "mode='clip' instead.")
-        v = np.asarray(a._value)
+        v = np.asarray(a)
         if np.any((v < 0) | (v >= n)):
             raise ValueError("invalid entry in choice array")
     elif mode == "wrap":

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import core, lax
+from ..array import Array
 from ..jit import internal_jit as jit
 from . import creation, reductions, shape_extra, shape_ops, sorting, ufuncs_compound
 from ._util import aval, check_arraylike, convert, ensure_array
@@ -27,8 +28,8 @@ _ALLOWED_KWARGS = {
 def _static_value(v, name: str):
     if isinstance(v, core.Tracer):
         return core.concrete_or_error(v, f"{name} argument of jnp.pad")
-    if hasattr(v, "_value"):
-        return v._value
+    if isinstance(v, Array):
+        return np.asarray(v)
     return v
 
 
@@ -270,8 +271,8 @@ def _hashable(v):
         return _hashable(v.tolist())
     if isinstance(v, np.generic):
         return v.item()
-    if hasattr(v, "_value") and not isinstance(v, core.Tracer):
-        return _hashable(np.asarray(v._value))
+    if isinstance(v, Array):
+        return _hashable(np.asarray(v))
     return v
 
 

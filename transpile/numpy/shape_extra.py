@@ -9,6 +9,7 @@ import operator
 import numpy as np
 
 from .. import core, lax
+from ..array import Array
 from ..jit import internal_jit as jit
 from ..vmapping import vmap
 from . import creation, index_funcs, reductions, shape_ops, sorting, ufuncs, ufuncs_compound
@@ -63,7 +64,7 @@ def repeat(a, repeats, axis=None, *, total_repeat_length=None):
             repeats, "When jit-compiling jnp.repeat, the total number of repeats must be "
             "static. To fix this, either specify a static value for `repeats`, or pass a "
             "static value to `total_repeat_length`.")
-        counts = np.asarray(getattr(repeats, "_value", repeats))
+        counts = np.asarray(repeats)
         if counts.ndim == 0 and nd != 0:
             return shape_ops.repeat_static(arr, operator.index(counts.item()), axis)
         counts = counts.ravel()
@@ -291,7 +292,7 @@ def insert(arr, obj, values, axis=None):
         raise ValueError("jnp.insert(): obj must be a slice, a one-dimensional array, or a "
                          f"scalar; got {obj}")
     if ia.dtype.kind not in "iu":
-        if math.prod(ia.shape) == 0 and not hasattr(obj, "_value"):
+        if math.prod(ia.shape) == 0 and not isinstance(obj, (Array, core.Tracer)):
             idx = idx.astype(int)
         else:
             raise ValueError(f"jnp.insert(): index array must be integer typed; got {obj}")
@@ -366,7 +367,7 @@ def delete(arr, obj, axis=None, *, assume_unique_indices: bool = False):
                                          dtype=dt))
         return a[lead + (i,)]
     o = core.concrete_or_error(obj, "'obj' array argument of jnp.delete()")
-    o = np.asarray(getattr(o, "_value", o))
+    o = np.asarray(o)
     if o.dtype.kind in "iu":
         mask = np.ones(n, dtype=bool)
         mask[o] = False
@@ -431,7 +432,7 @@ def trim_zeros(filt, trim: str = "fb", axis=None):
     check_arraylike("trim_zeros", filt)
     filt = ensure_array(filt)
     core.concrete_or_error(filt, "Error arose in the `filt` argument of trim_zeros()")
-    value = np.asarray(filt._value)
+    value = np.asarray(filt)
     nd = value.ndim
     axes = set(range(nd)) if axis is None else {canonicalize_axis(ax, nd)
                                                 for ax in _index_tuple(axis)}
