@@ -53,6 +53,19 @@ from .polynomial import *  # noqa: F401,F403
 from .polynomial import __all__ as _polynomial_all
 from .einsum_path import *  # noqa: F401,F403
 from .einsum_path import __all__ as _einsum_all
+from .pad import *  # noqa: F401,F403
+from .pad import __all__ as _pad_all
+from .shape_extra import *  # noqa: F401,F403
+from .shape_extra import __all__ as _shape_extra_all
+from .triangular import *  # noqa: F401,F403
+from .triangular import __all__ as _triangular_all
+from .index_tricks import *  # noqa: F401,F403
+from .index_tricks import __all__ as _index_tricks_all
+from .indexing_extra import *  # noqa: F401,F403
+from .indexing_extra import __all__ as _indexing_extra_all
+from .array_io import *  # noqa: F401,F403
+from .array_io import __all__ as _array_io_all
+from .vectorize import vectorize  # noqa: F401
 from numpy import (floating, inexact, integer, number, signedinteger,  # noqa: F401
                    unsignedinteger, generic)
 
@@ -75,7 +88,9 @@ __all__ = sorted(
                  + _shape_all + _sorting_all + _ufuncs_all + _compound_all + _selection_all
                  + _math_extra_all + _nan_all + _statistics_all
                  + _setops_all + _calculus_all + _histograms_all
-                 + _windows_all + _polynomial_all + _einsum_all)
+                 + _windows_all + _polynomial_all + _einsum_all
+                 + _pad_all + _shape_extra_all + _triangular_all + _index_tricks_all
+                 + _indexing_extra_all + _array_io_all + ["vectorize"])
      if n not in _internal}
     | {"unique", "ndarray", "bool", "pi", "e", "inf", "nan", "euler_gamma", "newaxis", "floating",
        "inexact", "integer", "number", "signedinteger", "unsignedinteger", "generic"})
