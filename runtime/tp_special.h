@@ -97,8 +97,8 @@ TP_INLINE double tpi_sp_zeta(double s, double q)
         -236364091.0 / 2730 / 6.204484017332394e23};
     double head = 0.0, a = q, p, w, tail = 0.0, out;
     int k, q_le0, s_int;
+    if (s == 1.0) return TPI_SP_INF;   /* even with q NaN, as JAX */
     if (s != s || q != q) return TPI_SP_NAN;
-    if (s == 1.0) return TPI_SP_INF;
     q_le0 = q <= 0;
     s_int = s == floor(s);
     if (q_le0 && q == floor(q)) return (s_int && fmod(s, 2.0) == 0) ? TPI_SP_INF : TPI_SP_NAN;

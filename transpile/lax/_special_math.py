@@ -134,8 +134,8 @@ def zeta(s, q):
         out = np.where(q_le0 & ~s_int, np.nan, out)
         even = s_int & (np.fmod(s, 2) == 0)
         out = np.where(q_le0 & (q == np.floor(q)), np.where(even, np.inf, np.nan), out)
-        out = np.where(s == 1, np.inf, out)
-    return np.where(np.isnan(s) | np.isnan(q), np.nan, out)
+        out = np.where(np.isnan(s) | np.isnan(q), np.nan, out)
+    return np.where(s == 1, np.inf, out)    # even with q NaN, as JAX
 
 
 def polygamma(n, x):
