@@ -32,8 +32,12 @@ __all__ = ["betainc", "betaln", "beta", "digamma", "entr", "erf", "erfc", "erfin
 
 
 def _c(x, v):
-    """``v`` as a constant of ``x``'s dtype (a NumPy scalar: it does not promote)."""
-    return np.array(v, aval(x).dtype)
+    """``v`` as a constant of ``x``'s dtype: a Python scalar for a weakly typed scalar
+    ``x`` (so the result stays weak), else a NumPy array (it does not promote)."""
+    a = aval(x)
+    if a.weak_type and not a.shape and a.dtype.kind == "f":
+        return float(v)
+    return np.array(v, a.dtype)
 
 
 def _is_complex(x) -> bool:
@@ -120,9 +124,9 @@ def polygamma(n, x):
 def _stirling_tail(x):
     """log Gamma(x) - ((x - 1/2) log x - x + log(2 pi)/2) for x >= 8 (Stirling)."""
     t = 1 / (x * x)
-    s = _c(x, 1 / 1188)
+    s = 1 / 1188
     for c in (-1 / 1680, 1 / 1260, -1 / 360, 1 / 12):
-        s = s * t + _c(x, c)
+        s = s * t + c
     return s / x
 
 
@@ -132,10 +136,10 @@ def betaln(a, b):
     a, b = promote_args_inexact("betaln", a, b)
     a, b = jnp.minimum(a, b), jnp.maximum(a, b)
     small_b = lax.lgamma(a) + (lax.lgamma(b) - lax.lgamma(a + b))
-    b8 = jnp.maximum(b, _c(b, 8))
+    b8 = jnp.maximum(b, 8.0)
     ab = a + b8
-    diff = (_stirling_tail(b8) - _stirling_tail(ab) - (ab - _c(a, 0.5)) * jnp.log1p(a / b8)
-            - a * (jnp.log(b8) - _c(a, 1)))
+    diff = (_stirling_tail(b8) - _stirling_tail(ab) - (ab - 0.5) * jnp.log1p(a / b8)
+            - a * (jnp.log(b8) - 1.0))
     return jnp.where(b < 8, small_b, lax.lgamma(a) + diff)
 
 
