@@ -116,3 +116,58 @@ def make_arg(a, np_module, jnp_module):
     if isinstance(a, tuple):
         return jnp_module.asarray(np_module.array(a[0], a[1]))
     return a
+
+
+def stats_calls():
+    """(distribution, function, args, kwargs) of the jax.scipy.stats checks: every
+    function of each distribution on a grid crossing its support's edges."""
+    x = ([-3.0, -0.5, 0.0, 0.3, 1.0, 2.5, 40.0], F32)
+    q = ([0.0, 1e-6, 0.1, 0.5, 0.9, 1.0, 1.5], F32)
+    k = ([-1.0, 0.0, 1.0, 2.0, 2.5, 7.0], F32)
+    u = ([-0.5, 0.0, 0.3, 0.5, 1.0, 1.2], F32)
+    loc_scale = [((), {}), ((0.5, 2.0), {})]
+    out = []
+    for dist, fns, arg in (
+            ("norm", ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf"), x),
+            ("norm", ("ppf", "isf"), q),
+            ("expon", ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf"), x),
+            ("expon", ("ppf",), q),
+            ("uniform", ("logpdf", "pdf", "cdf"), x), ("uniform", ("ppf",), q),
+            ("laplace", ("logpdf", "pdf", "cdf"), x),
+            ("logistic", ("logpdf", "pdf", "cdf", "sf"), x),
+            ("logistic", ("ppf", "isf"), q),
+            ("cauchy", ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf"), x),
+            ("cauchy", ("ppf", "isf"), q)):
+        for fn in fns:
+            for extra, kw in loc_scale:
+                out.append((dist, fn, (arg, *extra), kw))
+    for fn in ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf"):
+        out.append(("gamma", fn, (x, 2.5), {}))
+        out.append(("gamma", fn, (x, 0.7, -1.0, 2.0), {}))
+        out.append(("chi2", fn, (x, 3.0), {}))
+        out.append(("beta", fn, (u, 2.0, 3.0), {}))
+        out.append(("beta", fn, (u, 0.5, 0.5, -0.2, 1.5), {}))
+    for fn in ("logpdf", "pdf"):
+        out.append(("t", fn, (x, 3.0), {}))
+        out.append(("t", fn, (x, 1.5, 0.5, 2.0), {}))
+    for fn in ("logpmf", "pmf", "cdf"):
+        out.append(("poisson", fn, (k, 2.5), {}))
+    out.append(("poisson", "logpmf", (k, 2.5, 1.0), {}))
+    for fn in ("logpmf", "pmf"):
+        out.append(("bernoulli", fn, (([-1.0, 0.0, 1.0, 2.0], F32), 0.3), {}))
+    out.append(("bernoulli", "cdf", (u, 0.3), {}))
+    out.append(("bernoulli", "ppf", (q, 0.3), {}))
+    out.append(("norm", "logpdf", (1.5,), {}))           # weak scalars
+    out.append(("gamma", "cdf", (1.5, 2), {}))
+    mvn_x = ([[0.1, 0.2], [1.0, -1.0], [3.0, 0.5]], F32)
+    out.append(("multivariate_normal", "logpdf",
+                (mvn_x, ([0.5, -0.5], F32), ([[2.0, 0.5], [0.5, 1.0]], F32)), {}))
+    out.append(("multivariate_normal", "pdf",
+                (mvn_x, ([0.5, -0.5], F32), ([[2.0, 0.5], [0.5, 1.0]], F32)), {}))
+    out.append(("multivariate_normal", "logpdf", (mvn_x, ([0.5, -0.5], F32), 1.5), {}))
+    out.append(("multivariate_normal", "logpdf", (([0.3, 2.0], F32), 0.5, 2.0), {}))
+    out.append(("dirichlet", "logpdf", (([0.2, 0.3, 0.5], F32), ([1.0, 2.0, 3.0], F32)), {}))
+    out.append(("dirichlet", "pdf", (([[0.2, 0.6], [0.3, 0.3]], F32),
+                                     ([1.5, 2.0, 3.0], F32)), {}))
+    out.append(("dirichlet", "logpdf", (([0.2, 0.3, 0.6], F32), ([1.0, 2.0, 3.0], F32)), {}))
+    return out

@@ -9,7 +9,7 @@ Records, from the grids of ``tests/scipy_special_cases.py``: every lax function'
 on float32 and float64 operands; the partial derivatives JAX defines (float64); the
 ``make_jaxpr`` text of each lax function on float32 scalars; JAX's errors for integer
 and mixed-dtype operands; and each ``jax.scipy.special`` call's value, dtype, weak type
-and shape. Floats are written as ``repr`` strings so that inf/nan survive JSON.
+and shape, and the same for each ``jax.scipy.stats`` call. Floats are written as ``repr`` strings so that inf/nan survive JSON.
 """
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ import numpy as np  # noqa: E402
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 import jax.scipy.special as jss  # noqa: E402
+import jax.scipy.stats  # noqa: E402,F401
 from jax import lax  # noqa: E402
 
 import scipy_special_cases as cases  # noqa: E402
@@ -70,6 +71,14 @@ def main() -> None:
                              "outs": [{"value": _enc(v), "dtype": str(v.dtype),
                                        "weak_type": bool(v.weak_type),
                                        "shape": list(v.shape)} for v in ys]})
+    out["stats"] = []
+    for dist, fn, args, kwargs in cases.stats_calls():
+        y = getattr(getattr(jax.scipy.stats, dist), fn)(
+            *[cases.make_arg(a, np, jnp) for a in args], **kwargs)
+        out["stats"].append({"name": f"{dist}.{fn}", "kwargs": kwargs,
+                             "outs": [{"value": _enc(y), "dtype": str(y.dtype),
+                                       "weak_type": bool(y.weak_type),
+                                       "shape": list(y.shape)}]})
     jax.config.update("jax_enable_x64", False)
     path = ROOT / "tests" / "data" / "scipy_special.json"
     path.write_text(json.dumps(out, indent=0) + "\n")
