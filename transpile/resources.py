@@ -14,10 +14,11 @@ _REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
 def _locate(subpackage: str, folder: str) -> Path:
-    # A source checkout uses its own folders, even where an editable install of another
-    # checkout (a git worktree beside it) maps ``transpile.runtime`` elsewhere.
-    if (_REPO_ROOT / "pyproject.toml").is_file() and (_REPO_ROOT / folder).is_dir():
-        return _REPO_ROOT / folder
+    local = _REPO_ROOT / folder
+    if (_REPO_ROOT / "pyproject.toml").is_file() and local.is_dir():
+        # a source checkout: its own folders, even where an editable install of another
+        # checkout maps the subpackage elsewhere
+        return local
     try:
         spec = importlib.util.find_spec(f"transpile.{subpackage}")
     except ModuleNotFoundError:
