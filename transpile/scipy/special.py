@@ -8,7 +8,6 @@ The distribution helpers ``ndtr``, ``ndtri``, ``log_ndtr`` are in ``_normal.py``
 """
 from __future__ import annotations
 
-import math
 import operator
 
 import numpy as np
@@ -20,6 +19,7 @@ from ..custom_derivatives import custom_jvp
 from ..jit import jit
 from ..autodiff import jvp
 from ..lax._special_math import ZETA_TERMS
+# logsumexp, softmax and log_softmax are jax.nn's (JAX's scipy.special has them too)
 from ..nn import log_softmax, logsumexp, softmax
 from ..numpy._util import aval, promote_args_inexact
 from ._normal import log_ndtr, ndtr, ndtri
@@ -391,6 +391,3 @@ def boxcox1p(x, lmbda):
     log1p_x = jnp.log1p(x)
     return jnp.where(zero, log1p_x, jnp.expm1(safe * log1p_x) / safe)
 
-
-# logsumexp, softmax and log_softmax are jax.nn's (JAX's scipy.special re-exports them)
-_ = (logsumexp, softmax, log_softmax, math)
