@@ -108,6 +108,10 @@ def scipy_calls():
         ("softmax", (x,), {}), ("log_softmax", (x,), {}),
         ("boxcox", (pos, 0.5), {}), ("boxcox", (pos, 0.0), {}),
         ("boxcox1p", (pos, -0.5), {}), ("boxcox1p", (pos, 0.0), {}),
+        ("comb", (([5.0, 10.0, 3.0, -1.0, 4.0, 30.0], F32), ([2.0, 3.0, 5.0, 1.0, -1.0, 7.0], F32)),
+         {}),
+        ("comb", (([5.0, 10.0, 0.0], F32), ([2.0, 0.0, 3.0], F32)), {"repetition": True}),
+        ("bernoulli", (2,), {}), ("bernoulli", (12,), {}), ("bernoulli", (21,), {}),
     ]
 
 

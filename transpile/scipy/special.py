@@ -28,7 +28,8 @@ __all__ = ["betainc", "betaln", "beta", "digamma", "entr", "erf", "erfc", "erfin
            "expit", "factorial", "gamma", "gammainc", "gammaincc", "gammaln", "gammasgn",
            "i0", "i0e", "i1", "i1e", "kl_div", "log_ndtr", "log_softmax", "loggamma",
            "logit", "logsumexp", "multigammaln", "ndtr", "ndtri", "poch", "polygamma",
-           "rel_entr", "softmax", "xlog1py", "xlogy", "zeta", "boxcox", "boxcox1p"]
+           "rel_entr", "softmax", "xlog1py", "xlogy", "zeta", "boxcox", "boxcox1p", "comb",
+           "bernoulli"]
 
 
 def _c(x, v):
@@ -170,6 +171,38 @@ def gammaincc(a, x):
     """The regularized upper incomplete gamma function Q(a, x)."""
     a, x = promote_args_inexact("gammaincc", a, x)
     return lax.igammac(a, x)
+
+
+def comb(N, k, *, repetition: bool = False):  # noqa: N803  (SciPy's name)
+    """The binomial coefficient N choose k through lgamma (0 outside 0 <= k <= N);
+    with ``repetition``, combinations with repetition C(N + k - 1, k)."""
+    N, k = promote_args_inexact("comb", N, k)
+    if repetition:
+        return jnp.where((k == 0) & (N >= 0), 1.0, comb(N + k - 1, k, repetition=False))
+    ok = (k <= N) & (N >= 0) & (k >= 0)
+    n_ok, k_ok = jnp.where(ok, N, 0.0), jnp.where(ok, k, 0.0)
+    out = lax.exp(gammaln(n_ok + 1) - gammaln(k_ok + 1) - gammaln(n_ok + 1 - k_ok))
+    return jnp.where(ok, out, 0.0)
+
+
+def bernoulli(n):
+    """The Bernoulli numbers B_0 .. B_n (``n`` a concrete non-negative int), B_1 = -1/2.
+
+    The even ones from B_m = (-1)^(m/2+1) 2 m! zeta(m) / (2 pi)^m, the ratio m!/(2 pi)^m
+    built as a running product and zeta(m) summed to 50 terms (2^-50 < 1e-15).
+    """
+    n = operator.index(concrete_or_error(n, "Argument n of bernoulli"))
+    if n < 0:
+        raise ValueError("n must be a non-negative integer.")
+    first = jnp.array([1, -1 / 2, 1 / 6])
+    if n < 3:
+        return first[:n + 1]
+    out = jnp.zeros(n + 1).at[:3].set(first)
+    m = jnp.arange(4, n + 1, 2, dtype=out.dtype)
+    ratio = (1. / np.pi ** 2) * jnp.cumprod(-(m - 1) * m / 4 / np.pi ** 2)
+    k = jnp.arange(2, 50, dtype=out.dtype)
+    zeta_tail = jnp.sum(k[:, None] ** -m[None, :], axis=0)
+    return out.at[4::2].set(ratio * (1 + zeta_tail))
 
 
 def multigammaln(a, d):
