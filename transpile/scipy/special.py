@@ -29,7 +29,7 @@ __all__ = ["betainc", "betaln", "beta", "digamma", "entr", "erf", "erfc", "erfin
            "i0", "i0e", "i1", "i1e", "kl_div", "log_ndtr", "log_softmax", "loggamma",
            "logit", "logsumexp", "multigammaln", "ndtr", "ndtri", "poch", "polygamma",
            "rel_entr", "softmax", "xlog1py", "xlogy", "zeta", "boxcox", "boxcox1p", "comb",
-           "bernoulli"]
+           "bernoulli", "exp1", "expi"]
 
 
 def _c(x, v):
@@ -375,6 +375,98 @@ def kl_div(p, q):
     if _is_complex(p):
         raise ValueError("kl_div does not support complex-valued inputs.")
     return rel_entr(p, q) - p + q
+
+
+# ---------------------------------------------------------------------------------------
+# Exponential integrals
+
+_EULER = 0.57721566490153286061
+
+
+def _e1_series(x):
+    """E1(x) = -gamma - log x + sum_k (-1)^(k+1) x^k / (k k!), for 0 < x <= 1."""
+    def body(k, carry):
+        term, total = carry
+        term = term * -x / k
+        return term, total - term / k
+    _, total = lax.fori_loop(1, 26, body, (jnp.ones_like(x), jnp.zeros_like(x)))
+    return -_c(x, _EULER) - jnp.log(x) + total
+
+
+def _e1_fraction(x):
+    """E1(x) = e^-x / (x + 1 - 1/(x + 3 - 4/(x + 5 - ...))) by Lentz's method, x > 1."""
+    tiny = _c(x, np.finfo(aval(x).dtype).tiny * 1e10)
+    b = x + 1
+    d = 1 / b
+
+    def body(i, carry):
+        b, c, d, h = carry
+        an = -(i * i)
+        b = b + 2
+        d = 1 / (an * d + b)
+        c = b + an / c
+        return b, c, d, h * (c * d)
+    _, _, _, h = lax.fori_loop(1, 80, body, (b, 1 / tiny + 0 * x, d, d))
+    return h * jnp.exp(-x)
+
+
+@custom_jvp
+def exp1(x):
+    """The exponential integral E1(x) = integral from x to inf of e^-t / t dt, x >= 0
+    (inf at 0; NaN below 0 and at +inf, as JAX)."""
+    x, = promote_args_inexact("exp1", x)
+    if _is_complex(x):
+        raise ValueError("exp1 does not support complex-valued inputs.")
+    small = x <= 1
+    safe_s = jnp.where(small & (x > 0), x, _c(x, 0.5))
+    safe_l = jnp.where(small, _c(x, 2), jnp.minimum(x, _c(x, 1e30)))
+    out = jnp.where(small, _e1_series(safe_s), _e1_fraction(safe_l))
+    out = jnp.where(x == 0, np.inf, out)
+    # NaN at +inf too, and never weakly typed, as JAX's (its expn is a vectorized jit)
+    out = jnp.where((x < 0) | jnp.isnan(x) | (x == np.inf), np.nan, out)
+    return lax.convert_element_type(out, aval(out).dtype)
+
+
+exp1.defjvps(lambda g, ans, x: -jnp.exp(-x) / x * g)
+
+
+def _ei_series(x):
+    """Ei(x) = gamma + log x + sum_k x^k / (k k!), 0 < x <= 40 (positive terms)."""
+    def body(k, carry):
+        term, total = carry
+        term = term * x / k
+        return term, total + term / k
+    _, total = lax.fori_loop(1, 121, body, (jnp.ones_like(x), jnp.zeros_like(x)))
+    return _c(x, _EULER) + jnp.log(x) + total
+
+
+def _ei_asymptotic(x):
+    """Ei(x) ~ e^x / x sum_k k! / x^k, x > 40."""
+    def body(k, carry):
+        term, total = carry
+        term = term * k / x
+        return term, total + term
+    _, total = lax.fori_loop(1, 31, body, (jnp.ones_like(x), jnp.ones_like(x)))
+    return jnp.exp(x) / x * total
+
+
+@custom_jvp
+def expi(x):
+    """The exponential integral Ei(x) (principal value), -E1(-x) for x < 0; NaN at 0
+    (as JAX)."""
+    x, = promote_args_inexact("expi", x)
+    if _is_complex(x):
+        raise ValueError("expi does not support complex-valued inputs.")
+    mid = (x > 0) & (x <= 40)
+    pos = jnp.where(mid, _ei_series(jnp.where(mid, x, _c(x, 1))),
+                    _ei_asymptotic(jnp.where(x > 40, x, _c(x, 50))))
+    out = jnp.where(x < 0, -exp1(-x), pos)
+    # NaN at 0 and never weakly typed, as JAX's
+    out = jnp.where(jnp.isnan(x) | (x == 0), np.nan, out)
+    return lax.convert_element_type(out, aval(out).dtype)
+
+
+expi.defjvps(lambda g, ans, x: jnp.exp(x) / x * g)
 
 
 # ---------------------------------------------------------------------------------------
