@@ -66,7 +66,7 @@ def _identity_scalar(kind: str, dt: np.dtype):
         value = 0
     elif kind in ("prod", "all"):
         value = 1
-    elif dt.kind == "f":
+    elif dtypes.is_float(dt):
         value = -math.inf if kind == "max" else math.inf
     elif dt == np.bool_:
         value = kind == "min"
@@ -203,7 +203,7 @@ def _mean_dtypes(a_dtype: np.dtype, dtype):
     if dtype is not None:
         dt = dtypes.canonicalize_dtype(dtype, warn_name="mean")
         return dt, dt
-    result = a_dtype if a_dtype.kind == "f" else dtypes.default_float_dtype()
+    result = a_dtype if dtypes.is_float(a_dtype) else dtypes.default_float_dtype()
     return result, _upcast_f16(result)
 
 
@@ -247,18 +247,53 @@ def _broadcast_mask(where, shape):
 
 
 def average(a, axis=None, weights=None, returned=False, keepdims=False):
-    """Weighted average; without weights it is :func:`mean`."""
+    """Weighted average along ``axis``; without weights it is :func:`mean`.
+
+    Parameters
+    ----------
+    a : array_like
+    axis : int or tuple of int, optional
+    weights : array_like, optional
+        Of ``a``'s shape, or 1-D along a single ``axis``.
+    returned : bool
+        Also return the sum of the weights (the element count without weights).
+    keepdims : bool
+
+    Returns
+    -------
+    Array, or (Array, Array) when ``returned``.
+    """
     if weights is None:
+        check_arraylike("average", a)
         avg = mean(a, axis=axis, keepdims=keepdims)
         if returned:
             count = math.prod(aval(a).shape[i] for i in _reduction_axes(axis, aval(a).ndim))
             return avg, lax.broadcast_in_dim(np.array(count, aval(avg).dtype)[()],
                                              aval(avg).shape, ())
         return avg
+    check_arraylike("average", a, weights)
+    a, weights = _promote_pair(a, weights)
+    a_shape, w_shape = aval(a).shape, aval(weights).shape
+    if a_shape != w_shape:
+        if len(w_shape) != 1:
+            raise ValueError("1D weights expected when shapes of a and weights differ.")
+        if axis is None:
+            raise ValueError("Axis must be specified when shapes of a and weights differ.")
+        if isinstance(axis, (tuple, list)):
+            raise ValueError("Single axis expected when shapes of a and weights differ")
+        ax = canonicalize_axis(axis, len(a_shape))
+        if w_shape[0] != a_shape[ax]:
+            raise ValueError("Length of weights not compatible with specified axis.")
+        weights = lax.broadcast_in_dim(weights, tuple(
+            w_shape[0] if i == ax else 1 for i in range(len(a_shape))), (ax,))
     wsum = sum(weights, axis=axis, keepdims=keepdims)
     avg = lax.div(*_promote_pair(sum(multiply(a, weights), axis=axis, keepdims=keepdims),
                                  wsum))
-    return (avg, wsum) if returned else avg
+    if returned:
+        if aval(avg).shape != aval(wsum).shape:
+            wsum = broadcast_to(wsum, aval(avg).shape)
+        return avg, wsum
+    return avg
 
 
 def _promote_pair(x, y):
@@ -267,7 +302,7 @@ def _promote_pair(x, y):
 
 def _var_dtypes(a_dtype: np.dtype, dtype):
     if dtype is None:
-        result = a_dtype if a_dtype.kind == "f" else dtypes.default_float_dtype()
+        result = a_dtype if dtypes.is_float(a_dtype) else dtypes.default_float_dtype()
         return result, _upcast_f16(result)
     dt = dtypes.canonicalize_dtype(dtype, warn_name="var")
     return dt, _upcast_f16(dt)
