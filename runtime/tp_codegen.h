@@ -13,6 +13,7 @@
 #include "tp_ops.h"
 #include "tp_math.h"
 #include "tp_xla_math.h"
+#include "tp_special.h"
 #include "tp_parallel.h"
 
 /* float16 values are computed in float: a result rounds to float16 and back. */

@@ -8,10 +8,10 @@ from .elementwise import __all__ as _ew_all
 __all__ = list(_ew_all)
 
 from . import (contraction, control_flow, indexing, layout, prng, reduction,  # noqa: E402
-               slicing, sorting, structural)
+               slicing, sorting, special, structural)
 
 for _m in (structural, slicing, layout, reduction, contraction, sorting, control_flow,
-           indexing, prng):
+           indexing, prng, special):
     globals().update({_n: getattr(_m, _n) for _n in _m.__all__})
     __all__ += list(_m.__all__)
 
@@ -20,6 +20,7 @@ from . import call  # noqa: E402,F401
 
 # Differentiation rules of each family (kept apart from the primitives' modules for size).
 from . import elementwise_ad  # noqa: E402,F401
+from . import special_ad  # noqa: E402,F401
 from . import control_flow_ad  # noqa: E402,F401
 from . import dot_ad, indexing_ad, reduction_ad, sort_ad, structural_ad  # noqa: E402,F401
 
