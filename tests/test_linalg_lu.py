@@ -3,9 +3,10 @@
 Recorded from JAX 0.10.2 (``tests/data/linalg_lu.json``, written by
 ``tools/record_linalg_data.py`` from ``linalg_cases.LU``): the jaxpr text of ``lu``, its
 JVP and its batching; errors word for word; values within rounding (LAPACK's ``getrf``
-and transpile's kernel may round differently in the last bits). ``jnp.linalg``'s
-jaxprs are not compared: JAX wraps ``solve`` in ``custom_linear_solve`` and gives
-``det``/``slogdet`` custom JVPs, which transpile does not have (yet).
+and transpile's kernel may round differently in the last bits). ``solve``'s jaxprs
+(a ``custom_linear_solve``) are compared as text; ``inv``'s, ``det``'s and
+``slogdet``'s are not: JAX gives ``det``/``slogdet`` custom JVPs, which transpile does
+not have (yet).
 
 Independent references: ``P A == L U`` residuals over dtypes and shapes (batched,
 non-square, empty), ``np.linalg`` float64 answers, central finite differences for the
@@ -28,7 +29,9 @@ REC = Recorded(LU, "linalg_lu.json")
 DATA = REC.data
 # Cases whose jaxpr is the lu primitive's own (and its rules'): compared as text.
 JAXPR_CASES = ["lu_f32", "lu_f64", "lu_wide", "lu_tall", "lu_batch", "lu_zero", "lu_rank1",
-               "lu_jvp", "lu_vmap", "det_2x2", "det_3x3_batch", "det_2x2_int"]
+               "lu_jvp", "lu_vmap", "det_2x2", "det_3x3_batch", "det_2x2_int",
+               # solve through custom_linear_solve (lax/linear_solve.py)
+               "solve_vec", "solve_mat", "solve_int", "solve_f64"]
 
 
 def test_cases_were_recorded():
