@@ -28,6 +28,7 @@ from . import numpy  # noqa: E402
 from . import random  # noqa: E402
 from . import dtypes  # noqa: E402
 from . import nn  # noqa: E402
+from . import scipy  # noqa: E402,F401
 
 def _typeof(x):
     """The abstract value of ``x`` (``jax.typeof``)."""

@@ -1,0 +1,2 @@
+"""``transpile.scipy``: JAX's ``jax.scipy`` subpackages."""
+from . import integrate, linalg, optimize  # noqa: F401
