@@ -25,12 +25,15 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import numpy as np
+
 from .. import core, tree_util
 from ..interpreters import ad
 from ..interpreters.batching import bdim_at_front, not_mapped, primitive_batchers
 from ..interpreters.eval import eval_jaxpr, eval_jaxpr_numpy
 from ..interpreters.tracing import trace_to_jaxpr
-from ..ir import ClosedJaxpr, Jaxpr, pp_param_rules
+from ..array import Array
+from ..ir import ClosedJaxpr, Jaxpr, Literal, Var, pp_param_rules
 from ._control_flow_tracing import _flatten_operands, _trace, _trace_uncached
 from .control_flow_batching import batch_jaxpr
 from .custom_derivatives import _Hidden, custom_jvp_call_p
@@ -203,12 +206,36 @@ def _transposed(matvec: ClosedJaxpr, nconsts: int, consts: list):
     """``vecmat``: the transpose of the linear map ``matvec`` (its closed-over values
     ``consts`` fixed)."""
     j = matvec.jaxpr
-    linear = Jaxpr(tuple(j.invars[:nconsts]), tuple(j.invars[nconsts:]), j.outvars, j.eqns)
+    # Literals become constants of the transposed function, as in JAX's transposition
+    # (which stages them as operands, not literals).
+    lit_vars, lit_vals, eqns = [], [], []
+    for e in j.eqns:
+        ins = []
+        for a in e.invars:
+            if isinstance(a, Literal):
+                v = Var(a.aval)
+                lit_vars.append(v)
+                lit_vals.append(Array._new(np.asarray(a.val, a.aval.dtype), a.aval.weak_type))
+                a = v
+            ins.append(a)
+        eqns.append(e.replace(invars=tuple(ins)))
+    linear = Jaxpr(tuple(j.invars[:nconsts]) + tuple(lit_vars), tuple(j.invars[nconsts:]),
+                   j.outvars, tuple(eqns))
+    consts = list(consts) + lit_vals
 
     def vecmat(y):
         cts = ad.backward_pass(linear, consts, None, tree_util.tree_leaves(y))
         return [ad.instantiate(c) for c in cts]
     return vecmat
+
+
+def _scalar_literal(c):
+    """A concrete 0-d constant as a value the enclosing trace stages as a literal (JAX
+    passes such operands as literals)."""
+    if type(c) is Array and c.ndim == 0:
+        val = np.asarray(c)
+        return val.item() if c.weak_type else val
+    return c
 
 
 def custom_linear_solve(matvec, b, solve, transpose_solve=None, symmetric: bool = False,
@@ -227,7 +254,8 @@ def custom_linear_solve(matvec, b, solve, transpose_solve=None, symmetric: bool 
         ``transpose_solve(vecmat, b) -> x`` with ``vecmat(x) == b``; needed for
         reverse-mode derivatives.
     symmetric : bool
-        ``A`` is symmetric: ``vecmat`` is ``matvec``.
+        ``A`` is symmetric: ``vecmat`` is ``matvec`` (and ``transpose_solve``, when not
+        given, is ``solve``).
     has_aux : bool
         Not supported by transpile.
 
@@ -247,6 +275,8 @@ def linear_solve_with(matvec, b, solve, transpose_solve=None, symmetric: bool = 
     """``custom_linear_solve`` with, optionally, the transpose of ``matvec`` given as
     ``vecmat`` (a library function that knows it writes the transposed equations JAX
     stages for it) instead of derived by transposing ``matvec``'s jaxpr."""
+    if transpose_solve is None and symmetric:
+        transpose_solve = solve
     b_flat, tree, b_avals = _flatten_operands(b)
     in_tree = tree_util.PyTreeDef("tuple", None, (tree,))
     mv_j, mv_c, out = _traced(_checked(matvec, "matvec", b_avals), in_tree, b_avals)
@@ -272,7 +302,7 @@ def linear_solve_with(matvec, b, solve, transpose_solve=None, symmetric: bool = 
             _checked(lambda x: transpose_solve(vecmat, x), "transpose_solve", b_avals),
             in_tree, b_avals, cached=False)
         _check_tree("transpose_solve", "b", out, tree)
-    consts = [mv_c, vm_c, s_c, ts_c]
+    consts = [[_scalar_literal(c) for c in cs] for cs in (mv_c, vm_c, s_c, ts_c)]
     lengths = _LinearSolveTuple(*map(len, consts))
     outs = linear_solve_p.bind(*_flatten(consts), *b_flat, const_lengths=lengths,
                                jaxprs=_LinearSolveTuple(mv_j, vm_j, s_j, ts_j))

@@ -1,8 +1,6 @@
 """``transpile.scipy.integrate``: JAX 0.10.2's ``jax.scipy.integrate.trapezoid``."""
 from __future__ import annotations
 
-import operator
-
 from .. import lax
 from .. import numpy as jnp
 from ..jit import internal_jit
@@ -11,11 +9,19 @@ from ..numpy import _util
 __all__ = ["trapezoid"]
 
 
-def _diff(x, axis: int):
-    """``x[1:] - x[:-1]`` along ``axis``."""
-    n = _util.aval(x).shape[axis]
-    return (lax.slice_in_dim(x, 1, n, axis=axis)
-            - lax.slice_in_dim(x, 0, n - 1, axis=axis))
+def _diff_impl(x, axis):
+    """``x[1:] - x[:-1]`` along ``axis`` (``jnp.diff``'s equations)."""
+    shape = _util.aval(x).shape
+    axis = axis % len(shape)
+    start, limit = [0] * len(shape), list(shape)
+    start[axis] = 1
+    upper = lax.slice(x, tuple(start), tuple(limit))
+    start[axis], limit[axis] = 0, shape[axis] - 1
+    return upper - lax.slice(x, tuple(start), tuple(limit))
+
+
+_diff_impl.__name__ = _diff_impl.__qualname__ = "diff"
+_diff = internal_jit(_diff_impl, static_argnames=("axis",))
 
 
 def _trapezoid_impl(y, x, dx, axis):
@@ -29,9 +35,9 @@ def _trapezoid_impl(y, x, dx, axis):
         y_arr, x_arr = _util.promote_dtypes_inexact(_util.ensure_array(y),
                                                    _util.ensure_array(x))
         if x_arr.ndim == 1:
-            dx_arr = _diff(x_arr, 0)
+            dx_arr = _diff(x_arr, axis=-1)
         else:
-            dx_arr = jnp.moveaxis(_diff(x_arr, axis), axis, -1)
+            dx_arr = jnp.moveaxis(_diff(x_arr, axis=axis), axis, -1)
     y_arr = jnp.moveaxis(y_arr, axis, -1)
     # dx constant along the axis: the sum less half the end points, times dx
     if dx_arr.ndim == 0 or dx_arr.shape[-1] == 1:
@@ -41,30 +47,35 @@ def _trapezoid_impl(y, x, dx, axis):
 
 
 _trapezoid_impl.__name__ = _trapezoid_impl.__qualname__ = "trapezoid"
-_trapezoid = internal_jit(_trapezoid_impl, static_argnames=("axis",))
+#: ``jnp.trapezoid``'s jit (transpile's ``jnp`` has no ``trapezoid`` yet).
+_jnp_trapezoid = internal_jit(_trapezoid_impl, static_argnames=("axis",))
 
 
-def trapezoid(y, x=None, dx=1.0, axis: int = -1):
-    """Integrate ``y`` along ``axis`` with the trapezoidal rule.
-
-    Parameters
-    ----------
-    y : array_like
-        The sampled values.
-    x : array_like, optional
-        The sample points: 1-D (of ``y``'s length along ``axis``) or of ``y``'s shape.
-        When omitted, the points are ``dx`` apart.
-    dx : float
-        The spacing when ``x`` is None.
-    axis : int
-
-    Returns
-    -------
-    Array
-        ``y``'s shape without ``axis``, in ``y``'s (inexact) dtype.
-    """
+def _scipy_trapezoid(y, x=None, dx=1.0, axis: int = -1):
     if x is None:
         _util.check_arraylike("trapezoid", y)
     else:
         _util.check_arraylike("trapezoid", y, x)
-    return _trapezoid(y, x, dx, axis=operator.index(axis))
+    return _jnp_trapezoid(y, x, dx, axis)
+
+
+_scipy_trapezoid.__name__ = _scipy_trapezoid.__qualname__ = "trapezoid"
+trapezoid = internal_jit(_scipy_trapezoid, static_argnames=("axis",))
+trapezoid.__doc__ = """Integrate ``y`` along ``axis`` with the trapezoidal rule.
+
+Parameters
+----------
+y : array_like
+    The sampled values.
+x : array_like, optional
+    The sample points: 1-D (of ``y``'s length along ``axis``) or of ``y``'s shape.
+    When omitted, the points are ``dx`` apart.
+dx : float or array_like
+    The spacing when ``x`` is None.
+axis : int
+
+Returns
+-------
+Array
+    ``y``'s shape without ``axis``, in ``y``'s (inexact) dtype.
+"""
