@@ -7,13 +7,11 @@ promoted to the default float dtype, and leading axes are batch axes (broadcast 
 ``transpose_solve`` are ``lu_solve`` (a ``jit`` named ``_lu_solve``: the rows permuted,
 then the unit-lower and the upper ``triangular_solve``; or the transposed solves and the
 inverse permutation), so derivatives reuse the factors and the jaxprs read as JAX's.
-``inv`` solves against the identity; ``det`` and ``slogdet`` read the diagonal of ``U``
-and the parity of the pivots (``det`` of 2x2 and 3x3 matrices is JAX's closed form
-instead).
-
-Where JAX differs in its equations: JAX gives ``det``/``slogdet`` custom JVPs; here
-their derivatives flow through ``lu``'s and ``triangular_solve``'s own rules (the same
-values for a nonsingular matrix, different jaxpr text).
+``inv`` solves against the identity (``solve``'s jit inside ``inv``'s). ``det`` and
+``slogdet`` read the diagonal of ``U`` and the parity of the pivots (``det`` of 2x2 and
+3x3 matrices is JAX's closed form instead), with JAX's custom JVPs
+(``linalg_det.py``): ``tr(A^-1 dA)`` for ``slogdet``, the adjugate for ``det``.
+Batch axes are vmapped around the unbatched solve, as ``jnp.vectorize`` does.
 """
 from __future__ import annotations
 
@@ -27,7 +25,7 @@ from ..lax import linalg as lax_linalg
 from ..lax.linalg_ad import permute_rows
 from ..lax.linear_solve import linear_solve_with
 from ..vmapping import vmap
-from . import _util
+from . import _util, linalg_det
 
 __all__ = ["solve", "inv", "det", "slogdet", "SlogdetResult"]
 
@@ -133,7 +131,11 @@ def _solve_impl(a, b):
         nd = len(batch) + core_b
         b = lax.broadcast_in_dim(b, batch + b_shape[-core_b:],
                                  tuple(range(nd - len(b_shape), nd)))
-    return _solve_core(a, b)
+    # jnp.vectorize's way: one vmap per batch axis around the unbatched solve
+    fn = _solve_core
+    for _ in batch:
+        fn = vmap(fn)
+    return fn(a, b)
 
 
 _solve = _named_jit(_solve_impl, "solve")
@@ -177,19 +179,19 @@ def solve(a, b):
     return _solve(a, b)
 
 
-def _eye_like(a):
-    aval = _util.aval(a)
-    n = aval.shape[-1]
-    eye = lax.convert_element_type(
-        lax.eq(lax.broadcasted_iota(np.int32, (n, n), 0),
-               lax.broadcasted_iota(np.int32, (n, n), 1)), aval.dtype)
-    return lax.broadcast_in_dim(eye, aval.shape, (aval.ndim - 2, aval.ndim - 1))
+def _eye(dtype, n: int):
+    """``jnp.eye(n, dtype=dtype)`` in its equations' order: both iotas, then the
+    offset (0) added to the rows."""
+    rows = lax.broadcasted_iota(np.int32, (n, n), 0)
+    cols = lax.broadcasted_iota(np.int32, (n, n), 1)
+    return lax.convert_element_type(lax.eq(lax.add(rows, np.int32(0)), cols), dtype)
 
 
 def _inv_impl(a):
-    a, = _util.promote_dtypes_inexact(_util.ensure_array(a))
-    lu, _, permutation = lax_linalg.lu(a)
-    return _lu_solve(lu, permutation, _eye_like(a))
+    a = _util.ensure_array(a)
+    aval = _util.aval(a)
+    eye = _eye(aval.dtype, aval.shape[-1])
+    return _solve(a, lax.broadcast(eye, tuple(aval.shape[:-2])))
 
 
 _inv = _named_jit(_inv_impl, "inv")
@@ -244,8 +246,8 @@ def _diagonal(x):
                       mode=lax.GatherScatterMode.PROMISE_IN_BOUNDS)
 
 
-def _slogdet_impl(a):
-    a, = _util.promote_dtypes_inexact(_util.ensure_array(a))
+def _slogdet_value(a):
+    """``(sign, log|det|)`` from the LU factors (the value of ``_slogdet_lu``)."""
     dt = _util.aval(a).dtype
     diag, odd = _lu_diagonal_and_parity(a)
     axis = _util.aval(diag).ndim - 1
@@ -264,7 +266,16 @@ def _slogdet_impl(a):
     return sign, logabs
 
 
+def _slogdet_impl(a):
+    a, = _util.promote_dtypes_inexact(_util.ensure_array(a))
+    return tuple(_slogdet_lu(a))
+
+
 _slogdet = _named_jit(_slogdet_impl, "slogdet")
+# JAX's custom JVPs: d log|det| = tr(A^-1 dA) through ``solve``; ``det``'s through the
+# adjugate (``linalg_det.py``).
+_slogdet_lu = linalg_det.make_slogdet_lu(_slogdet_value, _slogdet, lambda a, b: _solve(a, b))
+_det_lu = linalg_det.make_det(_slogdet)
 
 
 def slogdet(a, *, method=None):
@@ -321,9 +332,7 @@ def _det_impl(a):
         return _det_2x2(a)
     if n == 3:
         return _det_3x3(a)
-    diag, odd = _lu_diagonal_and_parity(a)
-    prod = lax.reduce_prod(diag, (_util.aval(diag).ndim - 1,))
-    return lax.select(odd, lax.neg(prod), prod)
+    return _det_lu(a)
 
 
 _det = _named_jit(_det_impl, "det")
