@@ -7,6 +7,7 @@ import json
 import pathlib
 
 import numpy as np
+import pytest
 
 import transpile
 from linalg_checks import build, check_error, expected, leaves, x64_mode
@@ -74,3 +75,37 @@ class Replay:
                     np.testing.assert_allclose(g, want, **_tolerances(g.dtype))
                 else:
                     np.testing.assert_array_equal(g, want)
+
+
+def central_differences(f, x, h: float = 1e-6):
+    """The gradient of the scalar ``f`` at ``x`` by central differences."""
+    g = np.zeros_like(x)
+    for i in np.ndindex(x.shape):
+        d = np.zeros_like(x)
+        d[i] = h
+        g[i] = (f(x + d) - f(x - d)) / (2 * h)
+    return g
+
+
+def replay_tests(rec: Replay, jaxpr_names, compiled=()):
+    """The four tests every replayed table gets: all cases recorded, jaxpr texts
+    (``jaxpr_names``), values (jitted too for ``compiled``), errors at trace and eager
+    time. A test module binds them to module-level ``test_*`` names."""
+    def test_cases_were_recorded():
+        rec.check_recorded()
+
+    @pytest.mark.parametrize("name", list(jaxpr_names))
+    def test_jaxpr_text(name):
+        rec.check_jaxpr(name)
+
+    @pytest.mark.parametrize("name", rec.names("values"))
+    def test_values(name):
+        rec.check_values(name, compiled=name in compiled)
+
+    @pytest.mark.parametrize("kind", ["trace", "eager"])
+    @pytest.mark.parametrize("name", rec.names("trace"))
+    def test_errors(name, kind):
+        rec.check_error(name, kind)
+    # nothing to compare: no test rather than a skipped one
+    texts = test_jaxpr_text if jaxpr_names else None
+    return test_cases_were_recorded, texts, test_values, test_errors

@@ -11,7 +11,6 @@ solve in), and ``custom_root``'s derivative by the implicit function theorem.
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 import transpile
 import transpile.numpy as jnp
@@ -19,44 +18,19 @@ from transpile import lax
 from transpile.config import enable_x64
 
 import scipy_cases
-from scipy_checks import Replay
+from scipy_checks import Replay, replay_tests, central_differences
 
 REC = Replay(scipy_cases.LINEAR_SOLVE, "linear_solve")
 COMPILED = {"cls_vec", "cls_grad", "root_sqrt"}
 
 
-def test_cases_were_recorded():
-    REC.check_recorded()
-
-
-@pytest.mark.parametrize("name", scipy_cases.LINEAR_SOLVE_JAXPRS)
-def test_jaxpr_text(name):
-    REC.check_jaxpr(name)
-
-
-@pytest.mark.parametrize("name", REC.names("values"))
-def test_values(name):
-    REC.check_values(name, compiled=name in COMPILED)
-
-
-@pytest.mark.parametrize("kind", ["trace", "eager"])
-@pytest.mark.parametrize("name", REC.names("trace"))
-def test_errors(name, kind):
-    REC.check_error(name, kind)
+(test_cases_were_recorded, test_jaxpr_text, test_values,
+ test_errors) = replay_tests(REC, scipy_cases.LINEAR_SOLVE_JAXPRS, COMPILED)
 
 
 RNG = np.random.default_rng(5)
 A = RNG.normal(size=(3, 3)) + 3 * np.eye(3)
 B = RNG.normal(size=3)
-
-
-def _central(f, x, h=1e-6):
-    g = np.zeros_like(x)
-    for i in np.ndindex(x.shape):
-        d = np.zeros_like(x)
-        d[i] = h
-        g[i] = (f(x + d) - f(x - d)) / (2 * h)
-    return g
 
 
 def _jacobi_solve(a):
@@ -79,8 +53,8 @@ def _loss(a, b):
 def test_grad_through_the_system_not_the_solver():
     with enable_x64(True):
         ga, gb = (np.asarray(g) for g in transpile.grad(_loss, argnums=(0, 1))(A, B))
-        fa = _central(lambda a: float(_loss(a, B)), A)
-        fb = _central(lambda b: float(_loss(A, b)), B)
+        fa = central_differences(lambda a: float(_loss(a, B)), A)
+        fb = central_differences(lambda b: float(_loss(A, b)), B)
     np.testing.assert_allclose(ga, fa, rtol=1e-6, atol=1e-9)
     np.testing.assert_allclose(gb, fb, rtol=1e-6, atol=1e-9)
 

@@ -11,29 +11,13 @@ from transpile.config import enable_x64
 from transpile.scipy.integrate import trapezoid
 
 import scipy_cases
-from scipy_checks import Replay
+from scipy_checks import Replay, replay_tests
 
 REC = Replay(scipy_cases.INTEGRATE, "integrate")
 
 
-def test_cases_were_recorded():
-    REC.check_recorded()
-
-
-@pytest.mark.parametrize("name", scipy_cases.INTEGRATE_JAXPRS)
-def test_jaxpr_text(name):
-    REC.check_jaxpr(name)
-
-
-@pytest.mark.parametrize("name", REC.names("values"))
-def test_values(name):
-    REC.check_values(name, compiled=name in ("x", "x2d"))
-
-
-@pytest.mark.parametrize("kind", ["trace", "eager"])
-@pytest.mark.parametrize("name", REC.names("trace"))
-def test_errors(name, kind):
-    REC.check_error(name, kind)
+(test_cases_were_recorded, test_jaxpr_text, test_values,
+ test_errors) = replay_tests(REC, scipy_cases.INTEGRATE_JAXPRS, ("x", "x2d"))
 
 
 RNG = np.random.default_rng(0)

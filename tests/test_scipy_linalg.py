@@ -17,7 +17,7 @@ from transpile.config import enable_x64
 from transpile.scipy import linalg as sl
 
 import scipy_cases
-from scipy_checks import Replay
+from scipy_checks import Replay, replay_tests, central_differences
 
 REC = Replay(scipy_cases.LINALG, "linalg")
 # Also run compiled (one jit each): one case per function family.
@@ -25,24 +25,8 @@ COMPILED = {"st_upper_mat", "cho_solve_lower_mat", "lu", "lu_solve_trans", "expm
             "expm_large_f64", "solve_pos_lower_mat", "toeplitz_cr", "block_diag"}
 
 
-def test_cases_were_recorded():
-    REC.check_recorded()
-
-
-@pytest.mark.parametrize("name", scipy_cases.LINALG_JAXPRS)
-def test_jaxpr_text(name):
-    REC.check_jaxpr(name)
-
-
-@pytest.mark.parametrize("name", REC.names("values"))
-def test_values(name):
-    REC.check_values(name, compiled=name in COMPILED)
-
-
-@pytest.mark.parametrize("kind", ["trace", "eager"])
-@pytest.mark.parametrize("name", REC.names("trace"))
-def test_errors(name, kind):
-    REC.check_error(name, kind)
+(test_cases_were_recorded, test_jaxpr_text, test_values,
+ test_errors) = replay_tests(REC, scipy_cases.LINALG_JAXPRS, COMPILED)
 
 
 # ---------------------------------------------------------------------------------------
@@ -162,15 +146,6 @@ def test_expm_nilpotent_is_its_series():
     np.testing.assert_allclose(got_upper, want, atol=1e-13)
 
 
-def _central(f, x, h=1e-6):
-    g = np.zeros_like(x)
-    for i in np.ndindex(x.shape):
-        d = np.zeros_like(x)
-        d[i] = h
-        g[i] = (f(x + d) - f(x - d)) / (2 * h)
-    return g
-
-
 def test_expm_grad_and_frechet():
     a = _general(3, np.float64) / 3
     e = RNG.normal(size=(3, 3))
@@ -180,7 +155,7 @@ def test_expm_grad_and_frechet():
         return transpile.numpy.sum(sl.expm(x) * w)
     with enable_x64(True):
         g = np.asarray(transpile.grad(f)(a))
-        fd = _central(lambda x: float(f(x)), a)
+        fd = central_differences(lambda x: float(f(x)), a)
         value, frechet = sl.expm_frechet(a, e)
         fd_dir = (np.asarray(sl.expm(a + 1e-6 * e)) - np.asarray(sl.expm(a - 1e-6 * e))) / 2e-6
     np.testing.assert_allclose(g, fd, rtol=1e-6, atol=1e-8)
@@ -195,8 +170,8 @@ def test_solve_pos_grad_and_vmap():
         return transpile.numpy.sum(transpile.numpy.sin(sl.solve(m, r, assume_a="pos")))
     with enable_x64(True):
         ga, gb = (np.asarray(t) for t in transpile.grad(f, argnums=(0, 1))(s, b))
-        fa = _central(lambda m: float(f(m, b)), s)
-        fb = _central(lambda r: float(f(s, r)), b)
+        fa = central_differences(lambda m: float(f(m, b)), s)
+        fb = central_differences(lambda r: float(f(s, r)), b)
         batched = np.asarray(transpile.vmap(lambda r: sl.solve(s, r, assume_a="pos"))(
             np.stack([b, 2 * b])))
     # only the upper triangle is read (lower=False): the symmetric perturbation's sum

@@ -9,31 +9,18 @@ minimiser is ``A^-1 b``.
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
-import transpile
 from transpile.config import enable_x64
 from transpile.scipy.optimize import OptimizeResults, minimize
 
 import scipy_cases
-from scipy_checks import Replay
+from scipy_checks import Replay, replay_tests
 
 REC = Replay(scipy_cases.OPTIMIZE, "optimize")
 
 
-def test_cases_were_recorded():
-    REC.check_recorded()
-
-
-@pytest.mark.parametrize("name", REC.names("values"))
-def test_results(name):
-    REC.check_values(name, compiled=False)  # each program is a jit already
-
-
-@pytest.mark.parametrize("kind", ["trace", "eager"])
-@pytest.mark.parametrize("name", REC.names("trace"))
-def test_errors(name, kind):
-    REC.check_error(name, kind)
+(test_cases_were_recorded, test_jaxpr_text, test_values,
+ test_errors) = replay_tests(REC, (), ())
 
 
 def test_quadratic_minimiser_and_result_type():

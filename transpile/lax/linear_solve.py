@@ -366,7 +366,6 @@ def custom_root(f, initial_guess, solve, tangent_solve, has_aux: bool = False):
     ls_j, ls_c, out = _traced(linearize_and_solve, pair_tree, g_avals * 2, cached=False)
     _check_tree("tangent_solve", "x", out, tree)
     lengths = _RootTuple(len(f_c), len(s_c), len(ls_c))
-    jaxprs = _RootTuple(f_j, s_j, ls_j)
     args = f_c + s_c + ls_c + list(g_flat)
 
     def root_jvp(primals, tangents):

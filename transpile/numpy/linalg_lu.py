@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .. import core, dtypes, lax
+from .. import lax
 from ..jit import internal_jit as jit
 from ..lax import linalg as lax_linalg
 from ..lax.linalg_ad import permute_rows

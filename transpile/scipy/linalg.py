@@ -6,7 +6,8 @@ with the same static arguments, integer and boolean operands promoted to the def
 float dtype, SciPy's ``overwrite_*``/``check_finite`` arguments accepted and ignored.
 ``solve(..., assume_a="pos")`` factors with Cholesky outside differentiation and solves
 in a symmetric ``custom_linear_solve``; the other ``assume_a`` are ``jnp.linalg.solve``.
-``expm`` and ``expm_frechet`` are in ``linalg_expm.py``.
+``expm`` and ``expm_frechet`` are in ``linalg_expm.py``; ``block_diag``, ``toeplitz``,
+``hilbert``, ``polar`` and ``eigh_tridiagonal`` in ``linalg_matrices.py``.
 
 Where transpile differs: batched right-hand sides are broadcast and solved in one
 ``triangular_solve`` (JAX vectorizes with ``vmap``: the same values, other equations);
@@ -19,103 +20,33 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes, lax
+from .. import lax
 from .. import numpy as jnp
-from ..jit import internal_jit
 from ..lax import linalg as lax_linalg
 from ..lax.linear_solve import linear_solve_with
 from ..numpy import _util
 from ..numpy.linalg_lu import _matvec, _vecmat, lu_solve_jit
 from ..vmapping import vmap
+from .linalg_base import (broadcast_batch, check_core, check_real, inexact, named_jit, ndim,
+                          triangular, vector_core)
 from .linalg_expm import expm, expm_frechet
+from .linalg_matrices import block_diag, eigh_tridiagonal, hilbert, polar, toeplitz
 
 __all__ = ["block_diag", "cho_factor", "cho_solve", "cholesky", "det", "eigh",
            "eigh_tridiagonal", "expm", "expm_frechet", "hilbert", "inv", "lu", "lu_factor",
            "lu_solve", "polar", "qr", "solve", "solve_triangular", "svd", "toeplitz"]
 
 
-def _named(fn, name: str, **jit_kw):
-    fn.__name__ = fn.__qualname__ = name
-    return internal_jit(fn, **jit_kw)
-
-
-def _inexact(*xs) -> list:
-    return _util.promote_dtypes_inexact(*[_util.ensure_array(x) for x in xs])
-
-
-def _ndim(x) -> int:
-    return _util.aval(x).ndim
-
-
-def _check_real(*xs) -> None:
-    for x in xs:
-        dt = getattr(x, "dtype", None)
-        if dt is not None and np.dtype(dt).kind == "c":
-            raise NotImplementedError("transpile.scipy.linalg supports real matrices only "
-                                      f"(got {np.dtype(dt).name})")
-
-
-def _broadcast_batch(a, b, b_core: int):
-    """``a`` (``(..., n, n)``) and ``b`` (``b_core`` core axes) with their batch axes
-    broadcast against each other."""
-    a_shape, b_shape = _util.aval(a).shape, _util.aval(b).shape
-    batch = _util.broadcast_shapes(a_shape[:-2], b_shape[:len(b_shape) - b_core])
-    out = []
-    for x, core_n in ((a, 2), (b, b_core)):
-        shape = _util.aval(x).shape
-        want = tuple(batch) + tuple(shape[len(shape) - core_n:])
-        if tuple(shape) != want:
-            x = lax.broadcast_in_dim(x, want, tuple(range(len(want) - len(shape),
-                                                          len(want))))
-        out.append(x)
-    return out
-
-
-def _vector_core(a, b) -> int:
-    """The number of core axes of ``b`` in a solve against ``a`` (1: vectors; 2: matrices),
-    with JAX's rule for ``b.ndim > 1`` of the vector kind (warned deprecated by JAX)."""
-    a_shape, b_shape = _util.aval(a).shape, _util.aval(b).shape
-    if len(b_shape) == 1:
-        return 1
-    if len(a_shape) == len(b_shape) + 1 and a_shape[-1] == b_shape[-1]:
-        return 1
-    return 2
-
-
-def _check_core(a, b, core_b: int, letter: str = "n") -> None:
-    a_shape, b_shape = _util.aval(a).shape, _util.aval(b).shape
-    sig = f"({letter},{letter}),({letter})->({letter})" if core_b == 1 else \
-        f"({letter},{letter}),({letter},k)->({letter},k)"
-    if len(a_shape) < 2 or len(b_shape) < core_b:
-        raise ValueError(f"input with shape {tuple(a_shape)} does not have enough dimensions "
-                         f"for signature {sig}")
-    size_b = b_shape[-1] if core_b == 1 else b_shape[-2]
-    for size in (a_shape[-1], size_b):
-        if size != a_shape[-2]:
-            raise ValueError(f"inconsistent size for core dimension '{letter}': {size} vs "
-                             f"{a_shape[-2]} on vectorized function with "
-                             f"excluded=frozenset() and signature={sig!r}")
-
-
-def _triangular(a, b, **kw):
-    """``lax.linalg.triangular_solve`` (left side) of ``b``'s vectors or matrices, batch
-    axes broadcast."""
-    core_b = _vector_core(a, b)
-    _check_core(a, b, core_b)
-    a, b = _broadcast_batch(a, b, core_b)
-    return lax_linalg.triangular_solve(a, b, left_side=True, **kw)
-
-
 # ---------------------------------------------------------------------------------------
 # Cholesky
 
 def _cholesky_impl(a, lower):
-    a, = _inexact(a)
+    a, = inexact(a)
     lo = lax_linalg.cholesky(a if lower else lax_linalg._swap_last(a), symmetrize_input=False)
     return lo if lower else lax_linalg._swap_last(lo)
 
 
-_cholesky = _named(_cholesky_impl, "_cholesky", static_argnames=("lower",))
+_cholesky = named_jit(_cholesky_impl, "_cholesky", static_argnames=("lower",))
 
 
 def cholesky(a, lower: bool = False, overwrite_a: bool = False, check_finite: bool = True):
@@ -136,7 +67,7 @@ def cholesky(a, lower: bool = False, overwrite_a: bool = False, check_finite: bo
         The factor; NaN where ``a`` is not positive definite.
     """
     del overwrite_a, check_finite
-    _check_real(a)
+    check_real(a)
     return _cholesky(a, lower=bool(lower))
 
 
@@ -160,12 +91,12 @@ def cho_factor(a, lower: bool = False, overwrite_a: bool = False, check_finite: 
 
 
 def _cho_solve_impl(c, b, lower):
-    c, b = _inexact(c, b)
-    b = _triangular(c, b, lower=lower, transpose_a=not lower)
-    return _triangular(c, b, lower=lower, transpose_a=lower)
+    c, b = inexact(c, b)
+    b = triangular(c, b, lower=lower, transpose_a=not lower)
+    return triangular(c, b, lower=lower, transpose_a=lower)
 
 
-_cho_solve = _named(_cho_solve_impl, "_cho_solve", static_argnames=("lower",))
+_cho_solve = named_jit(_cho_solve_impl, "_cho_solve", static_argnames=("lower",))
 
 
 def cho_solve(c_and_lower, b, overwrite_b: bool = False, check_finite: bool = True):
@@ -187,7 +118,7 @@ def cho_solve(c_and_lower, b, overwrite_b: bool = False, check_finite: bool = Tr
     """
     del overwrite_b, check_finite
     c, lower = c_and_lower
-    _check_real(c, b)
+    check_real(c, b)
     return _cho_solve(c, b, lower=bool(lower))
 
 
@@ -195,12 +126,12 @@ def cho_solve(c_and_lower, b, overwrite_b: bool = False, check_finite: bool = Tr
 # LU
 
 def _lu_factor_impl(a, overwrite_a, check_finite):
-    a, = _inexact(a)
+    a, = inexact(a)
     lu_, pivots, _ = lax_linalg.lu(a)
     return lu_, pivots
 
 
-_lu_factor = _named(_lu_factor_impl, "lu_factor",
+_lu_factor = named_jit(_lu_factor_impl, "lu_factor",
                     static_argnames=("overwrite_a", "check_finite"))
 
 
@@ -220,7 +151,7 @@ def lu_factor(a, overwrite_a: bool = False, check_finite: bool = True):
         ``lu`` (unit lower factor below the diagonal, upper factor on and above) and
         ``piv`` (``int32``: row ``i`` was swapped with row ``piv[i]``).
     """
-    _check_real(a)
+    check_real(a)
     return _lu_factor(a, overwrite_a=overwrite_a, check_finite=check_finite)
 
 
@@ -237,30 +168,30 @@ def _pivots_to_permutation(pivots, m: int):
             return perm.at[i].set(pj).at[j].set(pi)
         return lax.fori_loop(0, k, swap, jnp.arange(m, dtype=np.int32))
     fn = one
-    for _ in range(_ndim(pivots) - 1):
+    for _ in range(ndim(pivots) - 1):
         fn = vmap(fn)
     return fn(lax.convert_element_type(pivots, np.int32))
 
 
 def _lu_solve_impl(lu_and_piv, b, trans, overwrite_b, check_finite):
     lu_, pivots = lu_and_piv
-    lu_, b = _inexact(lu_, b)
+    lu_, b = inexact(lu_, b)
     if trans not in (0, 1, 2):
         raise ValueError(f"'trans' value must be 0, 1, or 2, got {trans}")
     m = _util.aval(lu_).shape[-2]
     perm = _pivots_to_permutation(_util.ensure_array(pivots), m)
-    core_b = _vector_core(lu_, b)
-    _check_core(lu_, b, core_b)
-    lu_, b = _broadcast_batch(lu_, b, core_b)
+    core_b = vector_core(lu_, b)
+    check_core(lu_, b, core_b)
+    lu_, b = broadcast_batch(lu_, b, core_b)
     batch = _util.aval(lu_).shape[:-2]
     if tuple(_util.aval(perm).shape[:-1]) != tuple(batch):
         perm = lax.broadcast_in_dim(perm, tuple(batch) + (m,),
-                                    tuple(range(len(batch) + 1 - _ndim(perm),
+                                    tuple(range(len(batch) + 1 - ndim(perm),
                                                 len(batch) + 1)))
     return lu_solve_jit(lu_, perm, b, 0 if trans == 0 else 1)
 
 
-_lu_solve = _named(_lu_solve_impl, "lu_solve",
+_lu_solve = named_jit(_lu_solve_impl, "lu_solve",
                    static_argnames=("trans", "overwrite_b", "check_finite"))
 
 
@@ -283,16 +214,16 @@ def lu_solve(lu_and_piv, b, trans: int = 0, overwrite_b: bool = False,
     -------
     Array
     """
-    _check_real(lu_and_piv[0], b)
+    check_real(lu_and_piv[0], b)
     return _lu_solve(tuple(lu_and_piv), b, trans=trans, overwrite_b=overwrite_b,
                      check_finite=check_finite)
 
 
 def _lu_impl(a, permute_l):
-    a, = _inexact(a)
+    a, = inexact(a)
     aval = _util.aval(a)
     if aval.ndim != 2:
-        raise ValueError(f"too many values to unpack (expected 2)" if aval.ndim > 2 else
+        raise ValueError("too many values to unpack (expected 2)" if aval.ndim > 2 else
                          f"not enough values to unpack (expected 2, got {aval.ndim})")
     lu_, _, permutation = lax_linalg.lu(a)
     dtype = aval.dtype
@@ -309,7 +240,7 @@ def _lu_impl(a, permute_l):
     return p, low, up
 
 
-_lu = _named(_lu_impl, "_lu", static_argnums=(1,))
+_lu = named_jit(_lu_impl, "_lu", static_argnums=(1,))
 
 
 def lu(a, permute_l: bool = False, overwrite_a: bool = False, check_finite: bool = True):
@@ -331,7 +262,7 @@ def lu(a, permute_l: bool = False, overwrite_a: bool = False, check_finite: bool
         and ``u`` (``(k, n)`` upper triangular), ``k = min(m, n)``.
     """
     del overwrite_a, check_finite
-    _check_real(a)
+    check_real(a)
     return _lu(a, bool(permute_l))
 
 
@@ -345,12 +276,12 @@ def _qr_impl(a, mode, pivoting):
         full = False
     else:
         raise ValueError(f"Unsupported QR decomposition mode '{mode}'")
-    a, = _inexact(a)
+    a, = inexact(a)
     q, r = lax_linalg.qr(a, full_matrices=full)
     return (r,) if mode == "r" else (q, r)
 
 
-_qr = _named(_qr_impl, "_qr", static_argnames=("mode", "pivoting"))
+_qr = named_jit(_qr_impl, "_qr", static_argnames=("mode", "pivoting"))
 
 
 def qr(a, overwrite_a: bool = False, lwork=None, mode: str = "full", pivoting: bool = False,
@@ -375,18 +306,18 @@ def qr(a, overwrite_a: bool = False, lwork=None, mode: str = "full", pivoting: b
         ``(Q, R)``, or ``(R,)`` for ``mode="r"``.
     """
     del overwrite_a, lwork, check_finite
-    _check_real(a)
+    check_real(a)
     if pivoting:
         raise NotImplementedError("transpile does not implement qr(pivoting=True)")
     return _qr(a, mode=mode, pivoting=bool(pivoting))
 
 
 def _svd_impl(a, full_matrices, compute_uv):
-    a, = _inexact(a)
+    a, = inexact(a)
     return lax_linalg.svd(a, full_matrices=full_matrices, compute_uv=compute_uv)
 
 
-_svd = _named(_svd_impl, "_svd", static_argnames=("full_matrices", "compute_uv"))
+_svd = named_jit(_svd_impl, "_svd", static_argnames=("full_matrices", "compute_uv"))
 
 
 def svd(a, full_matrices: bool = True, compute_uv: bool = True, overwrite_a: bool = False,
@@ -410,7 +341,7 @@ def svd(a, full_matrices: bool = True, compute_uv: bool = True, overwrite_a: boo
         Singular values descending.
     """
     del overwrite_a, check_finite, lapack_driver
-    _check_real(a)
+    check_real(a)
     return _svd(a, full_matrices=bool(full_matrices), compute_uv=bool(compute_uv))
 
 
@@ -421,12 +352,12 @@ def _eigh_impl(a, b, lower, eigvals_only, eigvals, type):  # noqa: A002 (SciPy's
         raise NotImplementedError("Only the type=1 case of eigh is implemented.")
     if eigvals is not None:
         raise NotImplementedError("Only the eigvals=None case of eigh is implemented.")
-    a, = _inexact(a)
+    a, = inexact(a)
     v, w = lax_linalg.eigh(a, lower=lower)
     return w if eigvals_only else (w, v)
 
 
-_eigh = _named(_eigh_impl, "_eigh",
+_eigh = named_jit(_eigh_impl, "_eigh",
                static_argnames=("lower", "eigvals_only", "eigvals", "type"))
 
 
@@ -453,68 +384,9 @@ def eigh(a, b=None, lower: bool = True, eigvals_only: bool = False,
         ``w`` or ``(w, v)`` (eigenvectors in the columns of ``v``).
     """
     del overwrite_a, overwrite_b, turbo, check_finite
-    _check_real(a)
+    check_real(a)
     return _eigh(a, b, lower=bool(lower), eigvals_only=bool(eigvals_only), eigvals=eigvals,
                  type=type)
-
-
-def eigh_tridiagonal(d, e, *, eigvals_only: bool = False, select: str = "a",
-                     select_range=None, tol=None, key=None):
-    """Eigenvalues (and eigenvectors) of the symmetric tridiagonal matrix with diagonal
-    ``d`` and off-diagonal ``e``.
-
-    Parameters
-    ----------
-    d : array_like
-        Shape ``(n,)``.
-    e : array_like
-        Shape ``(n - 1,)``, of ``d``'s dtype.
-    eigvals_only : bool
-    select : {"a", "i"}
-        All eigenvalues, or those of indices ``select_range[0]..select_range[1]``.
-    select_range : tuple of int, optional
-    tol, key
-        Accepted for JAX's signature (the dense solver needs neither).
-
-    Returns
-    -------
-    Array or tuple
-        Eigenvalues ascending; with eigenvectors in the columns of the second array.
-    """
-    del tol, key
-    alpha, beta = _util.ensure_array(d), _util.ensure_array(e)
-    a_dt, b_dt = _util.aval(alpha).dtype, _util.aval(beta).dtype
-    if a_dt != b_dt:
-        raise TypeError("diagonal and off-diagonal values must have same dtype, got "
-                        f"{a_dt} and {b_dt}")
-    if a_dt not in (np.float32, np.float64):
-        raise TypeError("Only float32 and float64 inputs are supported as inputs to "
-                        f"jax.scipy.linalg.eigh_tridiagonal, got {a_dt} and {b_dt}")
-    n = _util.aval(alpha).shape[0]
-    if n <= 1:
-        return alpha if eigvals_only else (alpha, jnp.eye(n, dtype=a_dt))
-    if select == "a":
-        lo, hi = 0, n - 1
-    elif select == "i":
-        if select_range is None:
-            raise ValueError("for select='i', select_range must be specified.")
-        if select_range[0] > select_range[1]:
-            raise ValueError("Got empty index range in select_range.")
-        lo, hi = int(select_range[0]), int(select_range[1])
-    elif select == "v":
-        raise NotImplementedError("eigh_tridiagonal(..., select='v') is not implemented")
-    else:
-        raise ValueError("'select must have a value in {'a', 'i', 'v'}.")
-    i = lax.broadcasted_iota(np.int32, (n, n), 0)
-    j = lax.broadcasted_iota(np.int32, (n, n), 1)
-    zero = lax.full((n, n), 0, a_dt)
-    e_pad = lax.pad(beta, a_dt.type(0), ((0, 1, 0),))
-    dense = lax.select(lax.eq(i, j), lax.broadcast_in_dim(alpha, (n, n), (1,)), zero)
-    dense = lax.select(lax.eq(j, i + 1), lax.broadcast_in_dim(e_pad, (n, n), (0,)), dense)
-    dense = lax.select(lax.eq(i, j + 1), lax.broadcast_in_dim(e_pad, (n, n), (1,)), dense)
-    v, w = lax_linalg.eigh(dense, lower=True)
-    w = w[lo:hi + 1]
-    return w if eigvals_only else (w, v[:, lo:hi + 1])
 
 
 # ---------------------------------------------------------------------------------------
@@ -523,11 +395,11 @@ def eigh_tridiagonal(d, e, *, eigvals_only: bool = False, select: str = "a",
 def _solve_impl(a, b, assume_a, lower):
     if assume_a != "pos":
         return jnp.linalg.solve(a, b)
-    a, b = _inexact(a, b)
+    a, b = inexact(a, b)
     a_shape, b_shape = _util.aval(a).shape, _util.aval(b).shape
     vector = len(a_shape) == len(b_shape) + 1
-    _check_core(a, b, 1 if vector else 2, "m")
-    a, b = _broadcast_batch(a, b, 1 if vector else 2)
+    check_core(a, b, 1 if vector else 2, "m")
+    a, b = broadcast_batch(a, b, 1 if vector else 2)
     factors = cho_factor(lax.stop_gradient(a), lower=lower)
 
     def custom_solve(rhs):
@@ -536,11 +408,11 @@ def _solve_impl(a, b, assume_a, lower):
                                  vecmat=lambda y: _vecmat(a, y))
     if vector:
         return custom_solve(b)
-    a_nd, b_nd = _ndim(a), _ndim(b)
+    a_nd, b_nd = ndim(a), ndim(b)
     return vmap(custom_solve, b_nd - 1, max(a_nd, b_nd) - 1)(b)
 
 
-_solve = _named(_solve_impl, "_solve", static_argnames=("assume_a", "lower"))
+_solve = named_jit(_solve_impl, "_solve", static_argnames=("assume_a", "lower"))
 
 
 def solve(a, b, lower: bool = False, overwrite_a: bool = False, overwrite_b: bool = False,
@@ -569,7 +441,7 @@ def solve(a, b, lower: bool = False, overwrite_a: bool = False, overwrite_b: boo
     valid = ["gen", "sym", "her", "pos"]
     if assume_a not in valid:
         raise ValueError(f"Expected assume_a to be one of {valid}; got {assume_a!r}")
-    _check_real(a, b)
+    check_real(a, b)
     return _solve(a, b, assume_a=assume_a, lower=bool(lower))
 
 
@@ -580,12 +452,12 @@ def _solve_triangular_impl(a, b, trans, lower, unit_diagonal):
         transpose_a = True  # conjugation is a no-op on real matrices
     else:
         raise ValueError(f"Invalid 'trans' value {trans}")
-    a, b = _inexact(a, b)
-    return _triangular(a, b, lower=lower, transpose_a=transpose_a,
+    a, b = inexact(a, b)
+    return triangular(a, b, lower=lower, transpose_a=transpose_a,
                        unit_diagonal=unit_diagonal)
 
 
-_solve_triangular = _named(_solve_triangular_impl, "_solve_triangular",
+_solve_triangular = named_jit(_solve_triangular_impl, "_solve_triangular",
                            static_argnames=("trans", "lower", "unit_diagonal"))
 
 
@@ -611,165 +483,21 @@ def solve_triangular(a, b, trans=0, lower: bool = False, unit_diagonal: bool = F
     Array
     """
     del overwrite_b, debug, check_finite
-    _check_real(a, b)
+    check_real(a, b)
     return _solve_triangular(a, b, trans=trans, lower=bool(lower),
                              unit_diagonal=bool(unit_diagonal))
 
 
-def det(a, overwrite_a: bool = False, check_finite: bool = True):
-    """The determinant of each matrix of ``a`` (``jnp.linalg.det``).
-
-    Parameters
-    ----------
-    a : array_like
-        Shape ``(..., n, n)``.
-    overwrite_a, check_finite : bool
-        Ignored.
-
-    Returns
-    -------
-    Array
-    """
-    del overwrite_a, check_finite
-    return jnp.linalg.det(a)
+def _scipy_alias(jnp_fn, name: str):
+    """``jnp_fn`` under SciPy's signature (``overwrite_a``, ``check_finite`` ignored)."""
+    def fn(a, overwrite_a: bool = False, check_finite: bool = True):
+        del overwrite_a, check_finite
+        return jnp_fn(a)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = (f"``jnp.linalg.{name}`` of ``a`` (shape ``(..., n, n)``); SciPy's "
+                  "``overwrite_a`` and ``check_finite`` are accepted and ignored.")
+    return fn
 
 
-def inv(a, overwrite_a: bool = False, check_finite: bool = True):
-    """The inverse of each matrix of ``a`` (``jnp.linalg.inv``).
-
-    Parameters
-    ----------
-    a : array_like
-        Shape ``(..., n, n)``.
-    overwrite_a, check_finite : bool
-        Ignored.
-
-    Returns
-    -------
-    Array
-    """
-    del overwrite_a, check_finite
-    return jnp.linalg.inv(a)
-
-
-# ---------------------------------------------------------------------------------------
-# special matrices, polar
-
-def _block_diag_impl(*arrs):
-    if len(arrs) == 0:
-        arrs = (jnp.zeros((1, 0)),)
-    arrs = tuple(_util.promote_dtypes(*[_util.ensure_array(a) for a in arrs]))
-    bad = [i for i, a in enumerate(arrs) if _ndim(a) > 2]
-    if bad:
-        raise ValueError("Arguments to jax.scipy.linalg.block_diag must have at most 2 "
-                         f"dimensions, got {arrs[bad[0]]} at argument {bad[0]}.")
-    mats = [jnp.atleast_2d(a) for a in arrs]
-    dtype = _util.aval(mats[0]).dtype
-    total = sum(_util.aval(m).shape[1] for m in mats)
-    padded, col = [], 0
-    for m in mats:
-        cols = _util.aval(m).shape[1]
-        padded.append(lax.pad(m, dtype.type(0), ((0, 0, 0), (col, total - cols - col, 0))))
-        col += cols
-    return jnp.concatenate(padded, axis=0)
-
-
-block_diag = _named(_block_diag_impl, "block_diag")
-block_diag.__doc__ = """The block-diagonal matrix of ``arrs`` (each at most 2-D; scalars
-and vectors are 1-row matrices), dtypes promoted.
-
-Returns
--------
-Array
-"""
-
-
-def toeplitz(c, r=None):
-    """The Toeplitz matrix with first column ``c`` and first row ``r``.
-
-    Parameters
-    ----------
-    c : array_like
-        The first column (its leading axes are batch axes).
-    r : array_like, optional
-        The first row (its first element is ignored); ``c`` when omitted.
-
-    Returns
-    -------
-    Array
-        Shape ``(..., len(c), len(r))``.
-    """
-    if r is None:
-        _util.check_arraylike("toeplitz", c)
-        r = c
-    else:
-        _util.check_arraylike("toeplitz", c, r)
-    c, r = jnp.atleast_1d(_util.ensure_array(c)), jnp.atleast_1d(_util.ensure_array(r))
-    c, r = _util.promote_dtypes(c, r)
-    nc, nr = _util.aval(c).shape[-1], _util.aval(r).shape[-1]
-    batch = _util.broadcast_shapes(_util.aval(c).shape[:-1], _util.aval(r).shape[:-1])
-    c = jnp.broadcast_to(c, tuple(batch) + (nc,))
-    r = jnp.broadcast_to(r, tuple(batch) + (nr,))
-    if nc == 0 or nr == 0:
-        return jnp.zeros(tuple(batch) + (nc, nr), _util.aval(c).dtype)
-    # entry (i, j) is elems[nc - 1 - i + j] of the first column reversed, then the row
-    elems = jnp.concatenate((c[..., ::-1], r[..., 1:]), axis=-1)
-    idx = nc - 1 - np.arange(nc)[:, None] + np.arange(nr)[None, :]
-    return elems[..., idx]
-
-
-def _hilbert_impl(n):
-    a = lax.broadcasted_iota(dtypes.default_float_dtype(), (n, 1), 0)
-    return 1 / (a + lax_linalg._swap_last(a) + 1)
-
-
-hilbert = _named(_hilbert_impl, "hilbert", static_argnames=("n",))
-hilbert.__doc__ = """The ``n x n`` Hilbert matrix ``1 / (i + j + 1)`` (default float).
-
-Returns
--------
-Array
-"""
-
-
-def _polar_impl(a, side):
-    u, s, vh = lax_linalg.svd(a, full_matrices=False)
-    unitary = jnp.matmul(u, vh)
-    if side == "right":
-        return unitary, jnp.matmul(lax_linalg._swap_last(vh) * s[..., None, :], vh)
-    return unitary, jnp.matmul(u * s[..., None, :], lax_linalg._swap_last(u))
-
-
-_polar = _named(_polar_impl, "polar", static_argnames=("side",))
-
-
-def polar(a, side: str = "right", *, method: str = "qdwh", eps=None, max_iterations=None):
-    """Polar decomposition ``a == u @ p`` (``side="right"``) or ``a == p @ u``.
-
-    Parameters
-    ----------
-    a : array_like
-        Shape ``(..., m, n)``.
-    side : {"right", "left"}
-    method : {"qdwh", "svd"}
-        Both computed from the SVD by transpile (the same factors to rounding).
-    eps, max_iterations
-        Ignored (QDWH's).
-
-    Returns
-    -------
-    tuple
-        ``u`` (orthonormal columns, ``a``'s shape) and ``p`` (symmetric positive
-        semi-definite, ``(n, n)`` or ``(m, m)``).
-    """
-    del eps, max_iterations
-    arr = _util.ensure_array(a)
-    if _ndim(arr) < 2:
-        raise ValueError("The input `a` must be at least a 2-D array.")
-    if side not in ("right", "left"):
-        raise ValueError("The argument `side` must be either 'right' or 'left'.")
-    if method not in ("qdwh", "svd"):
-        raise ValueError(f"Unknown polar decomposition method {method}.")
-    _check_real(arr)
-    arr, = _inexact(arr)
-    return _polar(arr, side=side)
+det = _scipy_alias(jnp.linalg.det, "det")
+inv = _scipy_alias(jnp.linalg.inv, "inv")
