@@ -140,5 +140,5 @@ LINEAR_SOLVE = {
     "root_grad": ("lambda y: jax.grad(lambda y: lax.custom_root(lambda x: x * x - y, jnp.ones_like(y), lambda f, x0: jax.lax.fori_loop(0, 30, lambda i, x: x - f(x) / (2 * x), x0), lambda g, r: r / g(jnp.ones_like(r))))(y)", "(np.float32(2.),)", False),
 }
 
-LINEAR_SOLVE_JAXPRS = ["cls_vec", "cls_symmetric", "cls_no_transpose", "cls_pytree",
+LINEAR_SOLVE_JAXPRS = ["cls_vec", "cls_symmetric", "cls_no_transpose", "cls_pytree", "root_sqrt",
                        "cls_vmap"]
