@@ -13,8 +13,8 @@ in a ``_LinearSolveTuple``, as JAX 0.10.2 does. Its rules:
 * transpose (the equation is linear in ``b``): the cotangent of ``b`` is the solve of
   the transposed system, the same equation with matvec/vecmat and
   solve/transpose_solve swapped;
-* batching: the batch axis moved to the front, every jaxpr batched, ``b`` and ``x``
-  batched;
+* batching: the batch axis moved to the front; ``b`` and ``x`` batched only where
+  the batched operands make them so (a fixed point over the four jaxprs, as in JAX);
 * compiled: the ``inline`` pass splices the ``solve`` jaxpr in.
 
 ``custom_root(f, initial_guess, solve, tangent_solve)`` is a ``custom_jvp_call`` of the
@@ -150,22 +150,45 @@ ad.jvp_rules[linear_solve_p] = _linear_solve_jvp
 ad.transpose_rules[linear_solve_p] = _linear_solve_transpose
 
 
+def _or(a, b) -> list:
+    return [x or y for x, y in zip(a, b, strict=True)]
+
+
 def _linear_solve_batch(vals, dims, *, const_lengths, jaxprs):
     size = next(core.get_aval(x).shape[d] for x, d in zip(vals, dims, strict=True)
                 if d is not not_mapped)
-    bat = [d is not not_mapped for d in dims]
-    # b (and so x) batched at the front; consts batched at the front where they are.
-    params, b = _split([bdim_at_front(x, d, size) if d is not not_mapped else x
-                        for x, d in zip(vals, dims, strict=True)], const_lengths)
-    p_bat, b_bat = _split(bat, const_lengths)
-    b = [x if bb else bdim_at_front(x, not_mapped, size) for x, bb in zip(b, b_bat)]
-    nb = len(b)
-    new = []
-    for j, pb in zip(jaxprs, p_bat, strict=True):
-        new.append(None if j is None else batch_jaxpr(j, size, pb + [True] * nb, True)[0])
-    outs = linear_solve_p.bind(*_flatten(params), *b, const_lengths=const_lengths,
-                               jaxprs=_LinearSolveTuple(*new))
-    return outs, [0] * nb
+    params, b = _split(vals, const_lengths)
+    p_dims, b_dims = _split(dims, const_lengths)
+    p_bat = type(const_lengths)(*[[d is not not_mapped for d in ds] for ds in p_dims])
+    orig_b_bat = [d is not not_mapped for d in b_dims]
+    mv, vm, sv, st = jaxprs
+    # Which of b and x must be batched: until nothing changes, batch each jaxpr with
+    # what its inputs are and let what it batches spread (b through matvec and
+    # transpose_solve, x through solve and vecmat), as JAX's rule does.
+    b_bat, x_bat = list(orig_b_bat), [False] * len(sv.out_avals)
+    for _ in range(1 + len(b_bat) + len(x_bat)):
+        sv_b, sv_x_bat = batch_jaxpr(sv, size, p_bat.solve + b_bat, x_bat)
+        if vm is None:
+            vm_b, x_out = None, sv_x_bat
+        else:
+            vm_b, vm_x_bat = batch_jaxpr(vm, size, p_bat.vecmat + b_bat, b_bat)
+            x_out = _or(vm_x_bat, sv_x_bat)
+        mv_b, mv_b_bat = batch_jaxpr(mv, size, p_bat.matvec + x_out, b_bat)
+        if st is None:
+            st_b, b_out = None, _or(mv_b_bat, orig_b_bat)
+        else:
+            st_b, st_b_bat = batch_jaxpr(st, size, p_bat.transpose_solve + x_out, x_out)
+            b_out = _or(_or(mv_b_bat, st_b_bat), orig_b_bat)
+        if x_out == x_bat and b_out == b_bat:
+            break
+        x_bat, b_bat = x_out, b_out
+    params = [x if d is not_mapped else bdim_at_front(x, d, size)
+              for x, d in zip(_flatten(params), _flatten(p_dims), strict=True)]
+    b = [bdim_at_front(x, d, size) if now else x
+         for x, d, now in zip(b, b_dims, b_bat, strict=True)]
+    outs = linear_solve_p.bind(*params, *b, const_lengths=const_lengths,
+                               jaxprs=_LinearSolveTuple(mv_b, vm_b, sv_b, st_b))
+    return outs, [0 if bat else not_mapped for bat in sv_x_bat]
 
 
 primitive_batchers[linear_solve_p] = _linear_solve_batch

@@ -118,24 +118,31 @@ def _solve_core(a, b):
     return vmap(custom_solve, b_nd - 1, max(a_nd, b_nd) - 1)(b)
 
 
+def _vectorized(fn, operands, cores):
+    """``fn`` over the broadcast batch axes of ``operands`` (``cores[i]`` trailing core
+    axes each), as ``jnp.vectorize`` applies it: one ``vmap`` per batch axis, an operand
+    without batch axes passed unbatched, one with some broadcast first."""
+    shapes = [tuple(_util.aval(x).shape) for x in operands]
+    batch = tuple(_util.broadcast_shapes(*[s[:len(s) - c] for s, c in zip(shapes, cores)]))
+    args, axes = [], []
+    for x, s, c in zip(operands, shapes, cores):
+        if not s[:len(s) - c]:
+            args.append(x)
+            axes.append(None)
+            continue
+        if s[:len(s) - c] != batch:
+            nd = len(batch) + c
+            x = lax.broadcast_in_dim(x, batch + s[len(s) - c:], tuple(range(nd - len(s), nd)))
+        args.append(x)
+        axes.append(0)
+    for _ in batch:
+        fn = vmap(fn, in_axes=tuple(axes))
+    return fn(*args)
+
+
 def _solve_impl(a, b):
     a, b = _util.promote_dtypes_inexact(_util.ensure_array(a), _util.ensure_array(b))
-    a_shape, b_shape = _util.aval(a).shape, _util.aval(b).shape
-    vector = len(b_shape) == 1
-    core_b = 1 if vector else 2
-    batch = _util.broadcast_shapes(a_shape[:-2], b_shape[:-core_b])
-    if tuple(a_shape[:-2]) != batch:
-        a = lax.broadcast_in_dim(a, batch + a_shape[-2:],
-                                 tuple(range(len(batch) - len(a_shape) + 2, len(batch) + 2)))
-    if tuple(b_shape[:-core_b]) != batch:
-        nd = len(batch) + core_b
-        b = lax.broadcast_in_dim(b, batch + b_shape[-core_b:],
-                                 tuple(range(nd - len(b_shape), nd)))
-    # jnp.vectorize's way: one vmap per batch axis around the unbatched solve
-    fn = _solve_core
-    for _ in batch:
-        fn = vmap(fn)
-    return fn(a, b)
+    return _vectorized(_solve_core, (a, b), (2, 1 if _util.aval(b).ndim == 1 else 2))
 
 
 _solve = _named_jit(_solve_impl, "solve")
