@@ -91,7 +91,8 @@ LINALG = {
 # Cases whose jaxpr text transpile reproduces (compared as text).
 LINALG_JAXPRS = ["st_lower_vec", "st_upper_mat", "st_trans", "cholesky_upper",
                  "cholesky_lower", "cho_solve_vec", "solve_pos", "lu_factor", "det",
-                 "solve_gen", "hilbert"]
+                 "solve_gen", "hilbert", "st_batch", "cho_solve_lower_mat", "qr_r",
+                 "svd_values", "eigh_values", "block_diag"]
 
 INTEGRATE = {
     "dx": ("jax.scipy.integrate.trapezoid", "(np.array([1, 2, 3, 2, 3, 2, 1], np.int32),)", False),
@@ -140,5 +141,5 @@ LINEAR_SOLVE = {
     "root_grad": ("lambda y: jax.grad(lambda y: lax.custom_root(lambda x: x * x - y, jnp.ones_like(y), lambda f, x0: jax.lax.fori_loop(0, 30, lambda i, x: x - f(x) / (2 * x), x0), lambda g, r: r / g(jnp.ones_like(r))))(y)", "(np.float32(2.),)", False),
 }
 
-LINEAR_SOLVE_JAXPRS = ["cls_vec", "cls_symmetric", "cls_no_transpose", "cls_pytree", "root_sqrt",
-                       "cls_vmap"]
+LINEAR_SOLVE_JAXPRS = ["cls_vec", "cls_symmetric", "cls_no_transpose", "cls_pytree",
+                       "root_sqrt", "cls_vmap_a", "cls_vmap"]

@@ -33,7 +33,7 @@ JAXPR_CASES = ["lu_f32", "lu_f64", "lu_wide", "lu_tall", "lu_batch", "lu_zero", 
                "lu_jvp", "lu_vmap", "det_2x2", "det_3x3_batch", "det_2x2_int",
                # solve through custom_linear_solve (lax/linear_solve.py)
                "solve_vec", "solve_mat", "solve_int", "solve_f64", "inv", "inv_batch",
-               "grad_solve", "grad_inv"]
+               "grad_solve", "grad_inv", "solve_bcast"]
 
 
 def test_cases_were_recorded():

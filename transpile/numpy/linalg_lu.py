@@ -118,7 +118,7 @@ def _solve_core(a, b):
     return vmap(custom_solve, b_nd - 1, max(a_nd, b_nd) - 1)(b)
 
 
-def _vectorized(fn, operands, cores):
+def vectorized(fn, operands, cores):
     """``fn`` over the broadcast batch axes of ``operands`` (``cores[i]`` trailing core
     axes each), as ``jnp.vectorize`` applies it: one ``vmap`` per batch axis, an operand
     without batch axes passed unbatched, one with some broadcast first."""
@@ -142,7 +142,7 @@ def _vectorized(fn, operands, cores):
 
 def _solve_impl(a, b):
     a, b = _util.promote_dtypes_inexact(_util.ensure_array(a), _util.ensure_array(b))
-    return _vectorized(_solve_core, (a, b), (2, 1 if _util.aval(b).ndim == 1 else 2))
+    return vectorized(_solve_core, (a, b), (2, 1 if _util.aval(b).ndim == 1 else 2))
 
 
 _solve = _named_jit(_solve_impl, "solve")

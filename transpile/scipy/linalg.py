@@ -9,9 +9,9 @@ in a symmetric ``custom_linear_solve``; the other ``assume_a`` are ``jnp.linalg.
 ``expm`` and ``expm_frechet`` are in ``linalg_expm.py``; ``block_diag``, ``toeplitz``,
 ``hilbert``, ``polar`` and ``eigh_tridiagonal`` in ``linalg_matrices.py``.
 
-Where transpile differs: batched right-hand sides are broadcast and solved in one
-``triangular_solve`` (JAX vectorizes with ``vmap``: the same values, other equations);
-``eigh_tridiagonal`` solves the dense tridiagonal matrix with ``eigh`` (JAX bisects
+Batch axes are mapped with ``vmap`` as ``jnp.vectorize`` maps them. Where transpile
+differs: ``lu_solve`` turns pivots into a permutation with a ``fori_loop`` (JAX has a
+primitive for it); ``eigh_tridiagonal`` solves the dense tridiagonal matrix with ``eigh`` (JAX bisects
 with Sturm sequences and finds vectors by inverse iteration: eigenvalues agree to
 rounding, eigenvector signs may differ); ``polar`` always uses the SVD (JAX's default
 is QDWH iterations: the same factors to rounding).
@@ -25,7 +25,7 @@ from .. import numpy as jnp
 from ..lax import linalg as lax_linalg
 from ..lax.linear_solve import linear_solve_with
 from ..numpy import _util
-from ..numpy.linalg_lu import _matvec, _vecmat, lu_solve_jit
+from ..numpy.linalg_lu import _matvec, _vecmat, lu_solve_jit, vectorized
 from ..vmapping import vmap
 from .linalg_base import (broadcast_batch, check_core, check_real, inexact, named_jit, ndim,
                           triangular, vector_core)
@@ -182,13 +182,8 @@ def _lu_solve_impl(lu_and_piv, b, trans, overwrite_b, check_finite):
     perm = _pivots_to_permutation(_util.ensure_array(pivots), m)
     core_b = vector_core(lu_, b)
     check_core(lu_, b, core_b)
-    lu_, b = broadcast_batch(lu_, b, core_b)
-    batch = _util.aval(lu_).shape[:-2]
-    if tuple(_util.aval(perm).shape[:-1]) != tuple(batch):
-        perm = lax.broadcast_in_dim(perm, tuple(batch) + (m,),
-                                    tuple(range(len(batch) + 1 - ndim(perm),
-                                                len(batch) + 1)))
-    return lu_solve_jit(lu_, perm, b, 0 if trans == 0 else 1)
+    return vectorized(lambda f, p, r: lu_solve_jit(f, p, r, 0 if trans == 0 else 1),
+                      (lu_, perm, b), (2, 1, core_b))
 
 
 _lu_solve = named_jit(_lu_solve_impl, "lu_solve",

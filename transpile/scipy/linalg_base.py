@@ -8,6 +8,7 @@ from ..jit import internal_jit
 from ..lax import linalg as lax_linalg
 from .. import lax
 from ..numpy import _util
+from ..numpy.linalg_lu import vectorized
 
 __all__: list = []
 
@@ -76,9 +77,9 @@ def check_core(a, b, core_b: int, letter: str = "n") -> None:
 
 
 def triangular(a, b, **kw):
-    """``lax.linalg.triangular_solve`` (left side) of ``b``'s vectors or matrices, batch
-    axes broadcast."""
+    """``lax.linalg.triangular_solve`` (left side) of ``b``'s vectors or matrices, over
+    the broadcast batch axes as ``jnp.vectorize`` maps it."""
     core_b = vector_core(a, b)
     check_core(a, b, core_b)
-    a, b = broadcast_batch(a, b, core_b)
-    return lax_linalg.triangular_solve(a, b, left_side=True, **kw)
+    return vectorized(lambda m, r: lax_linalg.triangular_solve(m, r, left_side=True, **kw),
+                      (a, b), (2, core_b))
