@@ -18,6 +18,9 @@
 /* float16 values are computed in float: a result rounds to float16 and back. */
 TP_INLINE float tp_f16_round(float x) { return tp_f16_to_f32(tp_f32_to_f16(x)); }
 TP_INLINE float tp_f64_to_f16_round(double x) { return tp_f16_to_f32(tp_f64_to_f16(x)); }
+/* ... and bfloat16's (tp_bf16.h). */
+TP_INLINE float tp_bf16_round(float x) { return tp_bf16_to_f32(tp_f32_to_bf16(x)); }
+TP_INLINE float tp_f64_to_bf16_round(double x) { return tp_bf16_to_f32(tp_f64_to_bf16(x)); }
 
 /* XLA reads a subnormal operand as zero (DAZ) except where a function returns a tiny
  * argument unchanged (sin, tan, atan, expm1, tanh) or flushes only one operand (rem's
@@ -38,6 +41,18 @@ TP_INLINE float tp_nextafter_f16(float x, float y)
     else if ((x < y) == (x > 0)) h = (uint16_t)(h + 1);
     else h = (uint16_t)(h - 1);
     return tp_f16_to_f32(h);
+}
+
+/* ... and bfloat16's (tp_bf16.h), not flushed. */
+TP_INLINE float tp_nextafter_bf16(float x, float y)
+{
+    uint16_t h = tp_f32_to_bf16(x);
+    if (x != x || y != y) return tp_bf16_round(x + y);
+    if (x == y) return y;
+    if (x == 0) h = (uint16_t)((y > 0 ? 0x0000u : 0x8000u) | 1u);
+    else if ((x < y) == (x > 0)) h = (uint16_t)(h + 1);
+    else h = (uint16_t)(h - 1);
+    return tp_bf16_to_f32(h);
 }
 
 /* bitcast_convert_type of a float: its bits as the unsigned integer of its width and

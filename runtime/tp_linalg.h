@@ -84,6 +84,12 @@ TP_INLINE uint64_t tp_topk_key_f16(uint16_t h)
     return tp_topk_key_i64(b < 0 ? (int16_t)(b ^ INT16_MAX) : b);
 }
 
+TP_INLINE uint64_t tp_topk_key_bf16(uint16_t h)
+{
+    int16_t b = (int16_t)h;
+    return tp_topk_key_i64(b < 0 ? (int16_t)(b ^ INT16_MAX) : b);
+}
+
 TP_INLINE uint64_t tp_topk_key_f32(float x)
 {
     int32_t b;

@@ -52,6 +52,7 @@
 #define TP_OPS_H
 
 #include "transpile_macros.h"
+#include "tp_bf16.h"
 #include <float.h>
 #include <limits.h>
 #include <math.h>

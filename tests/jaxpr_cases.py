@@ -603,7 +603,7 @@ def cases(jax, jnp, lax, np):
 # Promotion operands
 
 PROMOTION_ORDER = ("bool", "int8", "int16", "int32", "uint8", "uint16", "uint32",
-                   "float16", "float32", "weak_int", "weak_float",
+                   "float16", "bfloat16", "float32", "weak_int", "weak_float",
                    "np_int64", "np_uint64", "np_float64")
 
 
@@ -625,6 +625,7 @@ def promotion_operands(jnp, np):
         "uint16": strong(np.uint16),
         "uint32": strong(np.uint32),
         "float16": strong(np.float16, (1.5, 2.0)),
+        "bfloat16": strong(jnp.bfloat16, (1.5, 2.0)),
         "float32": strong(np.float32, (1.5, 2.0)),
         "weak_int": lambda: 3,
         "weak_float": lambda: 2.5,

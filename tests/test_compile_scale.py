@@ -133,3 +133,13 @@ def test_split_build_gives_the_whole_build_bits(tmp_path, monkeypatch):
 
 def test_split_refuses_an_unexpected_shape():
     assert split.split_source("int f(void) { return 0; }\n", 3) is None
+
+
+@pytest.mark.parametrize("chars,cores,parts", [(5_000, 2, 1), (30_000, 1, 1), (30_000, 2, 2),
+                                               (30_000, 16, 2), (500_000, 4, 4),
+                                               (5_000_000, 64, 8)])
+def test_parts_follow_source_size_and_usable_cores(monkeypatch, chars, cores, parts):
+    # A part must be worth its process and its second reading of the headers
+    # (split.PART_CHARS), and no more parts than cores this process may run on.
+    monkeypatch.setattr(split.os, "sched_getaffinity", lambda pid: set(range(cores)))
+    assert split.parts_for("x" * chars) == parts

@@ -2,7 +2,8 @@
 import numpy as np
 import pytest
 
-from transpile import lax
+from transpile import ir, lax
+from transpile import pretty as pp
 from transpile.core import ShapedArray
 from transpile.errors import JaxprTypeError
 from transpile.ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, _alpha, typecheck
@@ -61,6 +62,28 @@ def test_binder_list_wraps_at_80_columns():
     j = Jaxpr((), tuple(xs), (xs[0],), ())
     assert str(j) == ("{ lambda ; a:f32[] b:f32[] c:f32[] d:f32[] e:f32[] f:f32[] g:f32[] "
                       "h:f32[] i:f32[]\n    j:f32[] k:f32[] l:f32[]. let\n    \n  in (a,) }")
+
+
+@pytest.mark.parametrize("widths", [(1,), (3, 40), (70, 70)])
+def test_one_line_equations_print_as_their_documents(widths):
+    # The printer writes an equation that fits on its line as one text; the document
+    # path (the layout engine) must give the same text, equations too wide included.
+    x = Var(ShapedArray((2,) * 1, np.float32))
+    eqns, cur = [], x
+    for w in widths * 3:
+        out = Var(ShapedArray((2,) * w, np.float32))
+        eqns.append(JaxprEqn((cur,), (out,), lax.broadcast_in_dim_p,
+                             {"shape": (2,) * w, "broadcast_dimensions": (0,),
+                              "sharding": None}))
+        dead = Var(F32)
+        eqns.append(JaxprEqn((cur, cur), (dead,), lax.add_p, {}))
+        cur = out
+    j = Jaxpr((), (x,), (cur,), tuple(eqns))
+    ctx = ir._PpContext(ir._unused_outvars(j))
+    assert str(j) == pp.render(ir._pp_jaxpr(j, ctx, None), 80)
+    # with 40 or 70 dimensions, equations are too wide for a line: their groups break
+    broken = len(str(j).splitlines()) > len(eqns) + 2
+    assert broken == (max(widths) >= 40)
 
 
 def test_typecheck_catches_bad_types_and_scoping():

@@ -245,6 +245,9 @@ def main(argv) -> None:
         return
     assert jax.__version__ == "0.10.2", jax.__version__
     assert not jax.config.jax_enable_x64, "run with x64 off (unset JAX_ENABLE_X64)"
+    if "--only-promotion" in argv:
+        write("promotion.json", record_promotion())
+        return
     write("jaxpr_text.json", {"_meta": meta(), "cases": record_jaxprs()})
     write("promotion.json", record_promotion())
     write("tracer_reprs.json", record_tracer_reprs())

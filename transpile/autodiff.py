@@ -200,7 +200,7 @@ def _tree_mismatch(fun, want, got) -> str:
 
 def _check_input_dtype(name: str, x, holomorphic: bool, allow_int: bool) -> None:
     dt = core.get_aval(x).dtype
-    if dt.kind == "f" or (allow_int and dt.kind in "iub"):
+    if dtypes.is_float(dt) or (allow_int and dt.kind in "iub"):
         return
     if name == "jacfwd":
         raise TypeError(f"jacfwd requires real-valued inputs (input dtype that is a "
@@ -222,7 +222,7 @@ def _check_output(name: str, ans, holomorphic: bool) -> None:
     if aval.shape:
         raise TypeError("Gradient only defined for scalar-output functions. Output had "
                         f"shape: {aval.shape}.")
-    if aval.dtype.kind != "f":
+    if not dtypes.is_float(aval.dtype):
         raise TypeError(f"{name} requires real-valued outputs (output dtype that is a "
                         "sub-dtype of np.floating), but got "
                         f"{dtypes.dtype_name(aval.dtype)}. For differentiation of functions "

@@ -10,13 +10,14 @@ from __future__ import annotations
 import functools
 import warnings
 
+import ml_dtypes
 import numpy as np
 
 from .config import config
 
 __all__ = [
     "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float16", "float32", "float64", "canonicalize_dtype", "result_type", "promote_types",
+    "float16", "bfloat16", "float32", "float64", "canonicalize_dtype", "result_type", "promote_types",
     "is_weakly_typed", "dtype", "short_dtype_name", "issubdtype", "iinfo", "finfo",
     "KEY_FRY", "is_key", "float0", "dtype_name", "from_name", "prng_key", "extended",
 ]
@@ -25,15 +26,44 @@ bool_ = np.dtype(np.bool_)
 int8, int16, int32, int64 = (np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64))
 uint8, uint16, uint32, uint64 = (np.dtype(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64))
 float16, float32, float64 = (np.dtype(t) for t in (np.float16, np.float32, np.float64))
+#: ``ml_dtypes``' bfloat16 (JAX's own): NumPy knows it only as a user dtype of kind "V",
+#: so code here asks :func:`kind` / :func:`is_float` rather than ``dtype.kind``.
+bfloat16 = np.dtype(ml_dtypes.bfloat16)
 
 SUPPORTED = (bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
-             float16, float32, float64)
+             float16, bfloat16, float32, float64)
 _SUPPORTED_SET = frozenset(SUPPORTED)
+
+#: The 16-bit floats: stored as their bit pattern, computed in float32 and rounded back
+#: after every operation (as XLA:CPU does); the value is their C helpers' name
+#: (``tp_f16_round``, ``tp_bf16_to_f32``...).
+HALF_FLOATS = {float16: "f16", bfloat16: "bf16"}
+
+#: Float dtypes NumPy does not classify as floats (``ml_dtypes``' extension types).
+_EXTENSION_FLOATS = frozenset({bfloat16})
 
 _TO_32 = {int64: int32, uint64: uint32, float64: float32}
 
-iinfo = np.iinfo
-finfo = np.finfo
+
+def kind(dt) -> str:
+    """``np.dtype(dt).kind``, but ``"f"`` for bfloat16 (whose NumPy kind is ``"V"``)."""
+    d = np.dtype(dt)
+    return "f" if d in _EXTENSION_FLOATS else d.kind
+
+
+def half_name(dt) -> str | None:
+    """``"f16"``/``"bf16"`` for the 16-bit floats computed in float, else None."""
+    return HALF_FLOATS.get(np.dtype(dt)) if not is_key(dt) else None
+
+
+def iinfo(int_type):
+    """Machine limits of an integer dtype."""
+    return np.iinfo(_to_np_dtype(int_type))
+
+
+def finfo(dt):
+    """Machine limits of a float dtype, bfloat16 included (``ml_dtypes.finfo``)."""
+    return ml_dtypes.finfo(_to_np_dtype(dt))
 
 # ---------------------------------------------------------------------------------------
 # Typed PRNG keys. A ``key<fry>`` element is the two uint32 words of a threefry key; its
@@ -113,13 +143,28 @@ def from_name(name: str) -> np.dtype:
     return KEY_FRY if name == "key<fry>" else np.dtype(name)
 
 
+#: NumPy's abstract categories a bfloat16 belongs to (as JAX places it).
+_FLOAT_CATEGORIES = (np.floating, np.inexact, np.number, np.generic)
+
+
 def issubdtype(arg1, arg2) -> bool:
-    """``np.issubdtype``, knowing the key dtypes and their categories."""
+    """``np.issubdtype``, knowing the key dtypes and their categories and bfloat16."""
     if isinstance(arg2, type) and issubclass(arg2, extended):
         return is_key(arg1) or (isinstance(arg1, type) and issubclass(arg1, arg2))
     if is_key(arg1) or (isinstance(arg1, type) and issubclass(arg1, extended)):
         return is_key(arg2) and is_key(arg1)
+    if _is_extension_float(arg1):
+        if isinstance(arg2, type) and arg2 in _FLOAT_CATEGORIES:
+            return True
+        return _is_extension_float(arg2) and np.dtype(arg1) == np.dtype(arg2)
     return np.issubdtype(arg1, arg2)
+
+
+def _is_extension_float(x) -> bool:
+    try:
+        return np.dtype(x) in _EXTENSION_FLOATS
+    except TypeError:
+        return False
 
 
 def _to_np_dtype(dt) -> np.dtype:
@@ -201,8 +246,9 @@ def short_dtype_name(dt) -> str:
     d = np.dtype(dt)
     if d == bool_:
         return "bool"
-    kind = {"f": "f", "u": "u", "i": "i", "c": "c"}[d.kind]
-    return f"{kind}{d.itemsize * 8}"
+    if d == bfloat16:
+        return "bf16"
+    return f"{kind(d)}{d.itemsize * 8}"
 
 
 # ---------------------------------------------------------------------------------------
@@ -220,8 +266,9 @@ _LATTICE_UP = {
     int16: [int32],
     int32: [int64],
     int64: [_WEAK_FLOAT],
-    _WEAK_FLOAT: [float16],
+    _WEAK_FLOAT: [float16, bfloat16],
     float16: [float32],
+    bfloat16: [float32],
     float32: [float64],
     float64: [],
     KEY_FRY: [],  # keys promote only with keys
@@ -255,7 +302,7 @@ def _node(dt: np.dtype, weak: bool):
     if weak:
         if dt.kind in "iu":
             return _WEAK_INT
-        if dt.kind == "f":
+        if kind(dt) == "f":
             return _WEAK_FLOAT
     return dt
 
@@ -337,7 +384,7 @@ def result_type(*args, return_weak_type_flag: bool = False):
 
 
 def is_float(dt) -> bool:
-    return np.dtype(dt).kind == "f"
+    return kind(dt) == "f"
 
 
 def is_int(dt) -> bool:
@@ -356,22 +403,22 @@ def is_bool(dt) -> bool:
 # C spelling of each dtype
 
 #: The C type that stores one element. bool is one byte holding 0 or 1 (NumPy's layout);
-#: float16 is stored as its bit pattern and computed in float.
+#: the 16-bit floats are stored as their bit patterns and computed in float.
 C_STORAGE_TYPES = {
     np.dtype(np.bool_): "uint8_t", np.dtype(np.int8): "int8_t", np.dtype(np.int16): "int16_t",
     np.dtype(np.int32): "int32_t", np.dtype(np.int64): "int64_t",
     np.dtype(np.uint8): "uint8_t", np.dtype(np.uint16): "uint16_t",
     np.dtype(np.uint32): "uint32_t", np.dtype(np.uint64): "uint64_t",
-    np.dtype(np.float16): "uint16_t", np.dtype(np.float32): "float",
+    np.dtype(np.float16): "uint16_t", bfloat16: "uint16_t", np.dtype(np.float32): "float",
     np.dtype(np.float64): "double", KEY_FRY: "uint64_t"}
 
 #: The C type generated code computes an element in.
-C_COMPUTE_TYPES = {**C_STORAGE_TYPES, np.dtype(np.float16): "float"}
+C_COMPUTE_TYPES = {**C_STORAGE_TYPES, **{h: "float" for h in HALF_FLOATS}}
 
-#: Suffix of runtime helpers for a dtype (``tp_div_i32``); float16 uses float's helpers.
+#: Suffix of runtime helpers for a dtype (``tp_div_i32``); 16-bit floats use float's.
 C_SUFFIXES = {
     np.dtype(np.bool_): "b", np.dtype(np.int8): "i8", np.dtype(np.int16): "i16",
     np.dtype(np.int32): "i32", np.dtype(np.int64): "i64", np.dtype(np.uint8): "u8",
     np.dtype(np.uint16): "u16", np.dtype(np.uint32): "u32", np.dtype(np.uint64): "u64",
-    np.dtype(np.float16): "f32", np.dtype(np.float32): "f32", np.dtype(np.float64): "f64",
+    np.dtype(np.float16): "f32", bfloat16: "f32", np.dtype(np.float32): "f32", np.dtype(np.float64): "f64",
     KEY_FRY: "u64"}

@@ -194,7 +194,7 @@ def _const_rows(value: np.ndarray, dtype) -> list:
     flat = np.asarray(value).reshape(-1)
     if dtypes.is_key(dtype):
         items = [f"UINT64_C({int(w['k0']) | (int(w['k1']) << 32)})" for w in flat]
-    elif np.dtype(dtype) == np.float16:
+    elif dtypes.half_name(dtype):
         items = [f"{int(v)}u" for v in flat.view(np.uint16)]
     elif np.dtype(dtype) == np.bool_:
         items = ["1" if v else "0" for v in flat]
@@ -249,8 +249,8 @@ def export_lowering(lowering, out_dir, name: str, force: bool = False) -> Export
                                ctype=ctype))
         else:  # a literal
             value = literal(what.val, what.aval.dtype)
-            if what.aval.dtype == np.float16:
-                value = f"tp_f32_to_f16({value})"
+            if dtypes.half_name(what.aval.dtype):
+                value = f"tp_f32_to_{dtypes.half_name(what.aval.dtype)}({value})"
             fills.append(dict(dst=out_names[j], count=count, value=value))
     scratch = []
     for i, b in enumerate(program.outputs):

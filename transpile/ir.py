@@ -171,6 +171,7 @@ class _PpContext:
         self.shared: dict = {}  # Jaxpr -> name
         self.shared_names: set = set()
         self._counter = itertools.count()
+        self.width = 80
 
     def name(self, v) -> str:
         if isinstance(v, DropVar):
@@ -243,12 +244,20 @@ def _pp_params(items, ctx) -> pp.Doc:
         pp.brk(""), pp.text("]")]))
 
 
-def _pp_eqn(eqn: JaxprEqn, ctx: _PpContext) -> pp.Doc:
+def _pp_eqn(eqn: JaxprEqn, ctx: _PpContext, indent: int | None = None) -> pp.Doc:
+    """The document of one equation. ``indent``: the column it starts at when its
+    jaxpr's lines break (None: not known); an equation that then fits on its line is
+    one text, with the bits its groups would print flat (a compile prints jaxprs of
+    thousands of equations; building and laying out their documents dominated)."""
     hook = pp_eqn_hooks.get(eqn.primitive)
     if hook is not None:
         hook(eqn, ctx)
     rule = pp_param_rules.get(eqn.primitive)
     items = rule(eqn.params) if rule else sorted(eqn.params.items())
+    if indent is not None and not jaxprs_in_params(eqn.params):
+        flat = _flat_eqn(eqn, items, ctx)
+        if indent + len(flat) <= ctx.width:
+            return pp.text(flat)
     lhs = _pp_vars(eqn.outvars, ctx, print_shapes=True)
     rhs = [pp.text(eqn.primitive.name), _pp_params(items, ctx),
            pp.text(" ") + _pp_vars(eqn.invars, ctx)]
@@ -257,10 +266,24 @@ def _pp_eqn(eqn: JaxprEqn, ctx: _PpContext) -> pp.Doc:
     return pp.concat(rhs)
 
 
-def _pp_skeleton(jaxpr: Jaxpr, ctx: _PpContext) -> pp.Doc:
+def _flat_eqn(eqn: JaxprEqn, items, ctx: _PpContext) -> str:
+    """An equation without sub-jaxprs as :func:`_pp_eqn`'s document prints flat
+    (outputs named first, as there)."""
+    lhs = " ".join(_pp_atom(v, ctx) + ":" + v.aval.str_short() for v in eqn.outvars)
+    params = ""
+    if items:
+        params = "[" + " ".join(
+            f"{k}={v.name if isinstance(v, np.dtype) else str(v)}" for k, v in items) + "]"
+    rhs = eqn.primitive.name + params + " " + " ".join(_pp_atom(a, ctx) for a in eqn.invars)
+    return lhs + " = " + rhs if eqn.outvars else rhs
+
+
+def _pp_skeleton(jaxpr: Jaxpr, ctx: _PpContext, indent: int | None = None) -> pp.Doc:
+    """``indent``: the indentation the jaxpr's own lines start at, when known."""
     constvars = _pp_vars(jaxpr.constvars, ctx, print_shapes=True)
     invars = _pp_vars(jaxpr.invars, ctx, print_shapes=True)
-    eqns = pp.join(pp.brk("; "), [_pp_eqn(e, ctx) for e in jaxpr.eqns])
+    at = None if indent is None else indent + 4  # nest(2) twice, below
+    eqns = pp.join(pp.brk("; "), [_pp_eqn(e, ctx, at) for e in jaxpr.eqns])
     outvars = pp.concat([pp.text("("), _pp_vars(jaxpr.outvars, ctx, separator=","),
                          pp.text(")" if len(jaxpr.outvars) != 1 else ",)")])
     return pp.group(pp.nest(2, pp.concat([
@@ -269,11 +292,11 @@ def _pp_skeleton(jaxpr: Jaxpr, ctx: _PpContext) -> pp.Doc:
         pp.text("in "), outvars])) + pp.text(" }"))
 
 
-def _pp_jaxpr(jaxpr: Jaxpr, ctx: _PpContext) -> pp.Doc:
+def _pp_jaxpr(jaxpr: Jaxpr, ctx: _PpContext, indent: int | None = None) -> pp.Doc:
     name = ctx.shared.get(jaxpr)
     if name is not None:
         return pp.text(name)
-    return _pp_skeleton(jaxpr, ctx)
+    return _pp_skeleton(jaxpr, ctx, indent)
 
 
 def _unused_outvars(jaxpr: Jaxpr) -> dict:
@@ -346,9 +369,10 @@ def _print_uncached(top: Jaxpr, width: int):
         ctx.shared_names.add(name)
         ctx.shared[j] = name
         shared.append((name, j))
-    docs = [pp.concat([pp.text(f"let {name} = "), _pp_skeleton(j, ctx), pp.text(" in"),
+    ctx.width = width
+    docs = [pp.concat([pp.text(f"let {name} = "), _pp_skeleton(j, ctx, 0), pp.text(" in"),
                        pp.brk()]) for name, j in shared]
-    docs.append(_pp_jaxpr(top, ctx))
+    docs.append(_pp_jaxpr(top, ctx, 0))
     return pp.render(pp.concat(docs), width), ctx.names
 
 

@@ -7,43 +7,66 @@ Breaks outside any group are newlines.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 __all__ = ["Doc", "text", "brk", "concat", "group", "nest", "join", "nil", "render"]
 
 
 class Doc:
+    """A document; its subclasses are plain slotted classes (built thousands of times
+    per printed jaxpr: frozen dataclasses cost twice as much to construct)."""
+    __slots__ = ()
+
     def __add__(self, other: "Doc") -> "Doc":
         return Concat((self, other))
 
     def __str__(self) -> str:
         return render(self)
 
+    def __eq__(self, other) -> bool:
+        return type(self) is type(other) and all(
+            getattr(self, f) == getattr(other, f) for f in self.__slots__)
 
-@dataclass(frozen=True)
+    def __hash__(self) -> int:
+        return hash((type(self), *(getattr(self, f) for f in self.__slots__)))
+
+    def __repr__(self) -> str:
+        fields = ", ".join(repr(getattr(self, f)) for f in self.__slots__)
+        return f"{type(self).__name__}({fields})"
+
+
 class Text(Doc):
-    s: str
+    __slots__ = ("s",)
+
+    def __init__(self, s: str):
+        self.s = s
 
 
-@dataclass(frozen=True)
 class Break(Doc):
-    s: str
+    __slots__ = ("s",)
+
+    def __init__(self, s: str):
+        self.s = s
 
 
-@dataclass(frozen=True)
 class Concat(Doc):
-    parts: tuple
+    __slots__ = ("parts",)
+
+    def __init__(self, parts: tuple):
+        self.parts = parts
 
 
-@dataclass(frozen=True)
 class Group(Doc):
-    child: Doc
+    __slots__ = ("child",)
+
+    def __init__(self, child: Doc):
+        self.child = child
 
 
-@dataclass(frozen=True)
 class Nest(Doc):
-    n: int
-    child: Doc
+    __slots__ = ("n", "child")
+
+    def __init__(self, n: int, child: Doc):
+        self.n = n
+        self.child = child
 
 
 _NIL = Concat(())
@@ -87,9 +110,10 @@ def _fits(doc: Doc, width: int) -> bool:
     stack = [doc]
     while width >= 0 and stack:
         d = stack.pop()
-        if isinstance(d, (Text, Break)):
+        t = type(d)
+        if t is Text or t is Break:
             width -= len(d.s)
-        elif isinstance(d, Concat):
+        elif t is Concat:
             stack.extend(reversed(d.parts))
         else:  # Group, Nest: flat mode ignores both
             stack.append(d.child)
@@ -104,10 +128,11 @@ def render(doc: Doc, width: int = 80) -> str:
     stack = [(0, False, doc)]  # (indent, flat, doc)
     while stack:
         indent, flat, d = stack.pop()
-        if isinstance(d, Text):
+        t = type(d)
+        if t is Text:
             line.append(d.s)
             col += len(d.s)
-        elif isinstance(d, Break):
+        elif t is Break:
             if flat:
                 line.append(d.s)
                 col += len(d.s)
@@ -115,10 +140,9 @@ def render(doc: Doc, width: int = 80) -> str:
                 lines.append("".join(line))
                 line = [" " * indent]
                 col = indent
-        elif isinstance(d, Concat):
-            for p in reversed(d.parts):
-                stack.append((indent, flat, p))
-        elif isinstance(d, Nest):
+        elif t is Concat:
+            stack.extend([(indent, flat, p) for p in reversed(d.parts)])
+        elif t is Nest:
             stack.append((indent + d.n, flat, d.child))
         else:  # Group
             stack.append((indent, flat or _fits(d.child, width - col), d.child))

@@ -14,6 +14,11 @@ _REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
 def _locate(subpackage: str, folder: str) -> Path:
+    local = _REPO_ROOT / folder
+    if (_REPO_ROOT / "pyproject.toml").is_file() and local.is_dir():
+        # a source checkout: its own folders, even where an editable install of another
+        # checkout maps the subpackage elsewhere
+        return local
     try:
         spec = importlib.util.find_spec(f"transpile.{subpackage}")
     except ModuleNotFoundError:

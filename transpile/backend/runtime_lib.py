@@ -46,28 +46,37 @@ _SOURCE = ('#include "tp_codegen.h"\n#define TP_RUNTIME_LIB_DEFINE\n#include "tp
 #: A matrix product's threaded paths weigh this many heavy calls (about 0.4 s of compile
 #: time per dtype in a file).
 GEMM_WEIGHT = 8
-_PATTERNS: dict = {}
+_TIERS: dict = {}
+#: Any runtime function's call; the name is then looked up in the tiers (one scan of
+#: the source, not one per tier with a long alternation).
+_CALL = re.compile(r"\btp_(\w+)\(")
 
 
-def _pattern(tier: str) -> re.Pattern:
-    """A pattern matching a call of any function of ``tier`` (``HEAVY`` or ``CHEAP``)."""
-    if tier not in _PATTERNS:
+def _tier_names(tier: str) -> frozenset:
+    """The names (without ``tp_``) of the functions of ``tier`` (``HEAVY`` or ``CHEAP``)."""
+    if tier not in _TIERS:
         text = (runtime_dir() / "tp_math_lib.h").read_text(encoding="utf-8")
         block = text.split(f"#define TPX_{tier}(F)", 1)[1].split("\n#define", 1)[0]
-        names = re.findall(r"F\((\w+), \w+\)", block)
-        _PATTERNS[tier] = re.compile(r"\btp_(?:%s)\(" % "|".join(names))
-    return _PATTERNS[tier]
+        _TIERS[tier] = frozenset(re.findall(r"F\((\w+), \w+\)", block))
+    return _TIERS[tier]
 
 
 def math_calls(source: str) -> tuple[int, int]:
     """How many calls of the object's heavy and cheap functions ``source`` makes (a
     matrix product counted as ``GEMM_WEIGHT`` heavy calls)."""
-    gemm = len(_GEMM.findall(source))
-    return (len(_pattern("HEAVY").findall(source)) + GEMM_WEIGHT * gemm,
-            len(_pattern("CHEAP").findall(source)))
+    heavy_names, cheap_names = _tier_names("HEAVY"), _tier_names("CHEAP")
+    heavy = cheap = gemm = 0
+    for name in _CALL.findall(source):
+        if name in heavy_names:
+            heavy += 1
+        elif name in cheap_names:
+            cheap += 1
+        elif name in _GEMM_NAMES:
+            gemm += 1
+    return heavy + GEMM_WEIGHT * gemm, cheap
 
 
-_GEMM = re.compile(r"\btp_gemm_f(?:32|64)\(")
+_GEMM_NAMES = frozenset({"gemm_f32", "gemm_f64"})
 
 
 def _key(info) -> str:

@@ -18,10 +18,12 @@ import re
 import subprocess
 from pathlib import Path
 
-__all__ = ["split_source", "compile_parts", "SPLIT_ABOVE_CHARS"]
+__all__ = ["split_source", "compile_parts", "parts_for", "PART_CHARS"]
 
-#: Sources at least this long (characters) are split when several cores are there.
-SPLIT_ABOVE_CHARS = 150_000
+#: The least source (characters) a part is worth: gcc spends about 6 us a character on
+#: kernels, and each part pays for another process and for reading the headers again
+#: (30-40 ms), so a part below ~12k characters saves less than it costs.
+PART_CHARS = 12_000
 
 _FUNCTION = re.compile(r"^static ((?:void|int) \w+\([^)\n]*\))\n\{\n", re.M)
 _HIDDEN = '__attribute__((visibility("hidden"))) '
@@ -98,7 +100,8 @@ def compile_parts(argv_for, sources: list, folder: Path, output: Path, link_argv
 
 def parts_for(source: str) -> int:
     """How many translation units to make of ``source`` (1: do not split)."""
-    cores = os.cpu_count() or 1
-    if cores < 2 or len(source) < SPLIT_ABOVE_CHARS:
-        return 1
-    return min(cores, 8, 1 + len(source) // (SPLIT_ABOVE_CHARS // 2))
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, 8, len(source) // PART_CHARS))

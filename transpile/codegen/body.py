@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import dtypes
 from ..ir import Literal, Var
 from ..lax import indexing, layout, slicing, structural
 from . import emit_c, prng_c
@@ -50,7 +51,7 @@ def eqn_comment(e, names) -> str:
         if isinstance(a, Literal):
             v = np.asarray(a.val, a.aval.dtype)[()]
             text = np.format_float_positional(v, unique=True, trim="0") \
-                if a.aval.dtype.kind == "f" and np.isfinite(v) else str(v.item())
+                if dtypes.is_float(a.aval.dtype) and np.isfinite(v) else str(v.item())
             return f"{text}:{a.aval.str_short()}"
         return names.get(a, "?")
     params = ", ".join(f"{k}={_fmt_param(v)}" for k, v in e.params.items()
@@ -174,8 +175,8 @@ class BodyBuilder:
         else:
             self.reads[b.name] = b
             expr = f"{b.name}[{offset}]"
-        if var.aval.dtype == np.float16:
-            expr = f"tp_f16_to_f32({expr})"
+        if dtypes.half_name(var.aval.dtype):
+            expr = f"tp_{dtypes.half_name(var.aval.dtype)}_to_f32({expr})"
         return expr
 
     def _read(self, var: Var, idx: Index) -> str:
@@ -188,8 +189,8 @@ class BodyBuilder:
         if p is slicing.iota_p:
             dims = idx.get_dims()
             expr = f"({emit_c.ctype(out.aval.dtype)}){dims[e.params['dimension']]}"
-            if out.aval.dtype == np.float16:
-                expr = f"tp_f16_round({expr})"
+            if dtypes.half_name(out.aval.dtype):
+                expr = f"tp_{dtypes.half_name(out.aval.dtype)}_round({expr})"
         elif p in prng_c.SOURCES:
             expr = yield from self._random_source(e, idx)
         elif p is slicing.pad_p:

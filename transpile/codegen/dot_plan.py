@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import dtypes
 from ..lax import contraction as dot_mod
 from . import emit_c
 from .index import row_major_strides
@@ -85,7 +86,7 @@ def dot_fields(e, ins, out) -> dict:
         lhs_type=lhs.ctype, rhs_type=rhs.ctype, gemm=gemm, sfx=sfx,
         copies_bytes=copies_bytes,
         scratch=[Scratch(copies_bytes, (sfx, M, N, K) if gemm else None)],
-        acc_type=("uint64_t" if compute.kind != "f" else emit_c.ctype(compute)),
+        acc_type=("uint64_t" if not dtypes.is_float(compute) else emit_c.ctype(compute)),
         read_a=_reader(lhs, "pa", "ia"), read_b=_reader(rhs, "pb", "ib"),
         store=_store_expr(out_dt, compute, op_dt))
     return fields
@@ -93,19 +94,21 @@ def dot_fields(e, ins, out) -> dict:
 
 def _reader(buf, ptr, off) -> str:
     e = f"{ptr}[{off}]"
-    return f"tp_f16_to_f32({e})" if buf.aval.dtype == np.float16 else e
+    h = dtypes.half_name(buf.aval.dtype)
+    return f"tp_{h}_to_f32({e})" if h else e
 
 
 def _store_expr(out_dt, compute, op_dt) -> str:
-    if compute.kind != "f":
+    if not dtypes.is_float(compute):
         if out_dt == np.bool_:
             return "(uint8_t)(acc != 0)"
         return f"({emit_c.ctype(out_dt)})acc"
     v = "acc"
-    if op_dt.kind == "f" and out_dt.kind != "f" and op_dt != compute:
+    if dtypes.is_float(op_dt) and not dtypes.is_float(out_dt) and op_dt != compute:
         v = f"({emit_c.ctype(op_dt)})acc"
-        if op_dt == np.float16:
-            v = f"tp_f16_round({v})"
-    src = compute if not (op_dt.kind == "f" and out_dt.kind != "f") else op_dt
+        if dtypes.half_name(op_dt):
+            v = f"tp_{dtypes.half_name(op_dt)}_round({v})"
+    src = compute if not (dtypes.is_float(op_dt) and not dtypes.is_float(out_dt)) else op_dt
     conv = emit_c._convert_expr(v, np.dtype(src), out_dt)
-    return f"tp_f32_to_f16({conv})" if out_dt == np.float16 else conv
+    h = dtypes.half_name(out_dt)
+    return f"tp_f32_to_{h}({conv})" if h else conv

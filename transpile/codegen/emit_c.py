@@ -11,8 +11,10 @@ flush-to-zero and denormals-are-zero set (``tp_ftz_begin`` in ``runtime/tp_ops.h
 plain C float arithmetic already flushes as XLA does; the few primitives that must see a
 subnormal operand unflushed select it with bit-level operations, which DAZ leaves alone.
 Signed integer arithmetic goes through the unsigned type so that overflow wraps without
-undefined behaviour. float16 values are computed in float and rounded back to float16
-after every operation whose result may not be representable.
+undefined behaviour. The 16-bit floats are computed in float and rounded back after
+every operation whose result may not be representable: float16 by its own rules here,
+bfloat16 by the float32 rule (XLA:CPU computes every bfloat16 operation in float32),
+except where JAX expands an operation into steps that each round.
 """
 from __future__ import annotations
 
@@ -34,6 +36,7 @@ __all__ = ["emit", "literal", "ctype", "stype", "math_function", "clamp_start",
            "start_in_bounds", "bitcast_fuses"]
 
 F16 = np.dtype(np.float16)
+BF16 = dtypes.bfloat16
 F32 = np.dtype(np.float32)
 F64 = np.dtype(np.float64)
 BOOL = np.dtype(np.bool_)
@@ -102,7 +105,7 @@ def literal(value, dtype) -> str:
     v = np.asarray(value).astype(dtype)[()]
     if dtype == BOOL:
         return "1" if v else "0"
-    if dtype.kind == "f":
+    if dtypes.is_float(dtype):
         return _float_text(float(v), dtype)
     v = int(v)
     if dtype.kind == "i":
@@ -183,10 +186,24 @@ def emit(prim, args, in_avals, out_aval, params) -> str:
     rule = low.emit if low is not None and low.kind == ELEMENTWISE else None
     if rule is None:
         raise NotImplementedError(f"no C emitter for primitive {prim.name!r}")
+    if any(dtypes.half_name(a.dtype) == "bf16" for a in (out_aval, *in_avals)):
+        return _emit_bf16(prim, rule, args, in_avals, out_aval, params)
     expr = rule(args, in_avals, out_aval, **params)
     if np.dtype(out_aval.dtype) == F16 and prim not in _F16_EXACT and \
             not expr.startswith("tp_f64_to_f16_round("):
         expr = f"tp_f16_round({expr})"
+    return expr
+
+
+def _emit_bf16(prim, rule, args, in_avals, out_aval, params) -> str:
+    """A bfloat16 equation: the float32 rule, its result rounded (see the docstring)."""
+    if prim in _BF16_OWN:
+        return _BF16_RULES.get(prim, rule)(args, in_avals, out_aval, **params)
+    as32 = [a.update(dtype=F32) if np.dtype(a.dtype) == BF16 else a for a in in_avals]
+    out32 = out_aval.update(dtype=F32) if np.dtype(out_aval.dtype) == BF16 else out_aval
+    expr = rule(args, as32, out32, **params)
+    if np.dtype(out_aval.dtype) == BF16 and prim not in _F16_EXACT:
+        expr = f"tp_bf16_round({expr})"
     return expr
 
 
@@ -233,7 +250,7 @@ _def(lax_fma.fma_p, _fma)
 
 def _neg(args, in_avals, out_aval, **_):
     dt = np.dtype(out_aval.dtype)
-    if dt.kind == "f":
+    if dtypes.is_float(dt):
         return f"(-{args[0]})"
     return _wrap_binary("-", literal(0, dt), args[0], dt)
 
@@ -243,14 +260,14 @@ _def(ew.neg_p, _neg)
 
 def _div(args, in_avals, out_aval, **_):
     dt = np.dtype(out_aval.dtype)
-    if dt.kind == "f":
+    if dtypes.is_float(dt):
         return f"({args[0]} / {args[1]})"
     return f"tp_div_{_sfx(dt)}({args[0]}, {args[1]})"
 
 
 def _rem(args, in_avals, out_aval, **_):
     dt = np.dtype(out_aval.dtype)
-    if dt.kind == "f":
+    if dtypes.is_float(dt):
         # XLA flushes the divisor only; a bit-level select keeps the dividend intact.
         f = "fmod" if dt == F64 else "fmodf"
         return f"{f}({args[0]}, tp_flush_{_sfx(dt)}({args[1]}))"
@@ -265,7 +282,7 @@ def _minmax(which: str):
     def rule(args, in_avals, out_aval, **_):
         dt = np.dtype(out_aval.dtype)
         a, b = args
-        if dt.kind == "f":
+        if dtypes.is_float(dt):
             return f"tp_{which}_{_sfx(dt)}({a}, {b})"
         if dt == BOOL:
             return f"({a} {'|' if which == 'max' else '&'} {b})"
@@ -339,7 +356,7 @@ for _p, _op in ((ew.eq_p, "=="), (ew.ne_p, "!="), (ew.lt_p, "<"), (ew.le_p, "<="
 def _abs(args, in_avals, out_aval, **_):
     dt = np.dtype(out_aval.dtype)
     a = args[0]
-    if dt.kind == "f":
+    if dtypes.is_float(dt):
         return f"fabs({a})" if dt == F64 else f"fabsf({a})"
     return f"({a} < 0 ? {_neg([a], in_avals, out_aval)} : {a})"
 
@@ -401,10 +418,10 @@ def _integer_pow(args, in_avals, out_aval, *, y):
         return literal(1, dt)
     if y == 1:
         return a
-    if dt.kind == "f":
-        if dt == F16:
+    if dtypes.is_float(dt):
+        if dtypes.half_name(dt):  # each multiply rounds, as JAX's expansion does
             def mul(p, q):
-                return f"tp_f16_round({p} * {q})"
+                return f"tp_{dtypes.half_name(dt)}_round({p} * {q})"
         else:
             def mul(p, q):
                 return f"({p} * {q})"
@@ -478,9 +495,13 @@ def _logistic(args, in_avals, out_aval, **_):
     one = literal(1, dt)
     if dt == F32:
         return math_function("logistic", dt, args[0])
-    e = math_function("exp", dt, f"-{args[0]}")
-    if dt == F16:   # each step rounded to float16, as the rule rounds it
-        return f"tp_f16_round({one} / tp_f16_round({one} + tp_f16_round({e})))"
+    if dt == BF16:
+        e = math_function("exp", F32, f"-{args[0]}")
+    else:
+        e = math_function("exp", dt, f"-{args[0]}")
+    if dtypes.half_name(dt):   # each step rounded, as the rule (and XLA) rounds it
+        r = f"tp_{dtypes.half_name(dt)}_round"
+        return f"{r}({one} / {r}({one} + {r}({e})))"
     return f"({one} / ({one} + {e}))"
 
 
@@ -528,8 +549,8 @@ _def(ew.atan2_p, _atan2)
 def _nextafter(args, in_avals, out_aval, **_):
     dt = np.dtype(out_aval.dtype)
     x, y = args
-    if dt == F16:
-        return f"tp_nextafter_f16({x}, {y})"
+    if dtypes.half_name(dt):
+        return f"tp_nextafter_{dtypes.half_name(dt)}({x}, {y})"
     f = "nextafter" if dt == F64 else "nextafterf"
     # `==` reads subnormals as zero (DAZ), as the rule compares; the step itself is
     # bit-level in libm and not flushed.
@@ -547,13 +568,20 @@ def _convert_expr(a: str, src: np.dtype, dst: np.dtype) -> str:
         return a
     if dst == BOOL:
         return f"(uint8_t)({a} != 0)"
-    if src.kind == "f" and dst.kind in "iu":
-        return f"tp_{_sfx(src if src != F16 else F32)}_to_{_sfx(dst)}({a})"
-    if dst == F16:
+    if dtypes.is_float(src) and dst.kind in "iu":
+        return f"tp_{_sfx(src if not dtypes.half_name(src) else F32)}_to_{_sfx(dst)}({a})"
+    if dtypes.half_name(dst):
+        h = dtypes.half_name(dst)
         if src == F64:
-            return f"tp_f64_to_f16_round({a})"
-        return f"tp_f16_round((float)({a}))"
+            return f"tp_f64_to_{h}_round({a})"
+        return f"tp_{h}_round((float)({a}))"
     return f"({ctype(dst)})({a})"
+
+
+def _exp2_bf16(args, in_avals, out_aval, **_):
+    # JAX lowers a bfloat16 exp2 as exp(x * log(2)), the product rounded to bfloat16.
+    ln2 = literal(float(np.asarray(math.log(2), np.float32).astype(BF16)), F32)
+    return math_function("exp", F32, f"tp_bf16_round({args[0]} * {ln2})")
 
 
 def _convert(args, in_avals, out_aval, *, new_dtype, weak_type):
@@ -570,7 +598,8 @@ _def(ew.convert_element_type_p, _convert)
 def bitcast_fuses(src, dst) -> bool:
     """Whether a bitcast from ``src`` to ``dst`` is an expression of a loop body."""
     src, dst = np.dtype(src), np.dtype(dst)
-    return src == dst or (src.itemsize == dst.itemsize and F16 not in (src, dst))
+    return src == dst or (src.itemsize == dst.itemsize and F16 not in (src, dst)
+                          and BF16 not in (src, dst))
 
 
 def _bitcast(args, in_avals, out_aval, *, new_dtype):
@@ -579,8 +608,8 @@ def _bitcast(args, in_avals, out_aval, *, new_dtype):
         return a
     # Through the unsigned integer of the width: integer casts keep the bits (modulo
     # 2^n), floats go through the runtime's memcpy helpers.
-    bits = f"tp_bits_of_{_sfx(src)}({a})" if src.kind == "f" else f"({_utype(src)})({a})"
-    if dst.kind == "f":
+    bits = f"tp_bits_of_{_sfx(src)}({a})" if dtypes.is_float(src) else f"({_utype(src)})({a})"
+    if dtypes.is_float(dst):
         return f"tp_{_sfx(dst)}_of_bits({bits})"
     return bits if dst.kind == "u" else f"({ctype(dst)})({bits})"
 
@@ -589,6 +618,11 @@ def _bitcast(args, in_avals, out_aval, *, new_dtype):
 # (a kernel of its own: kernels.py).
 _def(layout.bitcast_convert_type_p, _bitcast,
      fuses=lambda e: bitcast_fuses(e.invars[0].aval.dtype, e.outvars[0].aval.dtype))
+
+#: bfloat16 lowerings that are not "the float32 rule, rounded": their own steps round.
+_BF16_OWN = {ew.convert_element_type_p, layout.bitcast_convert_type_p, ew.nextafter_p,
+             ew.logistic_p, ew.integer_pow_p, ew.exp2_p}
+_BF16_RULES = {ew.exp2_p: _exp2_bf16}
 
 # ---------------------------------------------------------------------------------------
 # Dynamic start indices

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import core
+from .. import core, dtypes
 from ..ir import ClosedJaxpr, Literal, _alpha
 from ..lax import _indexing_common as common
 from ..lax import elementwise as ew
@@ -38,7 +38,6 @@ from .program import PARALLEL_MIN_ELEMENTS
 
 __all__ = ["RULES", "indexing_kernel"]
 
-F16 = np.dtype(np.float16)
 
 #: The elementwise primitive each scatter combines with (None: replace, or apply the
 #: ``update_jaxpr`` when there is one).
@@ -102,18 +101,20 @@ def _at(pointer: str, offset: str) -> str:
 
 
 def _load(dtype, expr: str) -> str:
-    return f"tp_f16_to_f32({expr})" if dtype == F16 else expr
+    h = dtypes.half_name(dtype)
+    return f"tp_{h}_to_f32({expr})" if h else expr
 
 
 def _store(dtype, expr: str) -> str:
-    return f"tp_f32_to_f16({expr})" if dtype == F16 else expr
+    h = dtypes.half_name(dtype)
+    return f"tp_f32_to_{h}({expr})" if h else expr
 
 
 def _storage_literal(value, dtype) -> str:
-    """``value`` as a constant of ``dtype``'s storage type (float16: its bits)."""
+    """``value`` as a constant of ``dtype``'s storage type (16-bit floats: their bits)."""
     dtype = np.dtype(dtype)
-    if dtype == F16:
-        bits = int(np.asarray(value).astype(F16).view(np.uint16))
+    if dtypes.half_name(dtype):
+        bits = int(np.asarray(value).astype(dtype).view(np.uint16))
         return f"(uint16_t)0x{bits:04x}"
     return emit_c.literal(value, dtype)
 
@@ -239,7 +240,7 @@ def _combine_move(prim, dtype, update_literal, update_jaxpr=None, update_consts=
         upd = emit_c.literal(update_literal, dtype) if update_literal is not None else \
             _load(dtype, f"src[{s}]")
         expr = emit_c.emit(prim, [_load(dtype, f"dst[{d}]"), upd], [aval, aval], aval, {})
-        return f"dst[{d}] = {_store(dtype, _unround(expr) if dtype == F16 else expr)};"
+        return f"dst[{d}] = {_store(dtype, _unround(expr, dtype))};"
     return move
 
 
@@ -273,10 +274,12 @@ def _apply_move(jaxpr, consts, dtype, update_literal):
     return move
 
 
-def _unround(expr: str) -> str:
-    """``tp_f16_round(e)`` -> ``e``: the store that follows rounds to float16 itself."""
-    head = "tp_f16_round("
-    if not expr.startswith(head):
+def _unround(expr: str, dtype) -> str:
+    """``tp_f16_round(e)`` -> ``e``: the store that follows rounds to the 16-bit float
+    itself (likewise bfloat16)."""
+    h = dtypes.half_name(dtype)
+    head = f"tp_{h}_round("
+    if h is None or not expr.startswith(head):
         return expr
     depth = 0
     for i, c in enumerate(expr):

@@ -14,7 +14,7 @@ import re
 
 import numpy as np
 
-from .. import core
+from .. import core, dtypes
 from ..lax import contraction as dot_mod
 from ..lax import keys, layout, prng, slicing
 from ..lax import reduction as red
@@ -32,7 +32,6 @@ from .sort_plan import sort_fields
 
 __all__ = ["loop_kernel", "reduce_kernel", "opaque_kernel"]
 
-F16 = np.dtype(np.float16)
 
 
 def _kernel_plan(**kw):
@@ -52,7 +51,8 @@ def _params(reads: dict, writes: list) -> list:
 
 def _store(dtype, value: str) -> str:
     """``value`` (compute type) converted to the storage type."""
-    return f"tp_f32_to_f16({value})" if np.dtype(dtype) == F16 else value
+    h = dtypes.half_name(dtype)
+    return f"tp_f32_to_{h}({value})" if h else value
 
 
 # ---------------------------------------------------------------------------------------
@@ -153,12 +153,12 @@ def _acc(op: str, dtype):
     sfx = emit_c._sfx(dt)
     if op in ("sum", "prod"):
         sym = "+" if op == "sum" else "*"
-        if dt.kind == "f":
-            acc = "float" if dt == F16 else "double"
+        if dtypes.is_float(dt):
+            acc = "float" if dtypes.half_name(dt) else "double"
             return acc, ("0.0" if op == "sum" else "1.0"), f"{{a}} {sym} ({acc}){{v}}", sym
         return "uint64_t", ("0" if op == "sum" else "1"), f"{{a}} {sym} (uint64_t){{v}}", sym
     if op in ("max", "min"):
-        if dt.kind == "f":
+        if dtypes.is_float(dt):
             init = "(-INFINITY)" if op == "max" else "INFINITY"
             if dt == np.float64:
                 init = f"(double){init}"
@@ -270,7 +270,7 @@ def reduce_kernel(kname, root, producer, buffers, names, comment, par_min) -> "K
     # 256 bytes of lanes: four AVX-512 registers, so four independent chains hide the
     # latency of the comparisons.
     lanes = 256 // x.aval.dtype.itemsize
-    if not (mode == "rows" and op in ("max", "min") and x.aval.dtype.kind == "f"
+    if not (mode == "rows" and op in ("max", "min") and dtypes.is_float(x.aval.dtype)
             and len(inner) == 1 and red_size >= 2 * lanes):
         lanes = 0
     chunks = _row_chunks(red_size) if mode == "cols" and total >= par_min else (0, 0)
@@ -307,7 +307,8 @@ def _split(shape, axis):
 
 def _read(b, offset: str) -> str:
     e = f"{b.name}[{offset}]"
-    return f"tp_f16_to_f32({e})" if b.aval.dtype == F16 else e
+    h = dtypes.half_name(b.aval.dtype)
+    return f"tp_{h}_to_f32({e})" if h else e
 
 
 #: Primitives whose output holds the operand's bytes in a new type: a byte-copying
@@ -408,7 +409,7 @@ def _cumulative(kname, e, ins, outs, reads, common):
     outer, n, inner = _split(x.aval.shape, e.params["axis"])
     dt = x.aval.dtype
     if op in ("sum", "prod"):
-        acc_t = "double" if dt == np.float64 else ("float" if dt.kind == "f"
+        acc_t = "double" if dt == np.float64 else ("float" if dtypes.is_float(dt)
                                                     else "uint64_t")
         init = ("0" if op == "sum" else "1")
         update = f"acc {'+' if op == 'sum' else '*'} ({acc_t}){_read(x, 'at')}"
@@ -427,7 +428,7 @@ def _argreduce(kname, e, ins, outs, reads, common):
     outer, n, inner = _split(x.aval.shape, e.params["axes"][0])
     better = ">" if e.primitive is red.argmax_p else "<"
     v = "v"
-    if x.aval.dtype.kind == "f":
+    if dtypes.is_float(x.aval.dtype):
         # The first NaN wins; otherwise strictly better replaces (ties keep the first).
         cond = f"(!(best != best) && ({v} != {v} || {v} {better} best))"
     else:

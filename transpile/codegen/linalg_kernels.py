@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import dtypes
 from ..lax import linalg, linalg_eigh, linalg_qr, linalg_svd, linalg_tridiagonal
 from ..lax import sorting as sort_mod
 from .kernel_plans import (CholeskyPlan, EighPlan, LuPlan, QrPlan, Scratch, SvdPlan,
@@ -31,9 +32,9 @@ PARALLEL_MIN_FLOPS = 1 << 18
 
 def _key_expr(dtype, value: str) -> str:
     dt = np.dtype(dtype)
-    if dt == np.float16:
-        return f"tp_topk_key_f16({value})"
-    if dt.kind == "f":
+    if dtypes.half_name(dt):
+        return f"tp_topk_key_{dtypes.half_name(dt)}({value})"
+    if dtypes.is_float(dt):
         return f"tp_topk_key_f{dt.itemsize * 8}({value})"
     if dt.kind == "i":
         return f"tp_topk_key_i64((int64_t){value})"

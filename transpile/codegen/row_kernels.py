@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import dtypes
 from . import emit_c
 from .body import BodyBuilder, _stmt_lines, eqn_comment
 from .index import Index, row_major_strides
@@ -215,7 +216,7 @@ def row_kernel(kname, run, eqns, buffers, names, local, par_min):
             op = lowering_of(root.primitive).reduction
             acc_t, init, combine, simd_op = _acc(op, x.aval.dtype)
             lanes = 256 // x.aval.dtype.itemsize
-            if not (op in ("max", "min") and x.aval.dtype.kind == "f" and r >= 2 * lanes):
+            if not (op in ("max", "min") and dtypes.is_float(x.aval.dtype) and r >= 2 * lanes):
                 lanes = 0
             phases.append(RowPhase(
                 kind="reduce", width=r, comment=comment, body=lines, acc_type=acc_t,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import dtypes
 from . import emit_c
 from .kernel_plans import Scratch
 
@@ -20,9 +21,10 @@ def sort_fields(kname, e, ins, outs) -> dict:
     keys = []
     for i, b in enumerate(ins[:e.params["num_keys"]]):
         dt = b.aval.dtype
-        read = "tp_f16_to_f32({p}[{o}])" if dt == np.float16 else "{p}[{o}]"
+        h = dtypes.half_name(dt)
+        read = f"tp_{h}_to_f32({{p}}[{{o}}])" if h else "{p}[{o}]"
         keys.append(dict(field=f"k{i}", ctype=b.ctype, compute=emit_c.ctype(dt),
-                         is_float=dt.kind == "f",
+                         is_float=dtypes.is_float(dt),
                          read_a=read.format(p=f"c->k{i}", o="i * c->stride"),
                          read_b=read.format(p=f"c->k{i}", o="j * c->stride"),
                          src=b.name))

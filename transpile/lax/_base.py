@@ -47,7 +47,7 @@ def kinds_desc(kinds: str) -> str:
 
 def check_dtype(name: str, dtype: np.dtype, kinds: str) -> None:
     """Raise JAX's ``TypeError`` if ``dtype`` is not of one of ``kinds``."""
-    if np.dtype(dtype).kind not in kinds:
+    if dtypes.kind(np.dtype(dtype)) not in kinds:
         raise TypeError(f"{name} does not accept dtype {np.dtype(dtype).name}. Accepted "
                         f"dtypes are subtypes of {kinds_desc(kinds)}.")
 

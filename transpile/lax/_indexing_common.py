@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .. import dtypes
 from ..core import ShapedArray
 
 __all__ = ["GatherDimensionNumbers", "ScatterDimensionNumbers", "GatherScatterMode"]
@@ -201,7 +202,7 @@ def _window_coords(starts: np.ndarray, sizes) -> tuple:
 def default_fill_value(dtype) -> np.ndarray:
     """The value out-of-bounds gathers give in FILL_OR_DROP mode when none is given."""
     dt = np.dtype(dtype)
-    if dt.kind == "f":
+    if dtypes.is_float(dt):
         return np.array(np.nan, dt)
     if dt == np.bool_:
         return np.array(True)

@@ -80,7 +80,7 @@ def _result_dtype(a: np.dtype, b: np.dtype) -> np.dtype:
     """Mixed operand dtypes: higher kind, then wider, then signed (observed in JAX)."""
     if a == b:
         return a
-    return max((a, b), key=lambda d: (_KIND_RANK[d.kind], d.itemsize, d.kind == "i"))
+    return max((a, b), key=lambda d: (_KIND_RANK[dtypes.kind(d)], d.itemsize, d.kind == "i"))
 
 
 def _check_dimension_numbers(lhs: ShapedArray, rhs: ShapedArray, dimension_numbers):
@@ -146,7 +146,7 @@ def _compute_dtype(operand_dtype: np.dtype, out_dtype: np.dtype) -> np.dtype:
     accumulate in uint64: wrapping arithmetic is modular, so narrowing the uint64 result
     gives the value XLA's wrapping integer dot gives, signed or not.
     """
-    floats = [d for d in (operand_dtype, out_dtype) if d.kind == "f"]
+    floats = [d for d in (operand_dtype, out_dtype) if dtypes.is_float(d)]
     if floats:
         return max(floats + [np.dtype(np.float32)], key=lambda d: d.itemsize)
     return np.dtype(np.uint64)
@@ -177,9 +177,9 @@ def _dot_general_impl(lhs, rhs, *, dimension_numbers, precision, preferred_eleme
     spec = _einsum_spec(lhs.ndim, rhs.ndim, dimension_numbers)
     out = np.einsum(spec, lhs.astype(compute), rhs.astype(compute), optimize=True)
     out = np.asarray(out)
-    if compute.kind == "f":
+    if dtypes.is_float(compute):
         # Round to the operands' float type first when that is what XLA accumulates in.
-        if operand_dtype.kind == "f" and out_dtype.kind != "f":
+        if dtypes.is_float(operand_dtype) and not dtypes.is_float(out_dtype):
             out = out.astype(operand_dtype)
         return convert_values(out, out_dtype)
     if out_dtype == np.bool_:

@@ -151,7 +151,7 @@ def _as_index_pred(pred):
     if a.shape != ():
         raise TypeError(f"Pred must be a scalar, got {pred} of shape {a.shape}.")
     if a.dtype != np.bool_:
-        if a.dtype.kind not in "iuf":
+        if dtypes.kind(a.dtype) not in "iuf":
             raise TypeError(f"Pred type must be either boolean or number, got {a.dtype}.")
         pred = ew.ne(pred, np.zeros((), a.dtype)[()])
     return ew._convert_element_type(pred, np.int32)

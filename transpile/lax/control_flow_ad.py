@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import core
+from .. import core, dtypes
 from ..interpreters import ad
 from ..interpreters.ad import Zero, is_undefined_primal
 from ..interpreters.eval import eval_jaxpr
@@ -64,7 +64,7 @@ def _t_aval(aval):
 
 
 def _is_float(aval) -> bool:
-    return aval.dtype.kind == "f"
+    return dtypes.is_float(aval.dtype)
 
 
 def _zero_tangents(avals) -> list:

@@ -47,6 +47,8 @@ from ..array import Array
 from ..core import ShapedArray
 from ..interpreters.tracing import const_fold_rules
 from ..ir import Literal, pp_param_rules
+from . import _bfloat16 as bf16
+from ._bfloat16 import from_float32, to_float32, via_float32
 from ._base import broadcasting_shape, check_same_dtypes, set_cost
 from ._xla_exp import xla_exp_f32, xla_logistic_f32, xla_tanh_f32
 from ._xla_math import (libm_f64, xla_erf_inv_f32, xla_erf_inv_f64, xla_log1p_f32,
@@ -90,7 +92,7 @@ ANY = ("bool", "integer", "floating", "complexfloating")
 
 
 def _accepts(accepted, dtype) -> bool:
-    return any(np.dtype(dtype).kind in _CATEGORY_KINDS[c] for c in accepted)
+    return any(dtypes.kind(np.dtype(dtype)) in _CATEGORY_KINDS[c] for c in accepted)
 
 
 def _check_accepts(name: str, dtype, accepted, position: int | None = None) -> None:
@@ -148,7 +150,7 @@ def _xla(fn, *, daz=_F32_F64, ftz=_F32_F64, wide=False):
     """
     def impl(*args, **params):
         dt = args[0].dtype
-        if dt.kind != "f":
+        if not dtypes.is_float(dt):
             return fn(*args, **params)
         args = [_flush(a) if a.dtype in daz else a for a in args]
         if wide and dt is not _F64 and float_ufunc and len(args) == 1 and not params \
@@ -158,9 +160,9 @@ def _xla(fn, *, daz=_F32_F64, ftz=_F32_F64, wide=False):
             out = fn(args[0], dtype=np.float64, out=np.empty(args[0].shape, dt),
                      casting="unsafe")
         elif wide and dt is not _F64 and dt != _F64:
-            out = np.asarray(fn(*[a.astype(np.float64) if a.dtype.kind == "f" else a
+            out = np.asarray(fn(*[a.astype(np.float64) if dtypes.is_float(a.dtype) else a
                                   for a in args], **params))
-            if out.dtype.kind == "f":
+            if dtypes.is_float(out.dtype):
                 out = out.astype(dt)
         else:
             out = np.asarray(fn(*args, **params))
@@ -188,7 +190,7 @@ def _unop(name: str, accepted, impl, out_dtype=None):
         return ShapedArray(x.shape, x.dtype if out_dtype is None else out_dtype, x.weak_type)
 
     p.def_abstract_eval(abstract)
-    p.def_impl(impl)
+    p.def_impl(via_float32(impl))
     p.unflushed_dtypes = getattr(impl, "unflushed_dtypes", frozenset())
     return p
 
@@ -213,7 +215,7 @@ def _binop(name: str, accepted, impl, out_dtype=None, jnp_name=None, dtype_rule=
                            x.weak_type and y.weak_type)
 
     p.def_abstract_eval(abstract)
-    p.def_impl(impl)
+    p.def_impl(via_float32(impl))
     p.unflushed_dtypes = getattr(impl, "unflushed_dtypes", frozenset())
     return p
 
@@ -224,7 +226,7 @@ def _binop(name: str, accepted, impl, out_dtype=None, jnp_name=None, dtype_rule=
 def _sign_impl(x):
     if x.dtype.kind == "u":
         return (x != 0).astype(x.dtype)
-    if x.dtype.kind == "f":
+    if dtypes.is_float(x.dtype):
         return np.where(x == 0, x, np.sign(x))  # keeps -0.0; NaN stays NaN
     return np.sign(x)
 
@@ -273,6 +275,10 @@ def _logistic_impl(x):
     # flushes the quotient as FTZ does (_xla_exp.py).
     if x.dtype == np.float32:
         return xla_logistic_f32(x)
+    if x.dtype == dtypes.bfloat16:
+        one = np.float32(1)
+        e = bf16.round_trip(xla_exp_f32(-to_float32(x)))
+        return from_float32(one / bf16.round_trip(one + e))
     one = x.dtype.type(1)
     e = _exp_impl(-x)
     return one / (one + e)
@@ -301,7 +307,19 @@ floor_p = _unop("floor", REAL_FLOATING, _xla(np.floor))
 ceil_p = _unop("ceil", REAL_FLOATING, _xla(np.ceil))
 round_p = _unop("round", REAL_FLOATING, _xla(_round_impl))
 is_finite_p = _unop("is_finite", REAL_FLOATING, np.isfinite, out_dtype=np.bool_)
-exp2_p = _unop("exp2", FLOATING, _transcendental(np.exp2))
+_exp2_impl = _transcendental(np.exp2)
+
+
+@bf16.native
+def _exp2_bf16(x):
+    # JAX lowers a bfloat16 exp2 as exp(x * log(2)), the product rounded to bfloat16.
+    if x.dtype != dtypes.bfloat16:
+        return _exp2_impl(x)
+    return from_float32(xla_exp_f32(bf16.round_trip(to_float32(x) * _LN2_BF16)))
+
+
+_LN2_BF16 = to_float32(from_float32(np.float32(np.log(2))))
+exp2_p = _unop("exp2", FLOATING, _exp2_bf16)
 expm1_p = _unop("expm1", FLOATING, _transcendental(np.expm1, **_NO_FLUSH))
 
 
@@ -341,7 +359,7 @@ tanh_p = _unop("tanh", FLOATING, _tanh_impl)
 asinh_p = _unop("asinh", FLOATING, _transcendental(np.arcsinh))
 acosh_p = _unop("acosh", FLOATING, _transcendental(np.arccosh))
 atanh_p = _unop("atanh", FLOATING, _transcendental(np.arctanh))
-logistic_p = _unop("logistic", FLOATING, _xla(_logistic_impl))
+logistic_p = _unop("logistic", FLOATING, bf16.native(_xla(_logistic_impl)))
 erf_p = _unop("erf", REAL_FLOATING, _transcendental(_erf_f64))
 erf_inv_p = _unop("erf_inv", REAL_FLOATING, _via_xla(xla_erf_inv_f32, xla_erf_inv_f64))
 abs_p = _unop("abs", SIGNED_NUMBER, np.abs)
@@ -398,7 +416,7 @@ square_p = _unop("square", NUMBER, _xla(lambda x: x * x))
 
 
 def _div_impl(x, y):
-    if x.dtype.kind == "f":
+    if dtypes.is_float(x.dtype):
         return np.divide(x, y)
     zero = y == 0
     if x.dtype.kind == "u":
@@ -413,7 +431,7 @@ def _div_impl(x, y):
 
 
 def _rem_impl(x, y):
-    if x.dtype.kind == "f":
+    if dtypes.is_float(x.dtype):
         return np.fmod(x, _flush(y))  # XLA flushes the divisor only; exact, never rounds
     zero = y == 0
     if x.dtype.kind == "u":
@@ -426,7 +444,7 @@ def _rem_impl(x, y):
 def _pow_dtype_rule(x, y):
     _check_accepts("pow", x.dtype, FLOATING, 0)
     _check_accepts("pow", y.dtype, NUMBER, 1)
-    if y.dtype.kind == "f" and y.dtype != x.dtype:
+    if dtypes.is_float(y.dtype) and y.dtype != x.dtype:
         raise TypeError(
             "the first argument to pow must have an inexact dtype (float or complex), and "
             "the second argument must have an inexact or integer dtype, and two inexact "
@@ -436,7 +454,7 @@ def _pow_dtype_rule(x, y):
 
 def _pow_impl(x, y):
     # An integer exponent is converted to the base's dtype first (so 2**31 - 1 is even).
-    return _pow_float(x, y if y.dtype.kind == "f" else convert_values(y, x.dtype))
+    return _pow_float(x, y if dtypes.is_float(y.dtype) else convert_values(y, x.dtype))
 
 
 _pow_float = _transcendental(np.power, daz=())
@@ -444,19 +462,22 @@ _pow_float = _transcendental(np.power, daz=())
 
 def _max_impl(x, y):
     r = np.maximum(x, y)
-    if x.dtype.kind == "f":  # max(-0.0, +0.0) is +0.0
+    if dtypes.is_float(x.dtype):  # max(-0.0, +0.0) is +0.0
         r = np.where((x == 0) & (y == 0), np.where(np.signbit(x), y, x), r)
     return r
 
 
 def _min_impl(x, y):
     r = np.minimum(x, y)
-    if x.dtype.kind == "f":  # min(-0.0, +0.0) is -0.0
+    if dtypes.is_float(x.dtype):  # min(-0.0, +0.0) is -0.0
         r = np.where((x == 0) & (y == 0), np.where(np.signbit(x), x, y), r)
     return r
 
 
+@bf16.native
 def _nextafter_impl(x, y):
+    if x.dtype == dtypes.bfloat16:
+        return bf16.nextafter(x, y)
     # Bit stepping, not flushed; but x == y compares with subnormals read as zero.
     return np.where(_flush(x) == _flush(y), y, np.nextafter(x, y))
 
@@ -607,14 +628,21 @@ def convert_values(x: np.ndarray, new_dtype) -> np.ndarray:
     new_dtype = np.dtype(new_dtype)
     if x.dtype == new_dtype:
         return x  # a no-op in XLA: subnormals survive
+    if x.dtype == dtypes.bfloat16:  # exact in float32; XLA converts from there
+        x = to_float32(x)
+        if new_dtype == np.float32:
+            return x
+    elif new_dtype == dtypes.bfloat16:  # through float32, not flushed (XLA's bit rounding)
+        with np.errstate(all="ignore"):
+            return from_float32(x.astype(np.float32))
     x = _flush(x)
     if new_dtype == np.bool_:
         return x != 0
-    if x.dtype.kind == "f" and new_dtype.kind in "iu":
+    if dtypes.is_float(x.dtype) and new_dtype.kind in "iu":
         return _float_to_int(x, new_dtype)
     with np.errstate(all="ignore"):
         out = x.astype(new_dtype)
-    return _flush(out) if x.dtype.kind == "f" else out
+    return _flush(out) if dtypes.is_float(x.dtype) else out
 
 
 @convert_element_type_p.def_impl

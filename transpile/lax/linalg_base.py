@@ -42,7 +42,7 @@ _ACCEPTED = "floating, complexfloating"
 
 @cholesky_p.def_abstract_eval
 def _cholesky_abstract(x):
-    if x.dtype.kind not in "fc":
+    if dtypes.kind(x.dtype) not in "fc":
         raise TypeError(f"cholesky does not accept dtype {x.dtype.name} at position 0. "
                         f"Accepted dtypes at position 0 are subtypes of {_ACCEPTED}.")
     if x.ndim < 2:
@@ -187,7 +187,7 @@ def _triangular_solve_abstract(a, b, *, left_side, lower, transpose_a, conjugate
         raise ValueError("Incompatible shapes for arguments to triangular_solve: "
                          f"{am} and {bm}.")
     for i, x in enumerate((a, b)):
-        if x.dtype.kind not in "fc":
+        if dtypes.kind(x.dtype) not in "fc":
             raise TypeError(f"triangular_solve does not accept dtype "
                             f"{dtypes.dtype_name(x.dtype)} at position {i}. Accepted "
                             f"dtypes at position {i} are subtypes of {_ACCEPTED}.")
@@ -296,7 +296,7 @@ def _lu_abstract(x):
     if x.ndim < 2:
         raise TypeError(f"Input 0 to lu must have rank at least 2, but got "
                         f"shape={x.shape}")
-    if x.dtype.kind not in "fc":
+    if dtypes.kind(x.dtype) not in "fc":
         raise TypeError(f"lu does not accept dtype {dtypes.dtype_name(x.dtype)} at "
                         f"position 0. Accepted dtypes at position 0 are subtypes of "
                         f"{_ACCEPTED}.")

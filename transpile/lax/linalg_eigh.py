@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import core
+from .. import core, dtypes
 from ..core import ShapedArray
 from ..interpreters import ad
 from ..interpreters.ad import Zero
@@ -44,7 +44,7 @@ def _eigh_abstract(x, *, lower, sort_eigenvalues, subset_by_index, algorithm):
     if x.ndim < 2:
         raise TypeError(f"Input 0 to eigh must have rank at least 2, but got "
                         f"shape={x.shape}")
-    if x.dtype.kind not in "fc":
+    if dtypes.kind(x.dtype) not in "fc":
         raise TypeError(f"eigh does not accept dtype {x.dtype.name} at position 0. "
                         f"Accepted dtypes at position 0 are subtypes of {_ACCEPTED}.")
     if x.shape[-1] != x.shape[-2]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import core
+from .. import core, dtypes
 from ..core import ShapedArray
 from ..interpreters import ad
 from ..interpreters.ad import Zero
@@ -40,7 +40,7 @@ def _qr_abstract(x, *, pivoting, full_matrices, use_magma):
     if x.ndim < 2:
         raise TypeError(f"Input 0 to qr must have rank at least 2, but got "
                         f"shape={x.shape}")
-    if x.dtype.kind not in "fc":
+    if dtypes.kind(x.dtype) not in "fc":
         raise TypeError(f"qr does not accept dtype {x.dtype.name} at position 0. "
                         f"Accepted dtypes at position 0 are subtypes of {_ACCEPTED}.")
     *batch, m, n = x.shape

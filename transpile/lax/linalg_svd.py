@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import core
+from .. import core, dtypes
 from ..core import ShapedArray
 from ..interpreters import ad
 from ..interpreters.ad import Zero
@@ -36,7 +36,7 @@ def _svd_abstract(x, *, full_matrices, compute_uv, subset_by_index, algorithm):
     if x.ndim < 2:
         raise TypeError(f"Input 0 to svd must have rank at least 2, but got "
                         f"shape={x.shape}")
-    if x.dtype.kind not in "fc":
+    if dtypes.kind(x.dtype) not in "fc":
         raise TypeError(f"svd does not accept dtype {x.dtype.name} at position 0. "
                         f"Accepted dtypes at position 0 are subtypes of {_ACCEPTED}.")
     *batch, m, n = x.shape

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import core
+from .. import core, dtypes
 from ..core import ShapedArray
 from ..interpreters import ad
 from ..interpreters.ad import Zero, is_undefined_primal
@@ -38,7 +38,7 @@ def _abstract(dl, d, du, b, *, perturb_singular):
             raise TypeError(f"Input {i} to tridiagonal_solve must have rank at least "
                             f"{2 if i == 3 else 1}, but got shape={x.shape}")
     for i, x in enumerate((dl, d, du, b)):
-        if x.dtype.kind not in "fc":
+        if dtypes.kind(x.dtype) not in "fc":
             raise TypeError(f"tridiagonal_solve does not accept dtype {x.dtype.name} at "
                             f"position {i}. Accepted dtypes at position {i} are subtypes "
                             f"of {_ACCEPTED}.")

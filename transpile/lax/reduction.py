@@ -36,7 +36,7 @@ def _check_axes(x: ShapedArray, axes) -> None:
 
 
 def _check_number(name: str, dtype) -> None:
-    if np.dtype(dtype).kind not in "iuf":
+    if dtypes.kind(np.dtype(dtype)) not in "iuf":
         raise TypeError(f"{name} does not accept dtype {np.dtype(dtype).name}. Accepted "
                         "dtypes are subtypes of number.")
 
@@ -64,13 +64,13 @@ def _as_axes(axes) -> tuple:
 
 def _wide(dtype) -> np.dtype:
     """The dtype to accumulate ``dtype`` in: 64-bit ints (wrapping is modular, so
-    narrowing the result gives XLA's wrapped value) and float32 for float16."""
+    narrowing the result gives XLA's wrapped value) and float32 for 16-bit floats."""
     dtype = np.dtype(dtype)
     if dtype.kind == "i":
         return np.dtype(np.int64)
     if dtype.kind == "u":
         return np.dtype(np.uint64)
-    if dtype == np.float16:
+    if dtypes.half_name(dtype):
         return np.dtype(np.float32)
     return dtype
 
@@ -84,7 +84,7 @@ def _identity(op: str, dtype) -> np.generic:
     if op == "and":
         return np.invert(dtype.type(0)) if dtype.kind in "iu" else np.bool_(True)
     lowest = op == "max"
-    if dtype.kind == "f":
+    if dtypes.is_float(dtype):
         return dtype.type(-np.inf if lowest else np.inf)
     if dtype.kind == "b":
         return np.bool_(not lowest)
@@ -98,7 +98,7 @@ def _fix_zero_sign(out, x, op: str, axis, accumulate: bool = False):
     A zero max is -0 only if every element so far is negative-signed; a zero min is -0
     if any element is.
     """
-    if x.dtype.kind != "f" or x.size == 0:
+    if not dtypes.is_float(x.dtype) or x.size == 0:
         return out
     zero = np.asarray(out == 0)
     if not zero.any():  # the common case, decided on the (smaller) result

@@ -20,7 +20,7 @@ import operator
 
 import numpy as np
 
-from .. import core, tree_util
+from .. import core, dtypes, tree_util
 from ..core import ShapedArray
 
 __all__ = ["sort", "sort_key_val", "top_k", "stop_gradient", "sort_p", "top_k_p",
@@ -54,7 +54,7 @@ def _sort_abstract(*operands, dimension, is_stable, num_keys):
 
 def _sort_keys(x: np.ndarray) -> list:
     """``np.lexsort`` keys for one operand, least significant first."""
-    if x.dtype.kind != "f":
+    if not dtypes.is_float(x.dtype):
         return [x]
     nan = np.isnan(x)
     # Adding 0.0 turns -0.0 into 0.0 so the two tie; NaNs tie among themselves.
@@ -158,7 +158,7 @@ def _top_k_abstract(operand, *, k, axis):
 def total_order_key(x: np.ndarray) -> np.ndarray:
     """Integers ordered as ``top_k`` orders ``x``: a float's bits as a signed integer,
     the magnitude bits flipped when negative (``-NaN`` lowest, ``NaN`` highest)."""
-    if x.dtype.kind == "f":
+    if dtypes.is_float(x.dtype):
         bits = x.view(f"i{x.dtype.itemsize}").astype(np.int64)
         return np.where(bits < 0, -(bits & np.iinfo(f"i{x.dtype.itemsize}").max) - 1, bits)
     if x.dtype == np.bool_:

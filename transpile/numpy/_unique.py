@@ -43,7 +43,7 @@ def _unique_sorted_mask(ar, equal_nan):
     later = aux[1:]
     earlier = aux[:-1]
     differs = lax.ne(later, earlier)
-    if equal_nan and aval(ar).dtype.kind == "f":
+    if equal_nan and dtypes.is_float(aval(ar).dtype):
         both_nan = lax.bitwise_and(lax.ne(later, later), lax.ne(earlier, earlier))
         differs = lax.bitwise_and(differs, lax.bitwise_not(both_nan))
     differs = lax.reduce_or(differs, ())

@@ -76,7 +76,7 @@ def ensure_array(x):
 def to_inexact_dtype(dt) -> np.dtype:
     """``dt`` if it is a float dtype, else the default float dtype."""
     dt = np.dtype(dt)
-    return dt if dt.kind == "f" else dtypes.default_float_dtype()
+    return dt if dtypes.is_float(dt) else dtypes.default_float_dtype()
 
 
 def convert(x, dtype, weak_type: bool):
@@ -101,7 +101,7 @@ def _uniform(args, kinds: str) -> bool:
         return False
     v0 = a0._value
     dt, nd = v0.dtype, v0.ndim
-    if dt.kind not in kinds or (dt.itemsize == 8 and not config.x64_enabled):
+    if dtypes.kind(dt) not in kinds or (dt.itemsize == 8 and not config.x64_enabled):
         return False  # a 64-bit array made under x64 is canonicalised by promotion
     for a in args[1:]:
         if type(a) is not Array or a._weak_type:

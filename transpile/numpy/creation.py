@@ -47,7 +47,7 @@ def fill_scalar(dtype, value, weak_type: bool = False):
     it stages as a weak literal), else a NumPy scalar."""
     dtype = np.dtype(dtype)
     if weak_type:
-        return {"b": bool, "i": int, "u": int, "f": float}[dtype.kind](value)
+        return {"b": bool, "i": int, "u": int, "f": float}[dtypes.kind(dtype)](value)
     return np.array(value).astype(dtype)[()]
 
 
@@ -179,7 +179,7 @@ def _check_leaf(x) -> None:
     if x is None:
         raise ValueError("None is not a valid value for jnp.array")
     if isinstance(x, (str, bytes)) or (isinstance(x, (np.ndarray, np.generic))
-                                       and x.dtype.kind not in "biuf"):
+                                       and dtypes.kind(x.dtype) not in "biuf"):
         arr = np.asarray(x)
         raise TypeError(f"Value {x!r} with dtype {arr.dtype} is not a valid JAX array type. "
                         "Only arrays of numeric types are supported by JAX.")
@@ -326,7 +326,7 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None):
 
 def _linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
     comp_dt = dtypes.result_type(start, stop, 1.0)
-    if dtype is not None and np.dtype(dtype).kind == "f":
+    if dtype is not None and dtypes.is_float(np.dtype(dtype)):
         comp_dt = np.dtype(dtype)
     out_dt = comp_dt if dtype is None else np.dtype(dtype)
     start = lax._convert_element_type(start, comp_dt, False)

@@ -57,7 +57,7 @@ def issubdtype(arg1, arg2) -> bool:
         if isinstance(inner, np.dtype) and isinstance(x, type):
             return inner
         return x
-    return bool(np.issubdtype(conv(arg1), conv(arg2)))
+    return bool(dtypes.issubdtype(conv(arg1), conv(arg2)))
 
 
 _KINDS = {"bool": "b", "signed integer": "i", "unsigned integer": "u",
@@ -72,7 +72,7 @@ def isdtype(dtype, kind) -> bool:
         if isinstance(k, str):
             if k not in _KINDS:
                 raise ValueError(f"Unrecognized {kind=!r}")
-            if dt.kind in _KINDS[k]:
+            if dtypes.kind(dt) in _KINDS[k]:
                 return True
         elif dt == dtypes._to_np_dtype(k):
             return True
@@ -81,9 +81,9 @@ def isdtype(dtype, kind) -> bool:
 
 def iinfo(int_type):
     """Machine limits of an integer dtype (or of an array's dtype)."""
-    return np.iinfo(_dtype_of(int_type))
+    return dtypes.iinfo(_dtype_of(int_type))
 
 
 def finfo(dtype):
-    """Machine limits of a float dtype (or of an array's dtype)."""
-    return np.finfo(_dtype_of(dtype))
+    """Machine limits of a float dtype (or of an array's dtype), bfloat16 included."""
+    return dtypes.finfo(_dtype_of(dtype))

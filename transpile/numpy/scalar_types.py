@@ -7,10 +7,12 @@ carries a ``dtype`` attribute and compares equal to the NumPy scalar type.
 from __future__ import annotations
 
 import numpy as np
+
+from .. import dtypes
 from .creation import asarray
 
 __all__ = ["bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
-           "uint64", "float16", "float32", "float64", "int_", "uint", "float_", "double",
+           "uint64", "float16", "bfloat16", "float32", "float64", "int_", "uint", "float_", "double",
            "single", "scalar_types"]
 
 
@@ -54,6 +56,7 @@ uint16 = _make("uint16", np.uint16)
 uint32 = _make("uint32", np.uint32)
 uint64 = _make("uint64", np.uint64)
 float16 = _make("float16", np.float16)
+bfloat16 = _make("bfloat16", dtypes.bfloat16)
 float32 = _make("float32", np.float32)
 float64 = _make("float64", np.float64)
 
@@ -66,4 +69,4 @@ double = float64
 single = float32
 
 scalar_types = (bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
-                float16, float32, float64)
+                float16, bfloat16, float32, float64)

@@ -97,7 +97,7 @@ def argsort(a, axis=-1, *, kind=None, order=None, stable=True, descending=False)
 
 def _le_total(x, y):
     """``x <= y`` in the total order of ``sort`` (NaN after everything, -0.0 == 0.0)."""
-    if dtypes.dtype(x).kind != "f":
+    if not dtypes.is_float(dtypes.dtype(x)):
         return lax.le(x, y)
     return lax.select(lax.ne(y, y), lax.full_like(y, True, bool),
                       lax.select(lax.ne(x, x), lax.full_like(x, False, bool), lax.le(x, y)))
@@ -105,7 +105,7 @@ def _le_total(x, y):
 
 def _lt_total(x, y):
     """``x < y`` in the total order of ``sort``."""
-    if dtypes.dtype(x).kind != "f":
+    if not dtypes.is_float(dtypes.dtype(x)):
         return lax.lt(x, y)
     return lax.select(lax.ne(x, x), lax.full_like(x, False, bool),
                       lax.select(lax.ne(y, y), lax.full_like(y, True, bool), lax.lt(x, y)))

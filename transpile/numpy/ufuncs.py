@@ -63,8 +63,8 @@ def _unary(name: str, body, doc: str):
 
 def _binary(name: str, body, doc: str):
     def fn(x, y, /):
-        if type(x) is Array and type(y) is Array and x._value.dtype.kind in "biuf" \
-                and y._value.dtype.kind in "biuf":
+        if type(x) is Array and type(y) is Array and dtypes.kind(x._value.dtype) in "biuf" \
+                and dtypes.kind(y._value.dtype) in "biuf":
             return body(x, y)  # arrays of numbers: nothing below can fail
         check_arraylike(name, x, y)
         check_int_overflow("xy", (x, y))
@@ -108,8 +108,8 @@ def lax_const(x, value):
     """Like :func:`const_like`, but a weakly typed 0-d ``x`` (a Python scalar, traced or
     not) gets a Python scalar, so that results computed with it stay weak."""
     a = aval(x)
-    if a.weak_type and a.ndim == 0 and a.dtype.kind in "iuf":
-        return (float if a.dtype.kind == "f" else int)(value)
+    if a.weak_type and a.ndim == 0 and dtypes.kind(a.dtype) in "iuf":
+        return (float if dtypes.is_float(a.dtype) else int)(value)
     return const_like(x, value)
 
 
@@ -156,7 +156,7 @@ def _isnan(x):
 
 
 def _isfinite(x):
-    if _dtype(x).kind == "f":
+    if dtypes.is_float(_dtype(x)):
         return lax.is_finite(x)
     return full_like_bool(x, True)
 

@@ -471,7 +471,7 @@ def logaddexp(x1, x2, /):
 # Float classification
 
 def _isinf(x):
-    if _dtype(x).kind == "f":
+    if dtypes.is_float(_dtype(x)):
         return lax.eq(lax.abs(x), const_like(x, np.inf))
     return full_like_bool(x, False)
 
@@ -489,7 +489,7 @@ def isinf(x, /):
 def isposinf(x, /):
     """Test for positive infinity."""
     check_arraylike("isposinf", x)
-    if _dtype(x).kind != "f":
+    if not dtypes.is_float(_dtype(x)):
         return full_like_bool(x, False)
     return lax.eq(x, const_like(x, np.inf))
 
@@ -497,7 +497,7 @@ def isposinf(x, /):
 def isneginf(x, /):
     """Test for negative infinity."""
     check_arraylike("isneginf", x)
-    if _dtype(x).kind != "f":
+    if not dtypes.is_float(_dtype(x)):
         return full_like_bool(x, False)
     return lax.eq(x, const_like(x, -np.inf))
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import core
+from .. import core, dtypes
 from ..interpreters.eval import run_impl
 from ..ir import ClosedJaxpr, DropVar, Literal, Var, jaxprs_in_params
 from ..lax import contraction
@@ -96,7 +96,7 @@ def _all(val, x, *, sign=None) -> bool:
     if val is None:
         return False
     ok = bool(np.all(val == x))
-    if ok and sign is not None and val.dtype.kind == "f":
+    if ok and sign is not None and dtypes.is_float(val.dtype):
         ok = bool(np.all(np.signbit(val) == sign))
     return ok
 

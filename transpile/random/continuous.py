@@ -50,7 +50,7 @@ def float_dtype(name: str, dtype, kinds: str = "f", what: str = "a float"):
     """The canonical dtype a sampler was asked for (default: the default float)."""
     dt = dtypes.canonicalize_dtype(float if dtype is None else dtype,
                                    warn_name=None if dtype is None else "")
-    if dt.kind not in kinds:
+    if dtypes.kind(dt) not in kinds:
         raise ValueError(f"dtype argument to `{name}` must be {what} dtype, got {dt}")
     return dt
 
@@ -384,7 +384,7 @@ def multivariate_normal(key, mean, cov, shape=None, dtype=None, method="cholesky
         raise NotImplementedError(f"multivariate_normal(method={method!r}) is not "
                                   "implemented by transpile; use method='cholesky'")
     dt = mean.dtype if dtype is None else dtypes.canonicalize_dtype(dtype, warn_name="")
-    if dt.kind != "f":
+    if not dtypes.is_float(dt):
         raise ValueError("dtype argument to `multivariate_normal` must be a float dtype, "
                          f"got {dt}")
     if shape is not None:

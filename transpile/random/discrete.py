@@ -139,7 +139,7 @@ def bernoulli(key, p=0.5, shape=None, mode="low", *, out_sharding=None):
         raise ValueError(f"got {mode=}, expected 'high' or 'low'")
     key, _ = check_prng_key("bernoulli", key)
     dt = dtypes.dtype(p)
-    if dt.kind != "f":
+    if not dtypes.is_float(dt):
         raise TypeError(f"bernoulli probability `p` must have a floating dtype, got {dt}.")
     p = lax.convert_element_type(p, dt)
     return _bernoulli(key, p, shape=shape, mode=mode)

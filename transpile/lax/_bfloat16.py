@@ -1,0 +1,88 @@
+"""bfloat16 in the NumPy rules: computed in float32 and rounded back, as XLA:CPU does.
+
+XLA:CPU has no bfloat16 arithmetic: it converts every bfloat16 operand to float32,
+runs the float32 operation (with float32's flushing and approximations) and rounds the
+result to bfloat16 after every operation, also inside fusions (observed on JAX 0.10.2:
+``tests/data/bfloat16.json``). :func:`via_float32` wraps a primitive's NumPy rule that
+way, so that every float rule has one float32 implementation serving both dtypes.
+
+The conversions are XLA's bit-level ones: bfloat16 -> float32 appends 16 zero bits
+(subnormals kept), float32 -> bfloat16 rounds to nearest even and turns every NaN into
+the quiet NaN 0x7fc0 of the same sign, without flushing subnormals. ml_dtypes' own
+``astype`` keeps NaN payloads, so the rules here do not use it for rounding.
+"""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from .. import dtypes
+
+__all__ = ["to_float32", "from_float32", "via_float32", "native", "round_trip",
+           "nextafter"]
+
+_BF16 = dtypes.bfloat16
+_F32 = np.dtype(np.float32)
+
+
+def to_float32(x: np.ndarray) -> np.ndarray:
+    """bfloat16 values as float32, exactly (their bits shifted up)."""
+    u = np.asarray(x).view(np.uint16).astype(np.uint32) << np.uint32(16)
+    return u.view(np.float32)
+
+
+def from_float32(x: np.ndarray) -> np.ndarray:
+    """float32 values rounded to bfloat16: nearest even, NaN -> signed quiet NaN."""
+    u = np.asarray(x, np.float32).view(np.uint32)
+    rounded = (u + np.uint32(0x7FFF) + ((u >> np.uint32(16)) & np.uint32(1))) >> np.uint32(16)
+    nan = (u & np.uint32(0x7FFFFFFF)) > np.uint32(0x7F800000)
+    quiet = ((u >> np.uint32(16)) & np.uint32(0x8000)) | np.uint32(0x7FC0)
+    return np.where(nan, quiet, rounded).astype(np.uint16).view(_BF16)
+
+
+def round_trip(x: np.ndarray) -> np.ndarray:
+    """float32 values rounded to bfloat16 and back: one step of an expansion that XLA
+    evaluates in bfloat16 (each operation rounded)."""
+    return to_float32(from_float32(x))
+
+
+def nextafter(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """bfloat16's own bit stepping (not flushed), as XLA's nextafter on bfloat16."""
+    xf, yf = to_float32(x), to_float32(y)
+    u = np.asarray(x).view(np.uint16).astype(np.int32)
+    toward_zero_or_up = np.where((xf < yf) == (xf > 0), u + 1, u - 1)
+    from_zero = np.where(yf > 0, 0x0001, 0x8001)
+    out = np.where(xf == 0, from_zero, toward_zero_or_up).astype(np.uint16).view(_BF16)
+    with np.errstate(all="ignore"):
+        out = np.where(np.isnan(xf) | np.isnan(yf), from_float32(xf + yf), out)
+    return np.where(xf == yf, y, out).astype(_BF16)
+
+
+def native(impl):
+    """Mark ``impl`` as handling bfloat16 operands itself (:func:`via_float32` passes
+    them through): for expansions XLA evaluates step by step in bfloat16."""
+    impl.bfloat16_native = True
+    return impl
+
+
+def via_float32(impl):
+    """``impl`` (a NumPy rule) made to compute bfloat16 operands in float32 and round its
+    float32 results back to bfloat16; other operands are passed through untouched."""
+    if getattr(impl, "bfloat16_native", False):
+        return impl
+
+    @functools.wraps(impl)
+    def rule(*args, **params):
+        if not any(getattr(a, "dtype", None) == _BF16 for a in args):
+            return impl(*args, **params)
+        out = impl(*[to_float32(a) if a.dtype == _BF16 else a for a in args], **params)
+        if isinstance(out, (tuple, list)):
+            return type(out)(_round(o) for o in out)
+        return _round(out)
+    return rule
+
+
+def _round(out):
+    out = np.asarray(out)
+    return from_float32(out) if out.dtype == _F32 else out
