@@ -81,7 +81,7 @@ RULE_TABLES = [
     }),
     ("lowering (codegen)", lambda p: p in lowering.LOWERINGS, {
         # inlined by passes.inline before planning
-        "jit", "custom_jvp_call", "custom_vjp_call", "remat2",
+        "jit", "custom_jvp_call", "custom_vjp_call", "remat2", "custom_linear_solve",
         # expanded by passes.inline (lax.call.EXPANSIONS), as JAX's lower_fun
         "random_gamma",
         # only in the tangent jaxprs of reverse mode, which are transposed, never compiled

@@ -38,3 +38,9 @@ from . import keys, keys_batching, callbacks  # noqa: E402,F401
 
 # Custom-derivative primitives, and the batching rules of the call-like primitives.
 from . import custom_derivatives, call_batching  # noqa: E402,F401
+
+# ``custom_linear_solve`` and ``custom_root`` (solves differentiated through the solver).
+from . import linear_solve  # noqa: E402
+from .linear_solve import custom_linear_solve, custom_root  # noqa: E402,F401
+
+__all__ += ["custom_linear_solve", "custom_root"]

@@ -1,4 +1,4 @@
-"""``jax.scipy``: SciPy's API on transpile arrays (``special``)."""
-from . import special, stats  # noqa: F401
+"""``transpile.scipy``: JAX's ``jax.scipy`` subpackages on transpile arrays."""
+from . import integrate, linalg, optimize, special, stats  # noqa: F401
 
-__all__ = ["special", "stats"]
+__all__ = ["integrate", "linalg", "optimize", "special", "stats"]
