@@ -37,11 +37,11 @@ JAXPR_NAMES = [n for n in NAMES if "jaxpr" in RECORDED[n]]
 
 _REMEDY = "If the branch should depend on the argument's Python value"
 
-_COMPLEX = "transpile has no complex or bfloat16 dtypes"
+_COMPLEX = "transpile has no complex dtypes"
 
 #: name -> why transpile differs (strict xfails: a case that starts passing must go).
 KNOWN_DIFFERENCES: dict = {
-    "val/grad bf16": _COMPLEX, "val/grad complex holomorphic": _COMPLEX,
+    "val/grad complex holomorphic": _COMPLEX,
     "val/grad real of complex": _COMPLEX, "error/grad complex output": _COMPLEX,
     "val/grad complex input real output": _COMPLEX,
     "error/grad complex input complex output not holomorphic": _COMPLEX,

@@ -34,7 +34,6 @@ from . import example_libraries  # noqa: E402,F401
 from .api_extra import (clear_caches, closure_convert, ensure_compile_time_eval,  # noqa: E402,F401
                         jacobian, linear_transpose, live_arrays, named_call, named_scope)
 from .dtypes import float0  # noqa: E402,F401
-from . import scipy  # noqa: E402,F401
 
 def _typeof(x):
     """The abstract value of ``x`` (``jax.typeof``)."""
