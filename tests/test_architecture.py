@@ -55,6 +55,7 @@ LAYERS = {
     "transpile.call_keys": 8, "transpile.eager_kernels": 8,
     "transpile.export": 8, "transpile.autodiff": 8, "transpile.vmapping": 8,
     "transpile.custom_derivatives": 8, "transpile.callbacks": 8,
+    "transpile.float_checks": 8,
     # 9 libraries
     "transpile.numpy": 9, "transpile.random": 9, "transpile.nn": 9,
     "transpile.scipy": 9, "transpile.example_libraries": 9,
