@@ -13,6 +13,7 @@ import warnings
 import numpy as np
 
 from .config import config
+from .errors import jax_array_error
 
 __all__ = [
     "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
@@ -335,6 +336,8 @@ def dtype_and_weak(x) -> tuple[np.dtype, bool]:
         raise TypeError("complex values are not supported by transpile")
     if isinstance(x, (np.ndarray, np.generic)):
         return canonicalize_dtype(x.dtype), False
+    if hasattr(x, "__jax_array__"):
+        raise jax_array_error()
     return canonicalize_dtype(x), False
 
 
