@@ -311,6 +311,35 @@ def cases(M):  # noqa: C901 - one flat table of small programs
         sq = lambda x: x ** 2  # noqa: E731
         return (app(sq, 4.), grad(app, 1)(sq, 4.)), []
 
+    @case
+    def jvp_nondiff_array_arg():
+        @partial(custom_jvp, nondiff_argnums=(0,))
+        def f(a, x):
+            return a * x
+        f.defjvp(lambda a, p, t: (f(a, p[0]), a * t[0]))
+        # an array in nondiff_argnums gets no derivative (stop_gradient)
+        return (grad(f, argnums=1)(2., 3.), grad(f, argnums=0)(2., 3.),
+                jit(f)(2., 3.), jit(grad(f, argnums=1))(2., 3.)), []
+
+    def make_vjp_nondiff_array():
+        @partial(custom_vjp, nondiff_argnums=(0,))
+        def g(a, x):
+            return a * x
+        g.defvjp(lambda a, x: (g(a, x), x), lambda a, r, ct: (a * ct,))
+        return g
+
+    @case
+    def vjp_nondiff_array_concrete():
+        return grad(make_vjp_nondiff_array(), argnums=1)(2., 3.), []
+
+    @case
+    def error_vjp_nondiff_tracer():
+        return jit(make_vjp_nondiff_array())(2., 3.), []
+
+    @case
+    def error_vjp_nondiff_tracer_grad():
+        return grad(make_vjp_nondiff_array(), argnums=0)(2., 3.), []
+
     # -- implicit differentiation of a fixed point (nondiff function, while_loop) ------
     @case
     def vjp_fixed_point():

@@ -24,10 +24,12 @@ import numpy as np
 
 from . import core, dtypes, tree_util
 from .interpreters import ad
+from .errors import UnexpectedTracerError
 from .interpreters.tracing import split_tracer_consts, trace_to_jaxpr
 from .lax.custom_derivatives import (_Hidden, _is_staged_tangent,  # noqa: F401
                                      custom_jvp_call_p, custom_lin_p, custom_vjp_call_p,
                                      remat_p)
+from .lax.sorting import stop_gradient
 
 __all__ = ["custom_jvp", "custom_vjp", "checkpoint", "remat", "custom_jvp_call_p",
            "custom_vjp_call_p", "custom_lin_p", "remat_p"]
@@ -85,16 +87,37 @@ def _resolve_kwargs(fun: Callable, args: tuple, kwargs: dict) -> tuple:
     return tuple(bound.args)
 
 
+def _nondiff_value(value, kind: str):
+    """A ``nondiff_argnums`` argument as the rules see it: for custom_jvp, its arrays
+    under ``stop_gradient`` (no derivative flows through them); custom_vjp refuses
+    tracers there, as JAX does."""
+    def one(v):
+        if not isinstance(v, core.Tracer):
+            return v
+        if kind == "custom_vjp":
+            raise UnexpectedTracerError(
+                "Found a JAX Tracer object passed as an argument to a custom_vjp function "
+                "in a position indicated by nondiff_argnums as non-differentiable. Tracers "
+                "cannot be passed as non-differentiable arguments to custom_vjp functions; "
+                "instead, nondiff_argnums should only be used for arguments that can't be "
+                "or contain JAX tracers, e.g. function-valued arguments. In particular, "
+                "array-valued arguments should typically not be indicated as "
+                "nondiff_argnums.")
+        return stop_gradient(v)
+    return tree_util.tree_map(one, value)
+
+
 class _Call:
     """One call of a custom-derivative function: its arguments split into the
     non-differentiable ones (``nondiff_argnums``, passed to the rules as they are) and
     the differentiable ones, flattened."""
 
-    def __init__(self, fun: Callable, nondiff_argnums: tuple, args: tuple, kwargs: dict):
+    def __init__(self, fun: Callable, nondiff_argnums: tuple, args: tuple, kwargs: dict,
+                 kind: str = "custom_jvp"):
         args = _resolve_kwargs(fun, args, kwargs)
         self.n_args = len(args)
         self.nd = tuple(nondiff_argnums)
-        self.fixed = {i: args[i] for i in self.nd}
+        self.fixed = {i: _nondiff_value(args[i], kind) for i in self.nd}
         self.dyn = tuple(a for i, a in enumerate(args) if i not in self.fixed)
         self.leaves, self.in_tree = tree_util.tree_flatten(self.dyn)
         self.trace = core.find_top_trace(self.leaves)
@@ -291,7 +314,7 @@ class custom_vjp:  # noqa: N801  (JAX's name)
         if self.fwd is None:
             raise AttributeError(f"No VJP defined for custom_vjp function {_name(self.fun)} "
                                  "using defvjp.")
-        call = _Call(self.fun, self.nondiff_argnums, args, kwargs)
+        call = _Call(self.fun, self.nondiff_argnums, args, kwargs, "custom_vjp")
         if call.eager:
             return self.fun(*call.eager_args())
         if call.differentiating:
