@@ -340,6 +340,26 @@ def cases(M):  # noqa: C901 - one flat table of small programs
     def error_vjp_nondiff_tracer_grad():
         return grad(make_vjp_nondiff_array(), argnums=0)(2., 3.), []
 
+    @case
+    def integer_arguments_get_float0_tangents():
+        log = []
+
+        @custom_jvp
+        def f(x, n):
+            return x * n
+
+        @f.defjvp
+        def f_jvp(p, t):
+            (x, n), (xd, nd) = p, t
+            log.append(f"{np.dtype(nd.dtype).name}{list(np.shape(nd))}")
+            return f(x, n), xd * n
+
+        @custom_vjp
+        def g(x, n):
+            return x * n
+        g.defvjp(lambda x, n: (g(x, n), n), lambda n, ct: (ct * n, None))
+        return (grad(f)(2., 3), jit(grad(f))(2., 3), grad(g)(2., 3), jit(grad(g))(2., 3)), log
+
     # -- implicit differentiation of a fixed point (nondiff function, while_loop) ------
     @case
     def vjp_fixed_point():
