@@ -38,6 +38,10 @@ __all__ = ["ConvPlan", "conv_fields"]
 GEMM_MIN_FLOPS = 1 << 16
 #: Multiply-adds from which the direct loops run in parallel.
 PARALLEL_MIN_FLOPS = 1 << 18
+#: Bytes of one chunk of patches (a thread's, kept in its L2 cache).
+PATCH_CHUNK_BYTES = 1 << 19
+#: Threads of the GEMM path at most (each has its patch buffer in the workspace).
+MAX_TEAM = 16
 
 
 @dataclass(kw_only=True)
@@ -79,6 +83,28 @@ class ConvPlan(KernelFields):
     patch_bytes: int = 0
     nhwc: bool = True   # the output feature axis is contiguous (else the positions are)
     m_stride: int = 1   # the stride of the merged output positions
+    MC: int = 0         # output positions per chunk
+    chunks: int = 0
+    w_bytes: int = 0    # the repacked kernel
+    gemm_shape: list = None   # (M, N, K) of one chunk's product
+    team: int = 1
+    units: int = 1
+
+
+@dataclass(frozen=True)
+class ConvScratch(Scratch):
+    """The GEMM path's workspace: the repacked kernel, then per thread (up to ``team``)
+    a chunk of patches and the matmul's packing workspace."""
+    w_bytes: int = 0
+    patch_bytes: int = 0
+    team: int = 1
+    gemm_shape: tuple = ()
+
+    def c_expr(self) -> str:
+        sfx, m, n, k = self.gemm_shape
+        return (f"((int64_t){self.w_bytes} + (int64_t){self.team} * ((int64_t)"
+                f"{self.patch_bytes} + (tp_gemm_workspace_bytes_{sfx}({m}, {n}, {k}) + 63) "
+                "/ 64 * 64))")
 
 
 def _spatial_run(shape, strides, dims):
@@ -136,14 +162,21 @@ def conv_fields(e, ins, out) -> ConvPlan:
         Kc = CG * int(np.prod(window, dtype=np.int64))
         og = O // groups
         item = out_dt.itemsize
-        patch_bytes = (M * Kc * item + 63) // 64 * 64
+        # Chunks of output positions whose patches fill about PATCH_CHUNK_BYTES.
+        MC = max(8, min(M, PATCH_CHUNK_BYTES // max(Kc * item, 1)))
+        chunks = -(-M // MC)
+        patch_bytes = (MC * Kc * item + 63) // 64 * 64
         w_bytes = (groups * Kc * og * item + 63) // 64 * 64
         nhwc = c_stride == 1
         sfx = "f32" if out_dt == np.float32 else "f64"
-        shape = (M, og, Kc) if nhwc else (og, M, Kc)
+        shape = (MC, og, Kc) if nhwc else (og, MC, Kc)
         fields.gemm, fields.groups, fields.M, fields.Kc, fields.sfx = True, groups, M, Kc, sfx
         fields.patch_bytes, fields.nhwc, fields.m_stride = patch_bytes, nhwc, m_stride
-        fields.scratch = [Scratch(patch_bytes + w_bytes, (sfx, *shape))]
+        fields.MC, fields.chunks, fields.w_bytes = MC, chunks, w_bytes
+        fields.gemm_shape, fields.team = list(shape), MAX_TEAM
+        fields.units = max(1, min(NB * groups * chunks, flops // PARALLEL_MIN_FLOPS))
+        fields.scratch = [ConvScratch(w_bytes + MAX_TEAM * patch_bytes, None, w_bytes,
+                                      patch_bytes, MAX_TEAM, (sfx, *shape))]
     return fields
 
 
