@@ -112,6 +112,12 @@ def _extra_programs():
                                lax.random_gamma_grad(x * x, x * x), lax.polygamma(x * 0 + 2, x),
                                lax.zeta(x * 0 + 2, x), lax.betainc(x * x, x * x + 1, x * x / 9)),
                     (X,)),
+        "conv": (lambda a, b: (lax.conv_general_dilated(a, b, (2, 1), "SAME", (1, 1), (1, 2),
+                                                        ("NHWC", "HWIO", "NHWC")),
+                               lax.conv(a.transpose(0, 3, 1, 2), b.transpose(3, 2, 0, 1)[:2],
+                                        (1, 1), "VALID")),
+                 (rng.standard_normal((2, 5, 6, 3)).astype(F32),
+                  rng.standard_normal((3, 2, 3, 4)).astype(F32))),
     }
 
 

@@ -68,6 +68,18 @@ EXPORTS = {
     "float64_x64": (lambda x: jnp.exp(x) * 2, (F8.astype(np.float64),)),
     "float16": (lambda x: x * 2 + 1, (F8.astype(np.float16),)),
     "concatenate_transpose": (lambda a: jnp.concatenate([a, a * 2]).T, (F3,)),
+    # a small CNN (direct conv kernels; the GEMM path needs -march=native for the same
+    # bits as jit, as matmul does): convs, a depthwise conv, bias and relu
+    "cnn": (lambda x, w1, w2, w3: jnp.sum(jax.nn.relu(lax.conv_general_dilated(
+        jax.nn.relu(lax.conv_general_dilated(
+            jax.nn.relu(lax.conv_general_dilated(x, w1, (1, 1), "SAME", dimension_numbers=(
+                "NHWC", "HWIO", "NHWC")) + 0.1), w2, (2, 2), "SAME",
+            dimension_numbers=("NHWC", "HWIO", "NHWC"))), w3, (1, 1), "VALID",
+        dimension_numbers=("NHWC", "HWIO", "NHWC"), feature_group_count=8)), axis=(1, 2)),
+            (R.standard_normal((2, 12, 12, 3)).astype(np.float32),
+             R.standard_normal((3, 3, 3, 8)).astype(np.float32),
+             R.standard_normal((3, 3, 8, 8)).astype(np.float32),
+             R.standard_normal((2, 2, 1, 8)).astype(np.float32))),
 }
 X64 = {"float64_x64"}
 

@@ -2,10 +2,13 @@
 
 ``init_fun(rng, input_shape) -> (output_shape, params)`` and
 ``apply_fun(params, inputs, **kwargs) -> outputs``; ``serial`` and ``parallel`` combine
-layers. (Convolutions, pooling and BatchNorm are not here yet.)
+layers. (Pooling and BatchNorm are not here yet.)
 """
 from __future__ import annotations
 
+import functools
+
+from .. import lax
 from .. import numpy as jnp
 from .. import random
 from ..nn import elu, gelu, leaky_relu, log_softmax, relu, selu, sigmoid, softmax, softplus
@@ -27,6 +30,55 @@ def Dense(out_dim, W_init=glorot_normal(), b_init=normal()):  # noqa: N802,B008
         W, b = params
         return jnp.dot(inputs, W) + b
     return init_fun, apply_fun
+
+
+def _conv_layer(dimension_numbers, out_chan, filter_shape, strides, padding, W_init, b_init,
+                shape_fn, apply):
+    lhs_spec, rhs_spec, out_spec = dimension_numbers
+    strides = strides or (1,) * len(filter_shape)
+    W_init = W_init or glorot_normal(rhs_spec.index("I"), rhs_spec.index("O"))
+
+    def init_fun(rng, input_shape):
+        spatial = iter(filter_shape)
+        kernel_shape = [out_chan if c == "O" else input_shape[lhs_spec.index("C")]
+                        if c == "I" else next(spatial) for c in rhs_spec]
+        output_shape = shape_fn(input_shape, kernel_shape, strides, padding,
+                                dimension_numbers)
+        bias_shape = [out_chan if c == "C" else 1 for c in out_spec]
+        k1, k2 = random.split(rng)
+        return output_shape, (W_init(k1, kernel_shape), b_init(k2, bias_shape))
+
+    def apply_fun(params, inputs, **kwargs):
+        W, b = params
+        return apply(inputs, W, strides, padding) + b
+    return init_fun, apply_fun
+
+
+def GeneralConv(dimension_numbers, out_chan, filter_shape, strides=None,  # noqa: N802
+                padding="VALID", W_init=None, b_init=normal(1e-6)):  # noqa: B008
+    """A convolution layer with a bias, its layouts named by ``dimension_numbers``."""
+    one = (1,) * len(filter_shape)
+    return _conv_layer(
+        dimension_numbers, out_chan, filter_shape, strides, padding, W_init, b_init,
+        lax.conv_general_shape_tuple,
+        lambda x, W, s, p: lax.conv_general_dilated(x, W, s, p, one, one,
+                                                    dimension_numbers=dimension_numbers))
+
+
+def GeneralConvTranspose(dimension_numbers, out_chan, filter_shape, strides=None,  # noqa: N802
+                         padding="VALID", W_init=None, b_init=normal(1e-6)):  # noqa: B008
+    """A transposed convolution layer with a bias (``lax.conv_transpose``)."""
+    return _conv_layer(
+        dimension_numbers, out_chan, filter_shape, strides, padding, W_init, b_init,
+        lax.conv_transpose_shape_tuple,
+        lambda x, W, s, p: lax.conv_transpose(x, W, s, p,
+                                              dimension_numbers=dimension_numbers))
+
+
+Conv = functools.partial(GeneralConv, ("NHWC", "HWIO", "NHWC"))
+Conv1DTranspose = functools.partial(GeneralConvTranspose, ("NHC", "HIO", "NHC"))
+ConvTranspose = functools.partial(GeneralConvTranspose, ("NHWC", "HWIO", "NHWC"))
+__all__ += ["Conv", "Conv1DTranspose", "ConvTranspose", "GeneralConv", "GeneralConvTranspose"]
 
 
 def elementwise(fun, **fun_kwargs):

@@ -56,6 +56,7 @@ from .einsum_path import *  # noqa: F401,F403
 from .einsum_path import __all__ as _einsum_all
 from .pad import *  # noqa: F401,F403
 from .pad import __all__ as _pad_all
+from .convolve import convolve, correlate  # noqa: F401
 from .shape_extra import *  # noqa: F401,F403
 from .shape_extra import __all__ as _shape_extra_all
 from .triangular import *  # noqa: F401,F403
@@ -91,7 +92,7 @@ __all__ = sorted(
                  + _setops_all + _calculus_all + _histograms_all
                  + _windows_all + _polynomial_all + _einsum_all
                  + _pad_all + _shape_extra_all + _triangular_all + _index_tricks_all
-                 + _indexing_extra_all + _array_io_all + ["vectorize"])
+                 + _indexing_extra_all + _array_io_all + ["vectorize", "convolve", "correlate"])
      if n not in _internal}
     | {"unique", "ndarray", "bool", "pi", "e", "inf", "nan", "euler_gamma", "newaxis", "floating",
        "inexact", "integer", "number", "signedinteger", "unsignedinteger", "generic",
