@@ -9,9 +9,10 @@ __all__ = list(_ew_all)
 
 from . import (contraction, control_flow, indexing, layout, prng, reduction,  # noqa: E402
                slicing, sorting, structural)
+from . import complex_ops  # noqa: E402
 
 for _m in (structural, slicing, layout, reduction, contraction, sorting, control_flow,
-           indexing, prng):
+           indexing, prng, complex_ops):
     globals().update({_n: getattr(_m, _n) for _n in _m.__all__})
     __all__ += list(_m.__all__)
 

@@ -35,6 +35,8 @@ from .ufuncs import *  # noqa: F401,F403
 from .ufuncs import __all__ as _ufuncs_all
 from .ufuncs_compound import *  # noqa: F401,F403
 from .ufuncs_compound import __all__ as _compound_all
+from .complex_funcs import *  # noqa: F401,F403
+from .complex_funcs import __all__ as _complex_all
 from numpy import (floating, inexact, integer, number, signedinteger,  # noqa: F401
                    unsignedinteger, generic)
 
@@ -54,7 +56,8 @@ _lax_base.numpy_api.__dict__.update(
 _internal = {"check_int_overflow", "fill_scalar", "scalar_types"}
 __all__ = sorted(
     {n for n in (_creation_all + _dtype_all + _index_all + _linalg_all + _reductions_all + _scalar_all
-                 + _shape_all + _sorting_all + _ufuncs_all + _compound_all + _selection_all)
+                 + _shape_all + _sorting_all + _ufuncs_all + _compound_all + _selection_all
+                 + _complex_all)
      if n not in _internal}
     | {"unique", "ndarray", "bool", "pi", "e", "inf", "nan", "euler_gamma", "newaxis", "floating",
        "inexact", "integer", "number", "signedinteger", "unsignedinteger", "generic"})

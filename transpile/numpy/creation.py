@@ -179,7 +179,7 @@ def _check_leaf(x) -> None:
     if x is None:
         raise ValueError("None is not a valid value for jnp.array")
     if isinstance(x, (str, bytes)) or (isinstance(x, (np.ndarray, np.generic))
-                                       and dtypes.kind(x.dtype) not in "biuf"):
+                                       and dtypes.kind(x.dtype) not in "biufc"):
         arr = np.asarray(x)
         raise TypeError(f"Value {x!r} with dtype {arr.dtype} is not a valid JAX array type. "
                         "Only arrays of numeric types are supported by JAX.")
@@ -228,7 +228,7 @@ def array(object, dtype=None, copy=True, order="K", ndmin=0, *, device=None):  #
                             else dtypes.default_float_dtype())
             out = _stack_traced(object, target)
         else:
-            weak = dt is None and type(object) in (int, float)
+            weak = dt is None and type(object) in (int, float, complex)
             if dt is None:
                 if isinstance(object, (list, tuple)):
                     dt = dtypes.result_type(*leaves) if leaves else \

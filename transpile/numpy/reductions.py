@@ -66,7 +66,7 @@ def _identity_scalar(kind: str, dt: np.dtype):
         value = 0
     elif kind in ("prod", "all"):
         value = 1
-    elif dtypes.is_float(dt):
+    elif dtypes.is_float(dt) or dtypes.is_complex(dt):
         value = -math.inf if kind == "max" else math.inf
     elif dt == np.bool_:
         value = kind == "min"
@@ -203,7 +203,8 @@ def _mean_dtypes(a_dtype: np.dtype, dtype):
     if dtype is not None:
         dt = dtypes.canonicalize_dtype(dtype, warn_name="mean")
         return dt, dt
-    result = a_dtype if dtypes.is_float(a_dtype) else dtypes.default_float_dtype()
+    result = a_dtype if dtypes.is_float(a_dtype) or dtypes.is_complex(a_dtype) else \
+        dtypes.default_float_dtype()
     return result, _upcast_f16(result)
 
 

@@ -1,0 +1,117 @@
+"""complex64/complex128 through every layer, against JAX 0.10.2's recording.
+
+``tests/data/complex.json`` (``tools/record_complex.py``) holds, for each expression over
+complex operands ``x``, ``y``, ``m`` and a real ``r`` (complex64/float32 with x64 off,
+complex128/float64 with x64 on), JAX's result (dtype, weak type, shape, values as
+``[re, im]`` pairs) or its error, eagerly and under ``jit`` (where they differ). Each
+expression is evaluated here with transpile's ``jax``/``jnp``/``lax``, eagerly and under
+``jit``; transcendental results agree to a few ulp (XLA's expansions are not repeated
+bit for bit), arithmetic and data movement exactly up to rounding.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import transpile as jax
+import transpile.numpy as jnp
+from transpile import lax
+
+DATA = json.loads((Path(__file__).parent / "data" / "complex.json").read_text())
+META = DATA["_meta"]
+#: Relative (and absolute) tolerance per complex width: XLA's complex functions are
+#: within a few ulp of the C library's.
+TOL = {"x64_off": 2e-5, "x64_on": 1e-12}
+#: Cases whose jit run JAX refuses or that return host values (dtypes, strings).
+_HOST_ONLY = {"1j + 2", "str(jnp.result_type(1j, jnp.float32))",
+              "str(jnp.result_type(1j, 2.0))", "jnp.result_type(1j, jnp.float16)",
+              "jnp.iscomplexobj(x)", "jnp.isrealobj(r)"}
+
+
+def _decode(v):
+    a = np.asarray(v, dtype=np.float64)
+    return a[..., 0] + 1j * a[..., 1]
+
+
+@contextlib.contextmanager
+def _mode(mode):
+    old = bool(jax.config.jax_enable_x64)
+    jax.config.update("jax_enable_x64", mode == "x64_on")
+    try:
+        yield
+    finally:
+        jax.config.update("jax_enable_x64", old)
+
+
+def _args(mode):
+    cdt, rdt = (np.complex128, np.float64) if mode == "x64_on" else (np.complex64,
+                                                                      np.float32)
+    return {"x": jnp.asarray(_decode(META["x"]).astype(cdt)),
+            "y": jnp.asarray(_decode(META["y"]).astype(cdt)),
+            "r": jnp.asarray(np.array(META["r"], rdt)),
+            "m": jnp.asarray(_decode(META["m"]).astype(cdt))}
+
+
+def _check(got, want, tol, what):
+    if "error" in want:
+        raise AssertionError(f"{what}: JAX raised {want['error']}: {want['message']}, "
+                             f"transpile gave {got!r}")
+    if "str" in want:
+        assert str(np.dtype(got)) if not isinstance(got, str) else got == want["str"]
+        assert (got if isinstance(got, str) else str(np.dtype(got))) == want["str"], what
+        return
+    if "tuple" in want:
+        assert isinstance(got, (tuple, list)) and len(got) == len(want["tuple"]), what
+        for g, w in zip(got, want["tuple"], strict=True):
+            _check(g, w, tol, what)
+        return
+    a = np.asarray(got)
+    assert str(a.dtype) == want["dtype"], f"{what}: dtype {a.dtype} != {want['dtype']}"
+    assert list(a.shape) == want["shape"], what
+    assert bool(getattr(got, "weak_type", False)) == want["weak_type"], f"{what}: weak_type"
+    w = _decode(want["values"]) if a.dtype.kind == "c" else np.asarray(want["values"])
+    if a.dtype.kind in "biu":
+        np.testing.assert_array_equal(a, w, err_msg=what)
+    else:
+        finite = np.abs(w)[np.isfinite(np.abs(w))]
+        scale = max(1.0, float(np.max(finite, initial=0)))
+        np.testing.assert_allclose(a, w, rtol=tol, atol=tol * scale, err_msg=what)
+
+
+def _run(fn, args, want, tol, what):
+    if "error" in want:
+        with pytest.raises(Exception) as info:
+            fn(**args)
+        assert type(info.value).__name__ == want["error"], what
+        assert str(info.value).split("\n")[0] == want["message"], what
+        return
+    _check(fn(**args), want, tol, what)
+
+
+CASES = [pytest.param(mode, row, id=f"{mode}-{row['expr']}")
+         for mode in ("x64_off", "x64_on") for row in DATA[mode] if row["group"] != "ad"]
+
+
+def _env():
+    return {"jax": jax, "jnp": jnp, "lax": lax, "np": np}
+
+
+@pytest.mark.parametrize("mode,row", CASES)
+def test_eager(mode, row):
+    with _mode(mode), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fn = eval("lambda x, y, r, m: " + row["expr"], _env())
+        _run(fn, _args(mode), row["eager"], TOL[mode], row["expr"])
+
+
+@pytest.mark.parametrize("mode,row", [c for c in CASES if c.values[1]["expr"] not in _HOST_ONLY])
+def test_jit(mode, row):
+    with _mode(mode), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fn = eval("lambda x, y, r, m: " + row["expr"], _env())
+        _run(jax.jit(fn), _args(mode), row.get("jit", row["eager"]), TOL[mode], row["expr"])
