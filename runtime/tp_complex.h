@@ -14,6 +14,9 @@
 
 #include <complex.h>
 #include <math.h>
+/* Generated code and the other headers use I and complex as names. */
+#undef I
+#undef complex
 #include <stdint.h>
 #include "transpile_macros.h"
 
@@ -57,7 +60,9 @@ TP_INLINE T tp_select_##sfx(uint8_t w, T t, T f) { return w ? t : f; }
 TPC_COMPLEX(c64, tp_c64, float, crealf, cimagf, fabsf, TPC_HYPOT_C64)
 TPC_COMPLEX(c128, tp_c128, double, creal, cimag, fabs, TPC_HYPOT_C128)
 
-/* Functions of complex128 (the complex64 ones: the same, rounded once). */
+/* Functions of complex128 (the complex64 ones: the same, rounded once). A real operand
+ * of an arithmetic step is written as the complex (r, +0), as NumPy converts it (C99's
+ * mixed arithmetic would keep the other operand's signed zero). */
 TP_INLINE tp_c128 tp_cexpm1_c128(tp_c128 x)
 { double a = sin(cimag(x) / 2);
   return tp_cmake_c128(expm1(creal(x)) * cos(cimag(x)) - 2 * a * a,
@@ -72,7 +77,8 @@ TP_INLINE tp_c128 tp_csign_c128(tp_c128 x)
   return tp_cmake_c128(creal(x) * scl, cimag(x) * scl); }
 TP_INLINE tp_c128 tp_crsqrt_c128(tp_c128 x) { return tp_cdiv_c128(1.0, csqrt(x)); }
 TP_INLINE tp_c128 tp_clogistic_c128(tp_c128 x)
-{ return tp_cdiv_c128(1.0, 1.0 + cexp(-x)); }
+{ tp_c128 e = cexp(-x);
+  return tp_cdiv_c128(1.0, tp_cmake_c128(1.0 + creal(e), 0.0 + cimag(e))); }
 TP_INLINE tp_c128 tp_cexp2_c128(tp_c128 x)
 { return cexp(tp_cmul_c128(x, tp_cmake_c128(0.6931471805599453, 0.0))); }
 /* XLA's complex power: |x|^c e^(-d arg x) (cos q + i sin q), q = c arg x + d ln|x|;
@@ -85,6 +91,18 @@ TP_INLINE tp_c128 tp_cpow_c128(tp_c128 x, tp_c128 y)
   double q = c * arg + 0.5 * d * log(aa_bb);
   return tp_cmake_c128(coeff * cos(q), coeff * sin(q)); }
 
+/* XLA's expansions: atan(z) = (i/2)(log(1 - iz) - log(1 + iz)) and
+ * atan2(x, y) = -i log((y + ix) / sqrt(y^2 + x^2)). */
+TP_INLINE tp_c128 tp_catan_c128(tp_c128 z)
+{ tp_c128 iz = tp_cmul_c128(tp_cmake_c128(0.0, 1.0), z);
+  tp_c128 a = tp_cmake_c128(1.0 - creal(iz), 0.0 - cimag(iz));
+  tp_c128 b = tp_cmake_c128(1.0 + creal(iz), 0.0 + cimag(iz));
+  return tp_cmul_c128(tp_cmake_c128(0.0, 0.5), clog(a) - clog(b)); }
+TP_INLINE tp_c128 tp_catan2_c128(tp_c128 x, tp_c128 y)
+{ tp_c128 num = y + tp_cmul_c128(tp_cmake_c128(0.0, 1.0), x);
+  tp_c128 den = csqrt(tp_cmul_c128(y, y) + tp_cmul_c128(x, x));
+  return tp_cmul_c128(tp_cmake_c128(0.0, -1.0), clog(tp_cdiv_c128(num, den))); }
+
 #define TPC_WIDE_UNARY(name, f128)                                                        \
 TP_INLINE tp_c64 tp_c##name##_c64(tp_c64 x) { return (tp_c64)f128((tp_c128)x); }
 TPC_WIDE_UNARY(expm1, tp_cexpm1_c128)
@@ -93,6 +111,9 @@ TPC_WIDE_UNARY(sign, tp_csign_c128)
 TPC_WIDE_UNARY(rsqrt, tp_crsqrt_c128)
 TPC_WIDE_UNARY(logistic, tp_clogistic_c128)
 TPC_WIDE_UNARY(exp2, tp_cexp2_c128)
+TPC_WIDE_UNARY(atan, tp_catan_c128)
+TP_INLINE tp_c64 tp_catan2_c64(tp_c64 x, tp_c64 y)
+{ return (tp_c64)tp_catan2_c128((tp_c128)x, (tp_c128)y); }
 TP_INLINE tp_c64 tp_cpow_c64(tp_c64 x, tp_c64 y)
 { return (tp_c64)tp_cpow_c128((tp_c128)x, (tp_c128)y); }
 

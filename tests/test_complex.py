@@ -109,9 +109,30 @@ def test_eager(mode, row):
         _run(fn, _args(mode), row["eager"], TOL[mode], row["expr"])
 
 
-@pytest.mark.parametrize("mode,row", [c for c in CASES if c.values[1]["expr"] not in _HOST_ONLY])
-def test_jit(mode, row):
+def _jit_rows(mode, errors: bool):
+    return [r for r in DATA[mode] if r["group"] != "ad" and r["expr"] not in _HOST_ONLY
+            and ("error" in r.get("jit", r["eager"])) == errors]
+
+
+@pytest.mark.parametrize("mode,row", [pytest.param(m, r, id=f"{m}-{r['expr']}")
+                                      for m in ("x64_off", "x64_on")
+                                      for r in _jit_rows(m, True)])
+def test_jit_errors(mode, row):
     with _mode(mode), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         fn = eval("lambda x, y, r, m: " + row["expr"], _env())
         _run(jax.jit(fn), _args(mode), row.get("jit", row["eager"]), TOL[mode], row["expr"])
+
+
+@pytest.mark.parametrize("mode", ["x64_off", "x64_on"])
+def test_jit(mode):
+    """Every case under one ``jit`` (one compiled program per mode: each case's result
+    is one output of it)."""
+    rows = _jit_rows(mode, False)
+    fns = [eval("lambda x, y, r, m: " + row["expr"], _env()) for row in rows]
+    with _mode(mode), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        outs = jax.jit(lambda **a: [fn(**a) for fn in fns])(**_args(mode))
+        assert len(outs) == len(rows) > 100
+        for out, row in zip(outs, rows, strict=True):
+            _check(out, row.get("jit", row["eager"]), TOL[mode], row["expr"])

@@ -442,7 +442,7 @@ C_STORAGE_TYPES = {
     np.dtype(np.uint32): "uint32_t", np.dtype(np.uint64): "uint64_t",
     np.dtype(np.float16): "uint16_t", bfloat16: "uint16_t", np.dtype(np.float32): "float",
     np.dtype(np.float64): "double", KEY_FRY: "uint64_t",
-    complex64: "float _Complex", complex128: "double _Complex"}
+    complex64: "tp_c64", complex128: "tp_c128"}  # C99 complex (runtime/tp_complex.h)
 
 #: The C type generated code computes an element in.
 C_COMPUTE_TYPES = {**C_STORAGE_TYPES, **{h: "float" for h in HALF_FLOATS}}

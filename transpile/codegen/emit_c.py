@@ -30,6 +30,7 @@ from ..lax import fma as lax_fma
 from ..lax import layout
 from ..lax import sorting as sort_mod
 from ..resources import runtime_dir
+from . import emit_complex
 from .lowering import ELEMENTWISE, LOWERINGS, Lowering, register
 
 __all__ = ["emit", "literal", "ctype", "stype", "math_function", "clamp_start",
@@ -103,6 +104,10 @@ def literal(value, dtype) -> str:
         w = np.asarray(value, dtype)[()]
         return f"UINT64_C({int(w['k0']) | (int(w['k1']) << 32)})"
     v = np.asarray(value).astype(dtype)[()]
+    if dtypes.is_complex(dtype):
+        part = dtypes.real_dtype(dtype)
+        return (f"tp_cmake_{_sfx(dtype)}({_float_text(float(v.real), part)}, "
+                f"{_float_text(float(v.imag), part)})")
     if dtype == BOOL:
         return "1" if v else "0"
     if dtypes.is_float(dtype):
@@ -186,6 +191,10 @@ def emit(prim, args, in_avals, out_aval, params) -> str:
     rule = low.emit if low is not None and low.kind == ELEMENTWISE else None
     if rule is None:
         raise NotImplementedError(f"no C emitter for primitive {prim.name!r}")
+    if any(dtypes.is_complex(a.dtype) for a in (out_aval, *in_avals)):
+        # complex operands or result: runtime/tp_complex.h (C's operators where exact)
+        rule = emit_complex.complex_rule(prim) or rule
+        return rule(args, in_avals, out_aval, **params)
     if any(dtypes.half_name(a.dtype) == "bf16" for a in (out_aval, *in_avals)):
         return _emit_bf16(prim, rule, args, in_avals, out_aval, params)
     expr = rule(args, in_avals, out_aval, **params)
@@ -589,6 +598,7 @@ def _convert(args, in_avals, out_aval, *, new_dtype, weak_type):
 
 
 _def(ew.convert_element_type_p, _convert)
+emit_complex._real_convert = _convert_expr  # a complex value's real part, converted
 
 # ---------------------------------------------------------------------------------------
 # bitcast_convert_type between types of one width (other widths, and float16, whose
