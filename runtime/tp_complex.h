@@ -20,8 +20,11 @@
 #include <stdint.h>
 #include "transpile_macros.h"
 
+#ifndef TP_COMPLEX_TYPES  /* also defined by exported headers */
+#define TP_COMPLEX_TYPES
 typedef float _Complex tp_c64;
 typedef double _Complex tp_c128;
+#endif
 
 /* A complex value from its parts (C99 guarantees the array-of-two layout). */
 TP_INLINE tp_c64 tp_cmake_c64(float re, float im)

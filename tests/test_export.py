@@ -25,6 +25,8 @@ M = R.standard_normal((5, 7)).astype(np.float32)
 N = R.standard_normal((7, 3)).astype(np.float32)
 IDX = np.array([3, 0, 2, 7, 1], np.int32)
 C_ARRAY = np.linspace(-1.0, 1.0, 8).astype(np.float32)
+Z8 = (F8 + 1j * C_ARRAY).astype(np.complex64)
+C_CPLX = (C_ARRAY - 0.5j * C_ARRAY[::-1]).astype(np.complex64)
 
 
 def _mlp_loss(w, x, y):
@@ -65,6 +67,9 @@ EXPORTS = {
     "float64_x64": (lambda x: jnp.exp(x) * 2, (F8.astype(np.float64),)),
     "float16": (lambda x: x * 2 + 1, (F8.astype(np.float16),)),
     "concatenate_transpose": (lambda a: jnp.concatenate([a, a * 2]).T, (F3,)),
+    "complex64": (lambda z, w: (jnp.exp(z) * w / (z + 1j), jnp.sum(z * jnp.conj(w)),
+                                jnp.abs(z), jnp.sort(z), z @ w, jnp.cumprod(z) + C_CPLX),
+                  (Z8, Z8[::-1].copy())),
 }
 X64 = {"float64_x64"}
 

@@ -278,7 +278,9 @@ def export_lowering(lowering, out_dir, name: str, force: bool = False) -> Export
     guard = f"{name.upper()}_H"
     header = env.get_template("export/header.h.j2").render(
         name=name, version=__version__, jaxpr_lines=jaxpr_lines, guard=guard,
-        arrays=arrays, params=params)
+        arrays=arrays, params=params,
+        complex_types=any(dtypes.is_complex(a.dtype) for a in
+                          list(lowering.closed.in_avals) + list(lowering.closed.out_avals)))
     headers = _runtime_headers(source, runtime_dir())
     contents = {f"{name}.c": source, f"{name}.h": header}
     for h in headers:
