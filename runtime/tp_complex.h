@@ -7,23 +7,48 @@
  *   - complex64 functions compute in complex128 (glibc's cexp, clog...) and round once;
  *   - expm1/log1p/pow are NumPy's and XLA's formulas from real functions;
  *   - max/min order lexicographically (real part, then imaginary), NaN propagating.
- * Included by tp_codegen.h for C only (CUDA has no C99 complex). */
+ * Included by tp_codegen.h; in CUDA (and C++) the types are cuda::std::complex
+ * (std::complex), with C99's function names defined over them. */
 #ifndef TP_COMPLEX_H
 #define TP_COMPLEX_H
-#ifndef __cplusplus
 
-#include <complex.h>
 #include <math.h>
-/* Generated code and the other headers use I and complex as names. */
-#undef I
-#undef complex
 #include <stdint.h>
 #include "transpile_macros.h"
 
+#ifndef __cplusplus
+#include <complex.h>
+/* Generated code and the other headers use I and complex as names. */
+#undef I
+#undef complex
 #ifndef TP_COMPLEX_TYPES  /* also defined by exported headers */
 #define TP_COMPLEX_TYPES
 typedef float _Complex tp_c64;
 typedef double _Complex tp_c128;
+#endif
+#else
+/* CUDA (and C++): the same layout as cuda::std::complex / std::complex, and C99's names
+ * of the operations the emitters write. */
+#ifdef __CUDACC__
+#include <cuda/std/complex>
+namespace tpc = cuda::std;
+#else
+#include <complex>
+namespace tpc = std;
+#endif
+typedef tpc::complex<float> tp_c64;
+typedef tpc::complex<double> tp_c128;
+TP_INLINE float crealf(tp_c64 z) { return z.real(); }
+TP_INLINE float cimagf(tp_c64 z) { return z.imag(); }
+TP_INLINE double creal(tp_c128 z) { return z.real(); }
+TP_INLINE double cimag(tp_c128 z) { return z.imag(); }
+TP_INLINE tp_c64 conjf(tp_c64 z) { return tp_c64(z.real(), -z.imag()); }
+TP_INLINE tp_c128 conj(tp_c128 z) { return tp_c128(z.real(), -z.imag()); }
+#define TPC_CXX(c99, fn) TP_INLINE tp_c128 c99(tp_c128 z) { return tpc::fn(z); }
+TPC_CXX(cexp, exp) TPC_CXX(clog, log) TPC_CXX(csqrt, sqrt) TPC_CXX(csin, sin)
+TPC_CXX(ccos, cos) TPC_CXX(ctan, tan) TPC_CXX(csinh, sinh) TPC_CXX(ccosh, cosh)
+TPC_CXX(ctanh, tanh) TPC_CXX(casin, asin) TPC_CXX(cacos, acos) TPC_CXX(casinh, asinh)
+TPC_CXX(cacosh, acosh) TPC_CXX(catanh, atanh)
 #endif
 
 /* A complex value from its parts (C99 guarantees the array-of-two layout). */
@@ -31,6 +56,9 @@ TP_INLINE tp_c64 tp_cmake_c64(float re, float im)
 { tp_c64 z; ((float *)&z)[0] = re; ((float *)&z)[1] = im; return z; }
 TP_INLINE tp_c128 tp_cmake_c128(double re, double im)
 { tp_c128 z; ((double *)&z)[0] = re; ((double *)&z)[1] = im; return z; }
+/* Nonzero: either part (what converting to bool tests). */
+TP_INLINE uint8_t tp_cnonzero_c64(tp_c64 z) { return crealf(z) != 0 || cimagf(z) != 0; }
+TP_INLINE uint8_t tp_cnonzero_c128(tp_c128 z) { return creal(z) != 0 || cimag(z) != 0; }
 
 #define TPC_COMPLEX(sfx, T, R, RE, IM, FABS, HYPOT_OF)                                     \
 TP_INLINE T tp_cmul_##sfx(T a, T b)                                                       \
@@ -120,5 +148,4 @@ TP_INLINE tp_c64 tp_catan2_c64(tp_c64 x, tp_c64 y)
 TP_INLINE tp_c64 tp_cpow_c64(tp_c64 x, tp_c64 y)
 { return (tp_c64)tp_cpow_c128((tp_c128)x, (tp_c128)y); }
 
-#endif /* __cplusplus */
 #endif /* TP_COMPLEX_H */

@@ -104,7 +104,7 @@ def _convert(args, in_avals, out_aval, *, new_dtype, weak_type):
                 src.kind in "iu":
             return f"(({_ct(dst)})({a}))"
     if dst == np.bool_:
-        return f"(uint8_t)({a} != 0)"
+        return f"tp_cnonzero_{_sfx(src)}({a})"
     # To a real type: XLA converts the real part.
     part = dtypes.real_dtype(src)
     re = f"{'crealf' if src == np.complex64 else 'creal'}({a})"
