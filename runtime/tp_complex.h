@@ -56,9 +56,6 @@ TP_INLINE tp_c64 tp_cmake_c64(float re, float im)
 { tp_c64 z; ((float *)&z)[0] = re; ((float *)&z)[1] = im; return z; }
 TP_INLINE tp_c128 tp_cmake_c128(double re, double im)
 { tp_c128 z; ((double *)&z)[0] = re; ((double *)&z)[1] = im; return z; }
-/* Nonzero: either part (what converting to bool tests). */
-TP_INLINE uint8_t tp_cnonzero_c64(tp_c64 z) { return crealf(z) != 0 || cimagf(z) != 0; }
-TP_INLINE uint8_t tp_cnonzero_c128(tp_c128 z) { return creal(z) != 0 || cimag(z) != 0; }
 
 #define TPC_COMPLEX(sfx, T, R, RE, IM, FABS, HYPOT_OF)                                     \
 TP_INLINE T tp_cmul_##sfx(T a, T b)                                                       \

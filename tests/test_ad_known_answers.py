@@ -37,11 +37,8 @@ JAXPR_NAMES = [n for n in NAMES if "jaxpr" in RECORDED[n]]
 
 _REMEDY = "If the branch should depend on the argument's Python value"
 
-_COMPLEX = "transpile has no complex or bfloat16 dtypes"
-
 #: name -> why transpile differs (strict xfails: a case that starts passing must go).
 KNOWN_DIFFERENCES: dict = {
-    "val/grad bf16": _COMPLEX,
     "tracer/custom_jvp rule primal":
         "JAX shows its internal TypedFloat wrapper for a custom_jvp rule's primal",
     "error/grad has_aux non-tuple":

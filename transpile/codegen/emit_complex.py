@@ -103,12 +103,10 @@ def _convert(args, in_avals, out_aval, *, new_dtype, weak_type):
         if dtypes.is_complex(src) or src == np.bool_ or dtypes.is_float(src) or \
                 src.kind in "iu":
             return f"(({_ct(dst)})({a}))"
-    if dst == np.bool_:
-        return f"tp_cnonzero_{_sfx(src)}({a})"
-    # To a real type: XLA converts the real part.
+    # To a real type (bool too): XLA converts the real part.
     part = dtypes.real_dtype(src)
     re = f"{'crealf' if src == np.complex64 else 'creal'}({a})"
-    return None if part is None else _real_convert(re, part, dst)
+    return _real_convert(re, part, dst)
 
 
 _real_convert = None  # emit_c's conversion of real values (set by emit_c)

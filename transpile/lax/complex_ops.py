@@ -72,10 +72,11 @@ def _conj_impl(x, *, input_dtype):
 @complex_p.def_abstract_eval
 def _complex_abstract(x, y):
     shape = broadcasting_shape("complex", x.shape, y.shape)
-    for a in (x, y):
+    for i, a in enumerate((x, y)):
         if a.dtype not in dtypes.COMPLEX_OF:
-            raise TypeError(f"complex does not accept dtype {dtypes.dtype_name(a.dtype)}. "
-                            "Accepted dtypes are subtypes of float32, float64.")
+            raise TypeError(f"complex does not accept dtype {dtypes.dtype_name(a.dtype)} at "
+                            f"position {i}. Accepted dtypes at position {i} are subtypes of "
+                            "float32, float64.")
     dt = check_same_dtypes("complex", (x, y))
     return ShapedArray(shape, dtypes.COMPLEX_OF[dt], x.weak_type and y.weak_type)
 

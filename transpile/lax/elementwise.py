@@ -636,9 +636,7 @@ def convert_values(x: np.ndarray, new_dtype) -> np.ndarray:
     if x.dtype == new_dtype:
         return x  # a no-op in XLA: subnormals survive
     if dtypes.is_complex(x.dtype) and not dtypes.is_complex(new_dtype):
-        if new_dtype == np.bool_:
-            return x != 0
-        x = x.real.copy()  # XLA converts the real part
+        x = x.real.copy()  # XLA converts the real part (to bool too)
         if x.dtype == new_dtype:
             return x
     if x.dtype == dtypes.bfloat16:  # exact in float32; XLA converts from there

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes, lax
+from ..jit import internal_jit as jit
 from ._util import aval, check_arraylike, ensure_array
 from .ufuncs import const_like, imag, lax_const, real
 
@@ -27,6 +28,10 @@ def angle(z, deg: bool = False):
         ``z``, as in JAX).
     """
     check_arraylike("angle", z)
+    return _angle_jit(z, deg=bool(deg))
+
+
+def _angle(z, deg):
     re, im = real(z), imag(z)
     dt = aval(re).dtype
     if not (dtypes.is_float(dt)) or (dtypes.is_float(aval(z).dtype) and not aval(z).shape):
@@ -37,34 +42,22 @@ def angle(z, deg: bool = False):
     return lax.mul(out, const_like(out, 180 / np.pi)) if deg else out
 
 
-def iscomplex(x):
-    """Elementwise: whether the imaginary part is nonzero.
-
-    Parameters
-    ----------
-    x : array_like
-
-    Returns
-    -------
-    Array of bool
-    """
-    i = imag(x)
-    return lax.ne(i, lax_const(i, 0))
+_angle.__name__ = _angle.__qualname__ = "angle"  # the name JAX's jaxprs show
+_angle_jit = jit(_angle, static_argnames=("deg",))
 
 
-def isreal(x):
-    """Elementwise: whether the imaginary part is zero.
+def _imag_test(name: str, lax_fn, what: str):
+    def fn(x):
+        i = imag(x)
+        return lax_fn(i, lax_const(i, 0))
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = (f"Elementwise: whether the imaginary part is {what}.\n\nParameters\n"
+                  "----------\nx : array_like\n\nReturns\n-------\nArray of bool\n")
+    return fn
 
-    Parameters
-    ----------
-    x : array_like
 
-    Returns
-    -------
-    Array of bool
-    """
-    i = imag(x)
-    return lax.eq(i, lax_const(i, 0))
+iscomplex = _imag_test("iscomplex", lax.ne, "nonzero")
+isreal = _imag_test("isreal", lax.eq, "zero")
 
 
 def iscomplexobj(x) -> bool:
@@ -87,14 +80,5 @@ def iscomplexobj(x) -> bool:
 
 
 def isrealobj(x) -> bool:
-    """Whether ``x`` does not have a complex dtype.
-
-    Parameters
-    ----------
-    x : object
-
-    Returns
-    -------
-    bool
-    """
+    """Whether ``x`` has no complex dtype: ``not iscomplexobj(x)``, which see."""
     return not iscomplexobj(x)

@@ -47,7 +47,8 @@ def fill_scalar(dtype, value, weak_type: bool = False):
     it stages as a weak literal), else a NumPy scalar."""
     dtype = np.dtype(dtype)
     if weak_type:
-        return {"b": bool, "i": int, "u": int, "f": float}[dtypes.kind(dtype)](value)
+        return {"b": bool, "i": int, "u": int, "f": float,
+                "c": complex}[dtypes.kind(dtype)](value)
     return np.array(value).astype(dtype)[()]
 
 
