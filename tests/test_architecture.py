@@ -34,7 +34,7 @@ LAYERS = {
     # 0 foundation
     "transpile.errors": 0, "transpile.config": 0, "transpile.pretty": 0,
     "transpile.resources": 0, "transpile.tree_util": 0, "transpile.dtypes": 0,
-    "transpile.version": 0, "transpile.abi": 0,
+    "transpile.version": 0, "transpile.abi": 0, "transpile.tree": 0,
     # 1 IR core
     "transpile.core": 1, "transpile.ir": 1,
     # 2 values and devices
@@ -55,12 +55,15 @@ LAYERS = {
     "transpile.call_keys": 8, "transpile.eager_kernels": 8,
     "transpile.export": 8, "transpile.autodiff": 8, "transpile.vmapping": 8,
     "transpile.custom_derivatives": 8, "transpile.callbacks": 8,
+    "transpile.checkpoint_policies": 8,
     # 9 libraries
     "transpile.numpy": 9, "transpile.random": 9, "transpile.nn": 9,
     "transpile.scipy": 9, "transpile.example_libraries": 9,
+    "transpile.ops": 9, "transpile.flatten_util": 9, "transpile.typing": 9,
     # 10 surface
     "transpile": 10, "transpile.api": 10, "transpile.debug": 10,
     "transpile.experimental": 10, "transpile.__main__": 10,
+    "transpile.api_extra": 10, "transpile.test_util": 10, "transpile.debugger": 10,
 }
 
 #: Import cycles (strongly connected components of more than one module) that are
@@ -306,6 +309,7 @@ def test_every_hook_is_filled_by_import_transpile():
     assert core.index_in_dim is slicing.index_in_dim
     assert call.internal_jit is jit_module.internal_jit
     assert jit_module.jit_p is call.jit_p and call.jit_p.impl is not None
+    assert transpile.random.random_gamma_p in call.EXPANSIONS
     assert stages.export_lowering is export.export_lowering
     assert load.host_function is lax_callbacks.host_function
     assert ad.add_any_p is elementwise.add_any_p

@@ -101,6 +101,9 @@ def _extra_programs():
                                   jnp.tile(x, (2, 1)), jnp.broadcast_to(x[0], (3, 5)),
                                   jnp.arange(12).reshape(3, 4), x.reshape(5, 4)), (X,)),
         "grad_add_any": (jax.grad(lambda x: jnp.sum(x[0] + x[1])), (X,)),
+        "bfloat16": (lambda x: (jnp.exp(x) * x + 1.0, jnp.sum(x, 0), jnp.cumsum(x, 1),
+                                x @ x.T, lax.convert_element_type(x, np.float32)),
+                     (X.astype(jnp.bfloat16),)),
         "nextafter_erf": (lambda x: (lax.nextafter(x, x + 1), lax.erf_inv(x / 10),
                                      lax.erf(x), jnp.cbrt(x), x ** 2.5), (X,)),
     }

@@ -49,6 +49,9 @@ EXPORTS = {
     "reductions": (lambda x: (jnp.sum(x ** 2, axis=0), jnp.max(x), jnp.argmin(x, axis=1)),
                    (F3,)),
     "matmul": (lambda a, b: a @ b, (M, N)),
+    # 16-bit floats: computed in float, rounded to bfloat16 after each equation
+    "bfloat16": (lambda x, a, b: (jnp.exp(x) * x + 1.0, jnp.sum(x, axis=0), a @ b),
+                 (F3.astype(jnp.bfloat16), M.astype(jnp.bfloat16), N.astype(jnp.bfloat16))),
     "cond": (lambda p, x: lax.cond(p > 0, lambda v: jnp.sin(v), lambda v: v * 2.0, x),
              (np.float32(1.5), F8)),
     "while_loop": (_while_count, (F8,)),

@@ -167,3 +167,89 @@ def test_nn_is_exported():
                  "gelu", "elu", "leaky_relu", "celu", "selu", "softmax", "log_softmax",
                  "logsumexp", "one_hot", "standardize"):
         assert callable(getattr(transpile.nn, name)), name
+
+
+# ---------------------------------------------------------------------------------------
+# The rest of jax.nn (activations, glu, logmeanexp, dot_product_attention) against JAX
+# 0.10.2's recorded values (tests/api_cases.py, tools/record_api_data.py).
+
+try:
+    import api_cases
+except ImportError:  # collected as a package
+    from tests import api_cases
+
+API = jaxpr_cases.load_data("api.json")
+
+
+def _eval_nn(expr, x):
+    return eval(expr, {"nn": jax.nn, "x": x, "np": np})
+
+
+@pytest.mark.parametrize("name", list(api_cases.NN_EXPRS))
+def test_more_activations_match_jax(name):
+    expr = api_cases.NN_EXPRS[name]
+    x = jnp.asarray(api_cases.NN_X)
+    api_cases.assert_matches(_eval_nn(expr, x), API["nn"][name], rtol=2e-6, atol=1e-7)
+
+
+def test_more_activations_under_jit_and_grad():
+    # one jitted program over all of them (few compiles), then their gradients
+    names = list(api_cases.NN_GRAD)
+    x = jnp.asarray(api_cases.NN_X)
+    outs = jax.jit(lambda x: [_eval_nn(api_cases.NN_EXPRS[n], x) for n in names])(x)
+    for n, o in zip(names, outs):
+        api_cases.assert_matches(o, API["nn"][n], rtol=2e-6, atol=1e-7)
+    grads = jax.jit(lambda x: [jax.grad(lambda x, n=n: jnp.sum(
+        _eval_nn(api_cases.NN_EXPRS[n], x)))(x) for n in names])(x)
+    for n, g in zip(names, grads):
+        api_cases.assert_matches(g, API["nn_grad"][n], rtol=2e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("name", list(api_cases.ATTENTION_EXPRS))
+def test_dot_product_attention_matches_jax(name):
+    inputs = {k: jnp.asarray(v) for k, v in api_cases.attention_inputs().items()}
+    got = eval(api_cases.ATTENTION_EXPRS[name], {"nn": jax.nn, **inputs})
+    want = API["attention"][name]
+    if isinstance(want, list):
+        for g, w in zip(got, want, strict=True):
+            api_cases.assert_matches(g, w, rtol=1e-5, atol=1e-6)
+    else:
+        api_cases.assert_matches(got, want, rtol=1e-5, atol=1e-6)
+
+
+def test_dot_product_attention_jit_grad_and_reference():
+    inp = api_cases.attention_inputs()
+    q, k, v = (jnp.asarray(inp[n]) for n in "qkv")
+    f = jax.jit(lambda q, k, v: jax.nn.dot_product_attention(q, k, v, is_causal=True))
+    # float64 NumPy reference of causal grouped attention
+    q64, k64, v64 = (inp[n].astype(np.float64) for n in "qkv")
+    kk = np.repeat(k64, 2, axis=2)
+    vv = np.repeat(v64, 2, axis=2)
+    logits = np.einsum("btnh,bsnh->bnts", q64, kk) / np.sqrt(8)
+    logits = np.where(np.tril(np.ones((3, 5), bool)), logits, -np.inf)
+    p = np.exp(logits - logits.max(-1, keepdims=True))
+    p /= p.sum(-1, keepdims=True)
+    ref = np.einsum("bnts,bsnh->btnh", p, vv)
+    np.testing.assert_allclose(np.asarray(f(q, k, v)), ref, rtol=1e-5, atol=1e-5)
+    g = jax.grad(lambda q: jnp.sum(f(q, k, v) ** 2))(q)
+    eps = 1e-3
+    d = np.zeros_like(inp["q"])
+    d[1, 2, 3, 4] = eps
+    num = (float(jnp.sum(f(q + d, k, v) ** 2)) - float(jnp.sum(f(q - d, k, v) ** 2))) / (2 * eps)
+    np.testing.assert_allclose(float(g[1, 2, 3, 4]), num, rtol=2e-2, atol=2e-3)
+
+
+@pytest.mark.parametrize("expr", api_cases.NN_ERRORS)
+def test_nn_errors_match_jax(expr):
+    inputs = {k: jnp.asarray(v) for k, v in api_cases.attention_inputs().items()}
+    want = API["errors"][expr]
+    with pytest.raises(Exception) as info:
+        eval(expr, {"nn": jax.nn, "np": np, **inputs})
+    assert type(info.value).__name__ == want["error"]
+    assert str(info.value) == want["message"]
+
+
+def test_cudnn_attention_is_refused_clearly():
+    inp = {k: jnp.asarray(v) for k, v in api_cases.attention_inputs().items()}
+    with pytest.raises(NotImplementedError, match="cudnn"):
+        jax.nn.dot_product_attention(inp["q"], inp["k"], inp["v"], implementation="cudnn")

@@ -71,7 +71,7 @@ RULE_TABLES = [
         "shift_right_arithmetic", "shift_right_logical", "reduce_and", "reduce_or",
         "reduce_xor", "bitcast_convert_type", "iota", "threefry2x32", "random_bits",
         "random_clone", "random_fold_in", "random_seed", "random_split", "random_unwrap",
-        "random_wrap",
+        "random_wrap", "random_gamma",
         # stop_gradient's tangent is zero; callbacks are not differentiated through
         "stop_gradient", "debug_callback", "debug_print", "io_callback", "pure_callback",
         # custom rules: replaced by their rule's jaxpr before transposing
@@ -80,6 +80,8 @@ RULE_TABLES = [
     ("lowering (codegen)", lambda p: p in lowering.LOWERINGS, {
         # inlined by passes.inline before planning
         "jit", "custom_jvp_call", "custom_vjp_call", "remat2",
+        # expanded by passes.inline (lax.call.EXPANSIONS), as JAX's lower_fun
+        "random_gamma",
         # only in the tangent jaxprs of reverse mode, which are transposed, never compiled
         "custom_lin",
     }),

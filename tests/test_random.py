@@ -414,3 +414,13 @@ def test_large_eager_draws_run_compiled(caplog):
         jax.config.update("jax_log_compiles", old)
     _same_bits(big, jax.jit(lambda k: random.normal(k, (1 << 17,)))(k))
     _same_bits(small, jax.jit(lambda k: random.uniform(k, (10,)))(k))
+
+
+def test_jit_closing_over_a_typed_key_uses_it_as_a_constant():
+    # The key becomes a constant of the compiled program: its key data is what is passed.
+    key = random.key(0)
+    fn = jax.jit(lambda: (random.normal(key, (3,)), random.split(key)))
+    normal, keys = fn()
+    assert np.asarray(normal).tobytes() == np.asarray(random.normal(key, (3,))).tobytes()
+    assert np.array_equal(np.asarray(random.key_data(keys)),
+                          np.asarray(random.key_data(random.split(key))))

@@ -28,6 +28,11 @@ from . import numpy  # noqa: E402
 from . import random  # noqa: E402
 from . import dtypes  # noqa: E402
 from . import nn  # noqa: E402
+from . import tree, ops, flatten_util, typing, checkpoint_policies, test_util  # noqa: E402,F401
+from . import example_libraries  # noqa: E402,F401
+from .api_extra import (clear_caches, closure_convert, ensure_compile_time_eval,  # noqa: E402,F401
+                        jacobian, linear_transpose, live_arrays, named_call, named_scope)
+from .dtypes import float0  # noqa: E402,F401
 
 def _typeof(x):
     """The abstract value of ``x`` (``jax.typeof``)."""
@@ -43,7 +48,10 @@ __all__ = ["jit", "make_jaxpr", "block_until_ready", "ShapeDtypeStruct", "Array"
            "default_device", "typeof",
            "print_environment_info", "grad", "value_and_grad", "jvp", "vjp", "linearize",
            "jacfwd", "jacrev", "hessian", "custom_jvp", "custom_vjp", "checkpoint", "remat",
-           "export_c", "vmap", "nn"]
+           "export_c", "vmap", "nn", "tree", "ops", "flatten_util", "typing",
+           "checkpoint_policies", "test_util", "example_libraries", "clear_caches",
+           "closure_convert", "ensure_compile_time_eval", "jacobian", "linear_transpose",
+           "live_arrays", "named_call", "named_scope", "float0"]
 
 # The compile pipeline (imported already through ``jit``; named here because
 # ``transpile.stages`` is part of the AOT API). jinja2 stays lazy: a warm disk cache never

@@ -332,6 +332,18 @@ def new_main(trace_type: type, dynamic: bool = False, payload: Any = None):
         main.active = False
 
 
+@contextlib.contextmanager
+def ensure_compile_time_eval():
+    """Evaluate operations on concrete values at once, even inside ``jit``
+    (``jax.ensure_compile_time_eval``): the dynamic trace is set aside, so only tracer
+    operands stage equations."""
+    prev, _state.dynamic = _state.dynamic, None
+    try:
+        yield
+    finally:
+        _state.dynamic = prev
+
+
 class Trace:
     """How one kind of transformation processes primitives on its tracers."""
 

@@ -2,5 +2,6 @@
 values under ``jit`` and ``vmap`` (see ``callbacks.py``)."""
 from .callbacks import debug_callback as callback  # noqa: F401
 from .callbacks import debug_print as print  # noqa: F401,A001
+from .debugger import breakpoint  # noqa: F401,A004
 
-__all__ = ["print", "callback"]
+__all__ = ["print", "callback", "breakpoint"]

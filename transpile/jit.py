@@ -150,6 +150,17 @@ def _cache_for(fun) -> dict:
         return _strong_caches.setdefault(id(fun), {})
 
 
+_wrappers: "weakref.WeakSet[JitWrapped]" = weakref.WeakSet()
+
+
+def clear_caches() -> None:
+    """Drop every jit entry (traced jaxprs and their executables) held in memory."""
+    for c in list(_caches.values()) + list(_strong_caches.values()):
+        c.clear()
+    for w in list(_wrappers):
+        w._fast.clear()
+
+
 @dataclass
 class _Entry:
     closed_jaxpr: ClosedJaxpr
@@ -256,6 +267,7 @@ class JitWrapped:
         self._name = getattr(fun, "__name__", type(fun).__name__)
         self._has_statics = bool(self._static_argnums or self._static_argnames)
         self._fast: dict = {}
+        _wrappers.add(self)  # clear_caches empties each one's fast path too
         self._native = True  # False for library helpers: eager calls stay in NumPy
         functools.update_wrapper(self, fun, updated=())
 

@@ -18,7 +18,7 @@ from . import core, tree_util
 from .abi import EntryABI
 from .backend import build, compiler_info, load_entry
 from .backend.cache import CACHE_VERSION, index_get, index_put
-from .backend.load import Executable
+from .backend.load import Executable, host_value
 from .backend.load_cuda import CudaExecutable
 from .codegen.cost import cost_analysis
 from .codegen.plan import plan_program
@@ -134,7 +134,7 @@ def compile_lowering(lowering: Lowering, device=None):
     lib = build(lowering.source, lowering.cdef, name=lowering.name,
                 signature=lowering.signature, meta={"abi": abi.to_json()})
     _log_compile(lowering.name, lowering.signature, lib, t0)
-    return Executable(lib, abi, [np.asarray(c) for c in lowering.optimized.consts],
+    return Executable(lib, abi, [host_value(c) for c in lowering.optimized.consts],
                       lowering.closed.out_avals, lowering.program.host_callbacks)
 
 
@@ -146,7 +146,7 @@ def _compile_cuda(lowering: Lowering, device=None):
                 signature=lowering.signature, meta={"abi": abi.to_json()},
                 target="cuda")
     _log_compile(lowering.name, lowering.signature, lib, t0)
-    return CudaExecutable(lib, abi, [np.asarray(c) for c in lowering.optimized.consts],
+    return CudaExecutable(lib, abi, [host_value(c) for c in lowering.optimized.consts],
                           lowering.closed.out_avals, device)
 
 
@@ -218,7 +218,7 @@ def executable_for(closed: ClosedJaxpr, name: str, device=None):
         if abi is not None and not abi.host:
             _log_compile(cname, _signature_text(closed.in_avals), lib, t0)
             exe = Executable(lib, abi,
-                             [np.asarray(c) for c in optimized.consts], closed.out_avals)
+                             [host_value(c) for c in optimized.consts], closed.out_avals)
             clock.lap("load")
             clock.report(cname)
             return exe
@@ -377,7 +377,7 @@ def compile_many(named: list, device=None) -> list:
                 signature=f"{len(named)} programs", target=target)
     if target == "cuda":
         return [CudaExecutable(lib, entry_abi(p, target),
-                               [np.asarray(c) for c in opt.consts], closed.out_avals, device)
+                               [host_value(c) for c in opt.consts], closed.out_avals, device)
                 for closed, opt, p in items]
-    return [Executable(lib, entry_abi(p, target), [np.asarray(c) for c in opt.consts],
+    return [Executable(lib, entry_abi(p, target), [host_value(c) for c in opt.consts],
                        closed.out_avals, p.host_callbacks) for closed, opt, p in items]

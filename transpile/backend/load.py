@@ -19,7 +19,7 @@ from ..array import Array
 from ..dtypes import from_name
 from ..memory import pool
 
-__all__ = ["BaseExecutable", "Executable", "PooledArray"]
+__all__ = ["BaseExecutable", "Executable", "PooledArray", "host_value"]
 
 
 def _no_callbacks(primitive, params):
@@ -51,8 +51,14 @@ core.pytype_aval_mappings[PooledArray] = lambda x: x.aval
 _ARRAYS = (Array, PooledArray)
 
 
+def host_value(x) -> np.ndarray:
+    """The host array behind ``x``: an Array's own value (typed PRNG keys included,
+    which refuse ``np.asarray``), anything else through NumPy."""
+    return x._value if isinstance(x, Array) else np.asarray(x)
+
+
 def _as_buffer(x, dtype: np.dtype) -> np.ndarray:
-    arr = x._value if isinstance(x, Array) else np.asarray(x)
+    arr = host_value(x)
     if arr.dtype != dtype:
         with np.errstate(all="ignore"):
             arr = arr.astype(dtype)

@@ -14,7 +14,7 @@ from typing import Callable
 from .. import core
 from ..ir import ClosedJaxpr, pp_eqn_hooks, pp_param_rules
 
-__all__ = ["jit_p"]
+__all__ = ["jit_p", "EXPANSIONS"]
 
 jit_p = core.new_primitive("jit", multiple_results=True)
 
@@ -46,3 +46,10 @@ def _no_jit(fun, **kwargs):
 
 #: ``transpile.jit.internal_jit``, set by that module at import.
 internal_jit: Callable = _no_jit
+
+
+#: Primitives compiled as a jaxpr of other primitives (JAX's ``mlir.lower_fun``):
+#: primitive -> ``expand(in_avals, **params) -> ClosedJaxpr`` over the operands. Filled by
+#: the module defining the expansion (it may sit above lax, e.g. ``random_gamma``'s);
+#: ``passes.inline`` splices the jaxpr in before planning.
+EXPANSIONS: dict = {}

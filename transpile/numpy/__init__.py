@@ -35,6 +35,37 @@ from .ufuncs import *  # noqa: F401,F403
 from .ufuncs import __all__ as _ufuncs_all
 from .ufuncs_compound import *  # noqa: F401,F403
 from .ufuncs_compound import __all__ as _compound_all
+from .math_extra import *  # noqa: F401,F403
+from .math_extra import __all__ as _math_extra_all
+from .nan_reductions import *  # noqa: F401,F403
+from .nan_reductions import __all__ as _nan_all
+from .statistics import *  # noqa: F401,F403
+from .statistics import __all__ as _statistics_all
+from .setops import *  # noqa: F401,F403
+from .setops import __all__ as _setops_all
+from .calculus import *  # noqa: F401,F403
+from .calculus import __all__ as _calculus_all
+from .histograms import *  # noqa: F401,F403
+from .histograms import __all__ as _histograms_all
+from .windows import *  # noqa: F401,F403
+from .windows import __all__ as _windows_all
+from .polynomial import *  # noqa: F401,F403
+from .polynomial import __all__ as _polynomial_all
+from .einsum_path import *  # noqa: F401,F403
+from .einsum_path import __all__ as _einsum_all
+from .pad import *  # noqa: F401,F403
+from .pad import __all__ as _pad_all
+from .shape_extra import *  # noqa: F401,F403
+from .shape_extra import __all__ as _shape_extra_all
+from .triangular import *  # noqa: F401,F403
+from .triangular import __all__ as _triangular_all
+from .index_tricks import *  # noqa: F401,F403
+from .index_tricks import __all__ as _index_tricks_all
+from .indexing_extra import *  # noqa: F401,F403
+from .indexing_extra import __all__ as _indexing_extra_all
+from .array_io import *  # noqa: F401,F403
+from .array_io import __all__ as _array_io_all
+from .vectorize import vectorize  # noqa: F401
 from .complex_funcs import *  # noqa: F401,F403
 from .complex_funcs import __all__ as _complex_all
 from numpy import (floating, inexact, integer, number, signedinteger,  # noqa: F401
@@ -53,11 +84,15 @@ _lax_base.numpy_api.__dict__.update(
     asarray=asarray, concatenate=concatenate, reshape=reshape, stack=stack,  # noqa: F405
     add=add, true_divide=true_divide, ensure_array=_ensure_array)  # noqa: F405
 
-_internal = {"check_int_overflow", "fill_scalar", "scalar_types"}
+_internal = {"check_int_overflow", "fill_scalar", "scalar_types", "concrete_value"}
 __all__ = sorted(
     {n for n in (_creation_all + _dtype_all + _index_all + _linalg_all + _reductions_all + _scalar_all
                  + _shape_all + _sorting_all + _ufuncs_all + _compound_all + _selection_all
-                 + _complex_all)
+                 + _math_extra_all + _nan_all + _statistics_all
+                 + _setops_all + _calculus_all + _histograms_all
+                 + _windows_all + _polynomial_all + _einsum_all
+                 + _pad_all + _shape_extra_all + _triangular_all + _index_tricks_all
+                 + _indexing_extra_all + _array_io_all + ["vectorize"] + _complex_all)
      if n not in _internal}
     | {"unique", "ndarray", "bool", "pi", "e", "inf", "nan", "euler_gamma", "newaxis", "floating",
        "inexact", "integer", "number", "signedinteger", "unsignedinteger", "generic"})

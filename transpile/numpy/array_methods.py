@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..array import Array
 from ..core import Tracer
-from . import (creation, indexing, linalg_ops, reductions, shape_ops, sorting, ufuncs,
+from . import (creation, indexing, linalg_ops, reductions, shape_extra, shape_ops, sorting, ufuncs,
                ufuncs_compound)
 from ._util import is_arraylike
 
@@ -86,7 +86,7 @@ _METHODS = {
     "ravel": shape_ops.ravel,
     "swapaxes": shape_ops.swapaxes,
     "squeeze": shape_ops.squeeze,
-    "repeat": shape_ops.repeat,
+    "repeat": shape_extra.repeat,
     "sum": reductions.sum, "prod": reductions.prod, "mean": reductions.mean,
     "var": reductions.var, "std": reductions.std, "max": reductions.max,
     "min": reductions.min, "any": reductions.any, "all": reductions.all,

@@ -1,15 +1,16 @@
-"""``jnp`` functions about complex numbers: ``angle``, ``iscomplex``, ``isreal``,
-``iscomplexobj``, ``isrealobj`` (``real``/``imag``/``conj`` are ufuncs, ``ufuncs.py``)."""
+"""``jnp`` functions about complex numbers: ``angle``, ``iscomplex`` (``real``/``imag``/
+``conj`` are ufuncs, ``ufuncs.py``; ``isreal``/``iscomplexobj``/``isrealobj`` are in
+``math_extra.py``)."""
 from __future__ import annotations
 
 import numpy as np
 
 from .. import dtypes, lax
 from ..jit import internal_jit as jit
-from ._util import aval, check_arraylike, ensure_array
+from ._util import aval, check_arraylike
 from .ufuncs import const_like, imag, lax_const, real
 
-__all__ = ["angle", "iscomplex", "isreal", "iscomplexobj", "isrealobj"]
+__all__ = ["angle", "iscomplex"]
 
 
 def angle(z, deg: bool = False):
@@ -46,39 +47,16 @@ _angle.__name__ = _angle.__qualname__ = "angle"  # the name JAX's jaxprs show
 _angle_jit = jit(_angle, static_argnames=("deg",))
 
 
-def _imag_test(name: str, lax_fn, what: str):
-    def fn(x):
-        i = imag(x)
-        return lax_fn(i, lax_const(i, 0))
-    fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = (f"Elementwise: whether the imaginary part is {what}.\n\nParameters\n"
-                  "----------\nx : array_like\n\nReturns\n-------\nArray of bool\n")
-    return fn
-
-
-iscomplex = _imag_test("iscomplex", lax.ne, "nonzero")
-isreal = _imag_test("isreal", lax.eq, "zero")
-
-
-def iscomplexobj(x) -> bool:
-    """Whether ``x`` has a complex dtype (whatever its values).
+def iscomplex(x):
+    """Elementwise: whether the imaginary part is nonzero (never, for real dtypes).
 
     Parameters
     ----------
-    x : object
+    x : array_like
 
     Returns
     -------
-    bool
+    Array of bool
     """
-    if x is None:
-        return False
-    dt = getattr(x, "dtype", None)
-    if dt is None:
-        dt = aval(ensure_array(x)).dtype
-    return not dtypes.is_key(dt) and dtypes.is_complex(dt)
-
-
-def isrealobj(x) -> bool:
-    """Whether ``x`` has no complex dtype: ``not iscomplexobj(x)``, which see."""
-    return not iscomplexobj(x)
+    i = imag(x)
+    return lax.ne(i, lax_const(i, 0))

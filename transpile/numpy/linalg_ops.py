@@ -16,7 +16,8 @@ from ._util import aval, canonicalize_axis, check_arraylike, ensure_array, promo
 from .shape_ops import ravel, transpose
 from .ufuncs import multiply
 
-__all__ = ["dot", "matmul", "vdot", "inner", "outer", "tensordot", "einsum"]
+# ``einsum`` (two operands at most) is exported through ``einsum_path.einsum``.
+__all__ = ["dot", "matmul", "vdot", "inner", "outer", "tensordot"]
 
 
 def _out_dtype(a, b, preferred_element_type):

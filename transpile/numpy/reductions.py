@@ -248,18 +248,53 @@ def _broadcast_mask(where, shape):
 
 
 def average(a, axis=None, weights=None, returned=False, keepdims=False):
-    """Weighted average; without weights it is :func:`mean`."""
+    """Weighted average along ``axis``; without weights it is :func:`mean`.
+
+    Parameters
+    ----------
+    a : array_like
+    axis : int or tuple of int, optional
+    weights : array_like, optional
+        Of ``a``'s shape, or 1-D along a single ``axis``.
+    returned : bool
+        Also return the sum of the weights (the element count without weights).
+    keepdims : bool
+
+    Returns
+    -------
+    Array, or (Array, Array) when ``returned``.
+    """
     if weights is None:
+        check_arraylike("average", a)
         avg = mean(a, axis=axis, keepdims=keepdims)
         if returned:
             count = math.prod(aval(a).shape[i] for i in _reduction_axes(axis, aval(a).ndim))
             return avg, lax.broadcast_in_dim(np.array(count, aval(avg).dtype)[()],
                                              aval(avg).shape, ())
         return avg
+    check_arraylike("average", a, weights)
+    a, weights = _promote_pair(a, weights)
+    a_shape, w_shape = aval(a).shape, aval(weights).shape
+    if a_shape != w_shape:
+        if len(w_shape) != 1:
+            raise ValueError("1D weights expected when shapes of a and weights differ.")
+        if axis is None:
+            raise ValueError("Axis must be specified when shapes of a and weights differ.")
+        if isinstance(axis, (tuple, list)):
+            raise ValueError("Single axis expected when shapes of a and weights differ")
+        ax = canonicalize_axis(axis, len(a_shape))
+        if w_shape[0] != a_shape[ax]:
+            raise ValueError("Length of weights not compatible with specified axis.")
+        weights = lax.broadcast_in_dim(weights, tuple(
+            w_shape[0] if i == ax else 1 for i in range(len(a_shape))), (ax,))
     wsum = sum(weights, axis=axis, keepdims=keepdims)
     avg = lax.div(*_promote_pair(sum(multiply(a, weights), axis=axis, keepdims=keepdims),
                                  wsum))
-    return (avg, wsum) if returned else avg
+    if returned:
+        if aval(avg).shape != aval(wsum).shape:
+            wsum = broadcast_to(wsum, aval(avg).shape)
+        return avg, wsum
+    return avg
 
 
 def _promote_pair(x, y):
@@ -417,7 +452,7 @@ def argmin(a, axis=None, out=None, keepdims=None):
 # ---------------------------------------------------------------------------------------
 # Cumulative reductions
 
-def _cumulative(kind: str):
+def _cumulative_body(kind: str, name: str | None = None):
     def body(a, *, axis, dtype):
         if axis is None:
             a = ravel(a)
@@ -428,12 +463,19 @@ def _cumulative(kind: str):
             dt = dtypes.default_int_dtype()
         a = lax._convert_element_type(a, dt, False)
         return getattr(lax, kind)(a, ax, reverse=False)
-    body.__name__ = kind
-    return jit(body, static_argnames=("axis", "dtype"))
+    body.__name__ = name or kind
+    return body
+
+
+def _cumulative(kind: str, name: str | None = None):
+    return jit(_cumulative_body(kind, name), static_argnames=("axis", "dtype"))
 
 
 _cumsum_jit = _cumulative("cumsum")
 _cumprod_jit = _cumulative("cumprod")
+# JAX's names for the array-API functions' staged calls.
+_cumulative_sum_jit = _cumulative("cumsum", "_cumsum_with_promotion")
+_cumulative_prod = _cumulative_body("cumprod")  # not staged as a call in JAX
 
 
 def cumsum(a, axis=None, dtype=None, out=None):
@@ -467,25 +509,58 @@ def cumprod(a, axis=None, dtype=None, out=None):
     return _cumprod_jit(a, axis=axis, dtype=dt)
 
 
-def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
-    """Array-API cumulative sum (``axis`` is required for arrays of rank > 1)."""
+def _cumulative_api(kind: str, word: str, x, axis, dtype, include_initial: bool):
+    """The array-API ``cumulative_<kind>``: ``axis`` required beyond 1-D, optionally led
+    by the identity (``include_initial``)."""
+    check_arraylike(f"cumulative_{kind}", x)
+    nd = aval(x).ndim
+    if nd == 0:
+        raise ValueError(f"The input must be non-scalar to take a cumulative {word}, however "
+                         "a scalar value or scalar array was given.")
     if axis is None:
-        if aval(x).ndim > 1:
-            raise ValueError("The input array has rank > 1; axis must be specified.")
         axis = 0
-    out = cumsum(x, axis=axis, dtype=dtype)
+        if nd > 1:
+            raise ValueError(f"The input array has rank {nd}, however axis was not set to an "
+                             "explicit value. The axis argument is only optional for "
+                             "one-dimensional arrays.")
+    axis = canonicalize_axis(axis, nd)
+    if dtype is not None:
+        dtype = dtypes.canonicalize_dtype(dtype, warn_name=f"cumulative_{kind}")
+    elif kind == "sum":
+        # The sum promotes narrow integers (and booleans) to the default integer.
+        dt = aval(x).dtype
+        dtype = _promote_integer_dtype(dt) if dt.kind in "iu" else None
+    run = _cumulative_sum_jit if kind == "sum" else _cumulative_prod
+    out = run(ensure_array(x), axis=axis, dtype=dtype)
     if include_initial:
-        raise NotImplementedError("cumulative_sum(include_initial=True) is not implemented")
+        shape = list(aval(x).shape)
+        shape[axis] = 1
+        first = lax.full(tuple(shape), 0 if kind == "sum" else 1, aval(out).dtype)
+        out = lax.concatenate([first, out], axis)
     return out
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+    """Array-API cumulative sum.
+
+    Parameters
+    ----------
+    x : array_like
+        At least 1-D.
+    axis : int, optional
+        Required for arrays of rank > 1.
+    dtype : dtype, optional
+        Narrow integers are summed in the default integer type by default.
+    include_initial : bool
+        Start with a 0 (the result is one longer along ``axis``).
+
+    Returns
+    -------
+    Array
+    """
+    return _cumulative_api("sum", "sum", x, axis, dtype, include_initial)
 
 
 def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
-    """Array-API cumulative product."""
-    if axis is None:
-        if aval(x).ndim > 1:
-            raise ValueError("The input array has rank > 1; axis must be specified.")
-        axis = 0
-    out = cumprod(x, axis=axis, dtype=dtype)
-    if include_initial:
-        raise NotImplementedError("cumulative_prod(include_initial=True) is not implemented")
-    return out
+    """Array-API cumulative product (see :func:`cumulative_sum`; the initial value is 1)."""
+    return _cumulative_api("prod", "product", x, axis, dtype, include_initial)

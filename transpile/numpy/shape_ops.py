@@ -20,7 +20,7 @@ __all__ = ["reshape", "ravel", "transpose", "permute_dims", "matrix_transpose", 
            "moveaxis", "squeeze", "expand_dims", "broadcast_to", "broadcast_arrays",
            "broadcast_shapes", "concatenate", "concat", "stack", "hstack", "vstack", "dstack",
            "column_stack", "split", "array_split", "atleast_1d", "atleast_2d", "atleast_3d",
-           "flip", "fliplr", "flipud", "tile", "repeat", "shape", "ndim", "size"]
+           "flip", "fliplr", "flipud", "tile", "shape", "ndim", "size"]
 
 
 def shape(a) -> tuple:
@@ -527,29 +527,12 @@ def tile(A, reps):
     return lax.reshape(wide, tuple(r * d for r, d in zip(reps, shp, strict=True)))
 
 
-def repeat(a, repeats, axis=None, *, total_repeat_length=None):
-    """Repeat each element ``repeats`` times (a static integer).
-
-    Parameters
-    ----------
-    a : array_like
-    repeats : int
-        Per-element counts (an array) need gather/scatter and are not supported yet.
-    axis : int, optional
-        The flattened array is used when None.
-
-    Returns
-    -------
-    Array
+def repeat_static(a, repeats: int, axis=None):
+    """Repeat each element ``repeats`` (a static non-negative int) times along ``axis``
+    (of the flattened array when None): a broadcast and a reshape. ``jnp.repeat`` is
+    :func:`transpile.numpy.shape_extra.repeat`.
     """
-    check_arraylike("repeat", a, repeats)
-    if isinstance(repeats, core.Tracer) or np.ndim(repeats) != 0:
-        raise NotImplementedError("jnp.repeat with traced or per-element repeat counts needs "
-                                  "gather/scatter, which transpile does not implement yet")
-    r = operator.index(repeats if isinstance(repeats, (int, np.integer))
-                       else np.asarray(repeats).item())
-    if r < 0:
-        raise ValueError("repeats may not contain negative values.")
+    r = operator.index(repeats)
     if axis is None:
         a = ravel(a) if aval(a).ndim else lax.reshape(a, (1,))
         axis = 0

@@ -9,6 +9,7 @@ passes and the planner then see one flat jaxpr.
 from __future__ import annotations
 
 from ..ir import ClosedJaxpr, DropVar, Var
+from ..lax.call import EXPANSIONS
 from ._util import closed_like, map_subjaxprs, read
 
 __all__ = ["inline_calls"]
@@ -92,6 +93,14 @@ def _inline(closed: ClosedJaxpr, memo: dict) -> ClosedJaxpr:
         if eqn.primitive.name in _CALL_PRIMITIVES:
             key = _CALL_PRIMITIVES[eqn.primitive.name]
             body = map_subjaxprs({key: eqn.params[key]}, recurse, memo)[key]
+            outs = _splice(body, invars, consts, eqns)
+            for v, a in zip(eqn.outvars, outs, strict=True):
+                env[v] = a
+            changed = True
+            continue
+        expand = EXPANSIONS.get(eqn.primitive)
+        if expand is not None:  # compiled as its expansion (JAX's lower_fun)
+            body = recurse(expand([a.aval for a in eqn.invars], **eqn.params))
             outs = _splice(body, invars, consts, eqns)
             for v, a in zip(eqn.outvars, outs, strict=True):
                 env[v] = a

@@ -15,12 +15,12 @@ import operator
 
 import numpy as np
 
-from . import lax
-from . import numpy as jnp
-from .config import config
-from .custom_derivatives import custom_jvp
-from .jit import jit
-from .numpy._util import aval, canonicalize_axes, canonicalize_axis, promote_args_inexact
+from .. import lax
+from .. import numpy as jnp
+from ..config import config
+from ..custom_derivatives import custom_jvp
+from ..jit import jit
+from ..numpy._util import aval, canonicalize_axes, canonicalize_axis, promote_args_inexact
 
 __all__ = ["relu", "relu6", "sigmoid", "log_sigmoid", "softplus", "silu", "swish", "gelu",
            "elu", "leaky_relu", "celu", "selu", "softmax", "log_softmax", "logsumexp",

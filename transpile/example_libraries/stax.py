@@ -1,0 +1,176 @@
+"""``jax.example_libraries.stax``: neural networks as ``(init_fun, apply_fun)`` pairs.
+
+``init_fun(rng, input_shape) -> (output_shape, params)`` and
+``apply_fun(params, inputs, **kwargs) -> outputs``; ``serial`` and ``parallel`` combine
+layers. (Convolutions, pooling and BatchNorm are not here yet.)
+"""
+from __future__ import annotations
+
+from .. import numpy as jnp
+from .. import random
+from ..nn import elu, gelu, leaky_relu, log_softmax, relu, selu, sigmoid, softmax, softplus
+from ..nn.initializers import glorot_normal, normal
+
+__all__ = ["Dense", "Dropout", "Elu", "Exp", "FanInConcat", "FanInSum", "FanOut", "Gelu",
+           "Identity", "LeakyRelu", "LogSoftmax", "Relu", "Selu", "Sigmoid", "Softmax",
+           "Softplus", "Tanh", "elementwise", "parallel", "serial", "shape_dependent"]
+
+
+def Dense(out_dim, W_init=glorot_normal(), b_init=normal()):  # noqa: N802,B008
+    """A fully connected layer: ``inputs @ W + b``."""
+    def init_fun(rng, input_shape):
+        k1, k2 = random.split(rng)
+        params = W_init(k1, (input_shape[-1], out_dim)), b_init(k2, (out_dim,))
+        return tuple(input_shape[:-1]) + (out_dim,), params
+
+    def apply_fun(params, inputs, **kwargs):
+        W, b = params
+        return jnp.dot(inputs, W) + b
+    return init_fun, apply_fun
+
+
+def elementwise(fun, **fun_kwargs):
+    """A parameterless layer applying ``fun(inputs, **fun_kwargs)``."""
+    def init_fun(rng, input_shape):
+        return input_shape, ()
+
+    def apply_fun(params, inputs, **kwargs):
+        return fun(inputs, **fun_kwargs)
+    return init_fun, apply_fun
+
+
+Tanh = elementwise(jnp.tanh)
+Relu = elementwise(relu)
+Exp = elementwise(jnp.exp)
+LogSoftmax = elementwise(log_softmax, axis=-1)
+Softmax = elementwise(softmax, axis=-1)
+Softplus = elementwise(softplus)
+Sigmoid = elementwise(sigmoid)
+Elu = elementwise(elu)
+LeakyRelu = elementwise(leaky_relu)
+Selu = elementwise(selu)
+Gelu = elementwise(gelu)
+
+
+def _identity():
+    def init_fun(rng, input_shape):
+        return input_shape, ()
+
+    def apply_fun(params, inputs, **kwargs):
+        return inputs
+    return init_fun, apply_fun
+
+
+Identity = _identity()
+
+
+def FanOut(num):  # noqa: N802
+    """A layer giving ``num`` copies of its input (a list)."""
+    def init_fun(rng, input_shape):
+        return [input_shape] * num, ()
+
+    def apply_fun(params, inputs, **kwargs):
+        return [inputs] * num
+    return init_fun, apply_fun
+
+
+def _fan_in_sum():
+    def init_fun(rng, input_shape):
+        return input_shape[0], ()
+
+    def apply_fun(params, inputs, **kwargs):
+        return sum(inputs)
+    return init_fun, apply_fun
+
+
+FanInSum = _fan_in_sum()
+
+
+def FanInConcat(axis=-1):  # noqa: N802
+    """A layer concatenating a list of inputs along ``axis``."""
+    def init_fun(rng, input_shape):
+        ax = axis % len(input_shape[0])
+        size = sum(shape[ax] for shape in input_shape)
+        first = tuple(input_shape[0])
+        return first[:ax] + (size,) + first[ax + 1:], ()
+
+    def apply_fun(params, inputs, **kwargs):
+        return jnp.concatenate(inputs, axis)
+    return init_fun, apply_fun
+
+
+def Dropout(rate, mode="train"):  # noqa: N802
+    """Keep each input with probability ``rate`` (scaled by ``1 / rate``) in
+    ``'train'`` mode; the identity otherwise. ``apply_fun`` needs ``rng=``.
+
+    Raises
+    ------
+    ValueError
+        When ``apply_fun`` is called without an ``rng``.
+    """
+    def init_fun(rng, input_shape):
+        return input_shape, ()
+
+    def apply_fun(params, inputs, **kwargs):
+        rng = kwargs.get("rng", None)
+        if rng is None:
+            raise ValueError(
+                "Dropout layer requires apply_fun to be called with a PRNG key argument. "
+                "That is, instead of `apply_fun(params, inputs)`, call it like "
+                "`apply_fun(params, inputs, rng)` where `rng` is a PRNG key (e.g. from "
+                "`jax.random.key`).")
+        if mode == "train":
+            keep = random.bernoulli(rng, rate, jnp.shape(inputs))
+            return jnp.where(keep, inputs / rate, 0)
+        return inputs
+    return init_fun, apply_fun
+
+
+def _split_rngs(rng, n):
+    return random.split(rng, n) if rng is not None else (None,) * n
+
+
+def serial(*layers):
+    """Layers applied one after another; each gets its own split of ``rng``."""
+    init_funs, apply_funs = zip(*layers) if layers else ((), ())
+
+    def init_fun(rng, input_shape):
+        params = []
+        for init in init_funs:
+            rng, layer_rng = random.split(rng)
+            input_shape, param = init(layer_rng, input_shape)
+            params.append(param)
+        return input_shape, params
+
+    def apply_fun(params, inputs, **kwargs):
+        rng = kwargs.pop("rng", None)
+        for fun, param, r in zip(apply_funs, params, _split_rngs(rng, len(layers))):
+            inputs = fun(param, inputs, rng=r, **kwargs)
+        return inputs
+    return init_fun, apply_fun
+
+
+def parallel(*layers):
+    """Layers applied side by side to a sequence of inputs (one each)."""
+    init_funs, apply_funs = zip(*layers) if layers else ((), ())
+
+    def init_fun(rng, input_shape):
+        rngs = random.split(rng, len(layers))
+        return tuple(zip(*[init(r, shape) for init, r, shape in
+                           zip(init_funs, rngs, input_shape)]))
+
+    def apply_fun(params, inputs, **kwargs):
+        rng = kwargs.pop("rng", None)
+        return [f(p, x, rng=r, **kwargs) for f, p, x, r in
+                zip(apply_funs, params, inputs, _split_rngs(rng, len(layers)))]
+    return init_fun, apply_fun
+
+
+def shape_dependent(make_layer):
+    """A layer built from the input shape: ``make_layer(shape) -> (init, apply)``."""
+    def init_fun(rng, input_shape):
+        return make_layer(input_shape)[0](rng, input_shape)
+
+    def apply_fun(params, inputs, **kwargs):
+        return make_layer(jnp.shape(inputs))[1](params, inputs, **kwargs)
+    return init_fun, apply_fun
