@@ -17,7 +17,6 @@ from .. import core, dtypes
 from ..core import ShapedArray
 from ..interpreters import ad
 from ..interpreters.batching import defbroadcasting, defvectorized
-from ..ir import pp_param_rules
 from . import elementwise as ew
 from ._base import broadcasting_shape, check_same_dtypes, set_cost
 
