@@ -168,10 +168,14 @@ def test_cuda_emulated_matches_the_c_backend(tmp_path):
                                   jnp.sort(z), z[:30].reshape(5, 6) @ z[:30].reshape(6, 5))),
     ]
     named = [(n, jax.make_jaxpr(f)(z)) for n, f in progs]
+    with _mode("x64_on"):  # complex128: 16-byte elements through the block reductions
+        named.append(("c128", jax.make_jaxpr(lambda w: (jnp.sum(w), jnp.max(w), w * w))(
+            z.astype(np.complex128))))
     cpu = compile_many(named)
     emu = build_emulated(named, tmp_path)
     for (name, _), c, g in zip(named, cpu, emu, strict=True):
-        for k, (x, y) in enumerate(zip(g([z]), c([z]), strict=True)):
+        arg = z.astype(np.complex128) if name == "c128" else z
+        for k, (x, y) in enumerate(zip(g([arg]), c([arg]), strict=True)):
             x, y = (np.asarray(getattr(v, "_value", v)) for v in (x, y))
             assert x.dtype == y.dtype, f"{name} output {k}"
             np.testing.assert_allclose(x, y, rtol=1e-5, atol=1e-5, err_msg=f"{name} {k}")
