@@ -102,7 +102,8 @@ def _run(fn, args, want, tol, what):
 
 
 CASES = [pytest.param(mode, row, id=f"{mode}-{row['expr']}")
-         for mode in ("x64_off", "x64_on") for row in DATA[mode] if row["group"] != "ad"]
+         for mode in ("x64_off", "x64_on") for row in DATA[mode]
+         if row["group"] in ("lax", "jnp")]
 
 
 def _env():
@@ -120,7 +121,7 @@ def test_eager(mode, row):
 
 
 def _jit_rows(mode, errors: bool):
-    return [r for r in DATA[mode] if r["group"] != "ad" and r["expr"] not in _HOST_ONLY
+    return [r for r in DATA[mode] if r["group"] in ("lax", "jnp") and r["expr"] not in _HOST_ONLY
             and ("error" in r.get("jit", r["eager"])) == errors and not _missing(r["expr"])]
 
 
@@ -146,6 +147,27 @@ def test_jit(mode):
         assert len(outs) == len(rows) > 100
         for out, row in zip(outs, rows, strict=True):
             _check(out, row.get("jit", row["eager"]), TOL[mode], row["expr"])
+
+
+#: Expressions whose jaxpr differs from JAX's for reasons not about complex numbers
+#: (strict xfails: one that starts matching must leave the list).
+KNOWN_JAXPR_DIFFERENCES = {
+    "jnp.linalg.norm(x)": "jnp.linalg.norm is not staged as jit[name=norm], for any dtype",
+    "jnp.isclose(x, y)": "jnp.isclose stages JAX's earlier expansion (the same values)",
+}
+
+
+@pytest.mark.parametrize("mode,row", [
+    pytest.param(m, r, id=f"{m}-{r['expr']}", marks=[pytest.mark.xfail(
+        reason=KNOWN_JAXPR_DIFFERENCES[r["expr"]], strict=True)]
+        if r["expr"] in KNOWN_JAXPR_DIFFERENCES else [])
+    for m in ("x64_off", "x64_on") for r in DATA[m] if r["group"] == "jaxpr"])
+def test_jaxpr_text(mode, row):
+    """The staged equations print as JAX's (complex literals, conj's input_dtype, ...)."""
+    with _mode(mode), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fn = eval("lambda x, y, r, m: " + row["expr"], _env())
+        assert str(jax.make_jaxpr(fn)(**_args(mode))) == row["jaxpr"]
 
 
 def test_cuda_emulated_matches_the_c_backend(tmp_path):
@@ -179,3 +201,16 @@ def test_cuda_emulated_matches_the_c_backend(tmp_path):
             x, y = (np.asarray(getattr(v, "_value", v)) for v in (x, y))
             assert x.dtype == y.dtype, f"{name} output {k}"
             np.testing.assert_allclose(x, y, rtol=1e-5, atol=1e-5, err_msg=f"{name} {k}")
+
+
+def test_isinf_isfinite_isnan_follow_numpy():
+    """A complex number is infinite when either part is, finite when both are, NaN when
+    either part is (NumPy's and JAX's rules), eagerly and under jit."""
+    inf, nan = np.inf, np.nan
+    z = np.array([complex(inf, 1), complex(1, -inf), complex(nan, 0), complex(0, nan),
+                  1j, complex(inf, nan)], np.complex64)
+    fns = (jnp.isinf, jnp.isfinite, jnp.isnan)
+    want = [np.isinf(z), np.isfinite(z), np.isnan(z)]
+    for run in (lambda a: [f(a) for f in fns], jax.jit(lambda a: [f(a) for f in fns])):
+        for got, w in zip(run(jnp.asarray(z)), want, strict=True):
+            np.testing.assert_array_equal(np.asarray(got), w)

@@ -139,6 +139,16 @@ AD = ["jax.grad(lambda a: jnp.sum(jnp.abs(a) ** 2))(x)",
       "jax.grad(lambda a: jnp.real(a.astype(x.dtype) * 1j * a).sum())(r)",
       "jax.grad(lambda a: jnp.abs(a) ** 2, holomorphic=True)(x[0])",
       ]
+#: Expressions whose jaxpr text (``make_jaxpr`` of the expression over x, y, r, m) is kept.
+JAXPRS = ["x * 1j + 2", "jnp.abs(x)", "jnp.angle(x, deg=True)", "jnp.conj(x) + jnp.real(x)",
+          "lax.complex(r, r)", "jnp.var(x)", "jnp.linalg.norm(x)", "x < y", "jnp.round(x)",
+          "jnp.sum(x)", "jnp.mean(x)", "x.astype(jnp.float32)", "jnp.sort(x)",
+          "jnp.isclose(x, y)", "jnp.iscomplex(x)",
+          "jax.grad(lambda a: jnp.abs(a) ** 2)(x[0])",
+          "jax.grad(lambda a: (a * a).real)(x[0])",
+          "jax.grad(lambda a: a * a, holomorphic=True)(x[0])",
+          "jax.vjp(lambda a: lax.complex(a, a), r)[1](x)",
+          "jax.grad(lambda a: jnp.sum(jnp.angle(a)))(x)"]
 AD_ERRORS = ["jax.grad(lambda a: a * a)(x[0])",
              "jax.grad(lambda a: jnp.sum(a))(r)",
              "jax.grad(lambda a: a.real, holomorphic=True)(x[0])",
@@ -184,6 +194,10 @@ def record_mode():
     cases += [("lax.integer_pow(x, 3)", "lax"), ("lax.integer_pow(x, -2)", "lax")]
     cases += [(e, "jnp") for e in JNP] + [(e, "ad") for e in AD + AD_ERRORS]
     out = []
+    for expr in JAXPRS:
+        fn = eval("lambda x, y, r, m: " + expr, env)
+        out.append({"expr": expr, "group": "jaxpr",
+                    "jaxpr": str(jax.make_jaxpr(fn)(**args))})
     for expr, group in cases:
         fn = eval("lambda x, y, r, m: " + expr, env)
         row = {"expr": expr, "group": group}

@@ -58,5 +58,13 @@ def iscomplex(x):
     -------
     Array of bool
     """
+    return _iscomplex_jit(x)
+
+
+def _iscomplex(x):
     i = imag(x)
     return lax.ne(i, lax_const(i, 0))
+
+
+_iscomplex.__name__ = _iscomplex.__qualname__ = "iscomplex"
+_iscomplex_jit = jit(_iscomplex)

@@ -17,7 +17,7 @@ from .. import dtypes, lax
 from ..jit import internal_jit as jit
 from ._util import aval, canonicalize_axis, check_arraylike, ensure_array, promote_dtypes_inexact
 from .shape_ops import broadcast_to, ravel
-from .ufuncs import check_int_overflow, greater, lax_const, multiply
+from .ufuncs import check_int_overflow, lax_const, multiply
 from .ufuncs_compound import where as _jnp_where
 
 __all__ = ["sum", "prod", "max", "min", "amax", "amin", "any", "all", "mean", "average",
@@ -318,18 +318,18 @@ def _var(a, correction, *, axis, dtype, keepdims):
     a = lax._convert_element_type(a, compute_dt, False)
     a_mean = mean(a, axis, keepdims=True)
     centered = lax.sub(a, a_mean)
-    cplx = dtypes.is_complex(compute_dt)
-    # |a - mean|^2: JAX's real(c * conj(c)) for complex
-    centered = lax.real(lax.mul(centered, lax.conj(centered))) if cplx else \
-        lax.square(centered)
+    if dtypes.is_complex(compute_dt):
+        # |a - mean|^2 as JAX's real(c * conj(c)); the rest in the parts' dtype
+        centered = lax.real(lax.mul(centered, lax.conj(centered)))
+        compute_dt = dtypes.real_dtype(compute_dt)
+    else:
+        centered = lax.square(centered)
     count = math.prod(a_aval.shape[i] for i in axes)
     normalizer = lax.sub(np.array(count, compute_dt)[()],
                          lax.convert_element_type(correction, compute_dt))
-    result = sum(centered, axis, keepdims=keepdims, dtype=compute_dt if cplx else None)
+    result = sum(centered, axis, keepdims=keepdims)
     result = lax._convert_element_type(lax.div(result, normalizer), result_dt, False)
-    zero = np.array(0, compute_dt)[()]
-    positive = greater(normalizer, zero) if cplx else lax.gt(normalizer, zero)
-    return _jnp_where(positive, result, math.nan)
+    return _jnp_where(lax.gt(normalizer, np.array(0, compute_dt)[()]), result, math.nan)
 
 
 _var_jit = jit(_var, static_argnames=("axis", "dtype", "keepdims"))

@@ -158,6 +158,8 @@ def _isnan(x):
 def _isfinite(x):
     if dtypes.is_float(_dtype(x)):
         return lax.is_finite(x)
+    if dtypes.is_complex(_dtype(x)):  # both parts finite
+        return lax.bitwise_and(lax.is_finite(lax.real(x)), lax.is_finite(lax.imag(x)))
     return full_like_bool(x, True)
 
 
@@ -249,9 +251,9 @@ def _ordered(lax_fn, fun_name):
     def body(x, y):
         x, y = promote_args(fun_name, x, y)
         if dtypes.is_complex(_dtype(x)):
-            rx, ry = lax.real(x), lax.real(y)
-            return lax.select(lax.eq(rx, ry), lax_fn(lax.imag(x), lax.imag(y)),
-                              lax_fn(rx, ry))
+            same = lax.eq(lax.real(x), lax.real(y))
+            by_imag = lax_fn(lax.imag(x), lax.imag(y))
+            return lax.select(same, by_imag, lax_fn(lax.real(x), lax.real(y)))
         return lax_fn(x, y)
     return body
 

@@ -483,6 +483,10 @@ def logaddexp(x1, x2, /):
 def _isinf(x):
     if dtypes.is_float(_dtype(x)):
         return lax.eq(lax.abs(x), const_like(x, np.inf))
+    if dtypes.is_complex(_dtype(x)):  # either part infinite
+        re, im = lax.real(x), lax.imag(x)
+        return lax.bitwise_or(lax.eq(lax.abs(re), const_like(re, np.inf)),
+                              lax.eq(lax.abs(im), const_like(im, np.inf)))
     return full_like_bool(x, False)
 
 
