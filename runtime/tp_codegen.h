@@ -13,6 +13,7 @@
 #include "tp_ops.h"
 #include "tp_math.h"
 #include "tp_xla_math.h"
+#include "tp_special.h"
 #include "tp_parallel.h"
 #include "tp_complex.h"
 

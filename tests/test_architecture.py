@@ -38,7 +38,7 @@ LAYERS = {
     # 1 IR core
     "transpile.core": 1, "transpile.ir": 1,
     # 2 values and devices
-    "transpile.array": 2, "transpile.devices": 2, "transpile.placement": 2,
+    "transpile.array": 2, "transpile.array_interop": 2, "transpile.devices": 2, "transpile.placement": 2,
     "transpile.memory": 2,
     # 3 interpreters
     "transpile.interpreters": 3,
@@ -55,7 +55,7 @@ LAYERS = {
     "transpile.call_keys": 8, "transpile.eager_kernels": 8,
     "transpile.export": 8, "transpile.autodiff": 8, "transpile.vmapping": 8,
     "transpile.custom_derivatives": 8, "transpile.callbacks": 8,
-    "transpile.checkpoint_policies": 8,
+    "transpile.checkpoint_policies": 8, "transpile.float_checks": 8,
     # 9 libraries
     "transpile.numpy": 9, "transpile.random": 9, "transpile.nn": 9,
     "transpile.scipy": 9, "transpile.example_libraries": 9,

@@ -111,6 +111,12 @@ def _extra_programs():
                      (X.astype(jnp.bfloat16),)),
         "nextafter_erf": (lambda x: (lax.nextafter(x, x + 1), lax.erf_inv(x / 10),
                                      lax.erf(x), jnp.cbrt(x), x ** 2.5), (X,)),
+        "special": (lambda x: (lax.lgamma(x), lax.digamma(x), lax.erfc(x), lax.bessel_i0e(x),
+                               lax.bessel_i1e(x), lax.igamma(x * x, x * x + 1),
+                               lax.igammac(x * x, x * x + 1), lax.igamma_grad_a(x * x, x * x),
+                               lax.random_gamma_grad(x * x, x * x), lax.polygamma(x * 0 + 2, x),
+                               lax.zeta(x * 0 + 2, x), lax.betainc(x * x, x * x + 1, x * x / 9)),
+                    (X,)),
     }
 
 

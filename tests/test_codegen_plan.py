@@ -78,3 +78,39 @@ def test_parallel_only_above_the_threshold():
     small = _plan(lambda x: x * 2, np.ones(100, np.float32)).kernels[0]
     big = _plan(lambda x: x * 2, np.ones(1 << 20, np.float32)).kernels[0]
     assert not small.fields.parallel and big.fields.parallel
+
+
+def _dot_scalar_left(x):
+    return lax.dot_general(np.float32(2), x, (((), ()), ((), ())))
+
+
+def _dot_scalar_in_loop(x):
+    return lax.fori_loop(0, 2, lambda i, c: lax.dot_general(c, np.float32(2),
+                                                            (((), ()), ((), ()))), x)
+
+
+def _grad_of_reshaped_matmul(x0, x1):
+    # grad folds reshape(1.0) into a literal operand of the dot_general of the VJP
+    m = jnp.maximum(jnp.where(jnp.sin(jnp.concatenate((x1, x0))) > 0,
+                              jnp.sin(jnp.concatenate((x1, x0))), 0.1), 0.)
+    return jnp.sum(jnp.reshape(jnp.matmul(x0, x0), ())) + jnp.sum(m)
+
+
+X5 = np.linspace(-1, 1, 5).astype(np.float32) + 0.1
+X1 = np.array([0.5], np.float32)
+
+
+@pytest.mark.parametrize("fn, args, want", [
+    (_dot_scalar_left, (X5,), lambda x: 2 * x),
+    (_dot_scalar_in_loop, (X5,), lambda x: 4 * x),
+    (jax.value_and_grad(_grad_of_reshaped_matmul, argnums=(0, 1)), (X5, X1),
+     lambda x0, x1: (x0 @ x0 + np.sum(np.maximum(np.where(
+         np.sin(np.r_[x1, x0]) > 0, np.sin(np.r_[x1, x0]), 0.1), 0)),
+         (2 * x0 + np.where(np.sin(x0) > 0, np.cos(x0), 0), np.where(
+             np.sin(x1) > 0, np.cos(x1), 0)))),
+])
+def test_literal_operand_of_a_dot_is_buffered(fn, args, want):
+    got = jax.tree_util.tree_leaves(jax.jit(fn)(*args))
+    ref = jax.tree_util.tree_leaves(want(*[a.astype(np.float64) for a in args]))
+    for g, r in zip(got, ref, strict=True):
+        np.testing.assert_allclose(np.asarray(g), r, rtol=1e-5, atol=1e-6)

@@ -3,9 +3,11 @@
 Recorded from JAX 0.10.2 (``tests/data/linalg_lu.json``, written by
 ``tools/record_linalg_data.py`` from ``linalg_cases.LU``): the jaxpr text of ``lu``, its
 JVP and its batching; errors word for word; values within rounding (LAPACK's ``getrf``
-and transpile's kernel may round differently in the last bits). ``jnp.linalg``'s
-jaxprs are not compared: JAX wraps ``solve`` in ``custom_linear_solve`` and gives
-``det``/``slogdet`` custom JVPs, which transpile does not have (yet).
+and transpile's kernel may round differently in the last bits). ``solve``'s and
+``inv``'s jaxprs (a ``custom_linear_solve``) are compared as text, with their
+gradients; ``det``'s and ``slogdet``'s are not (JAX reads the LU diagonal with a
+platform-dependent ``cond``), though both have JAX's custom JVPs (the adjugate for
+``det``: finite at a singular matrix).
 
 Independent references: ``P A == L U`` residuals over dtypes and shapes (batched,
 non-square, empty), ``np.linalg`` float64 answers, central finite differences for the
@@ -28,7 +30,10 @@ REC = Recorded(LU, "linalg_lu.json")
 DATA = REC.data
 # Cases whose jaxpr is the lu primitive's own (and its rules'): compared as text.
 JAXPR_CASES = ["lu_f32", "lu_f64", "lu_wide", "lu_tall", "lu_batch", "lu_zero", "lu_rank1",
-               "lu_jvp", "lu_vmap", "det_2x2", "det_3x3_batch", "det_2x2_int"]
+               "lu_jvp", "lu_vmap", "det_2x2", "det_3x3_batch", "det_2x2_int",
+               # solve through custom_linear_solve (lax/linear_solve.py)
+               "solve_vec", "solve_mat", "solve_int", "solve_f64", "inv", "inv_batch",
+               "grad_solve", "grad_inv", "solve_bcast"]
 
 
 def test_cases_were_recorded():
@@ -215,3 +220,16 @@ def test_vmap_of_solve():
     got = np.asarray(transpile.vmap(jnp.linalg.solve)(a, b))
     want = np.linalg.solve(a.astype(np.float64), b.astype(np.float64)[..., None])[..., 0]
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+def test_det_grad_is_the_adjugate_at_a_singular_matrix():
+    # JAX's custom JVP of det: finite (the adjugate's transpose) where A^-1 does not exist
+    a = np.array([[1., 2, 3, 4], [2, 4, 6, 8], [0, 1, 0, 1], [1, 0, 2, 1]], np.float32)
+    g = np.asarray(transpile.grad(jnp.linalg.det)(a))
+    want = np.array([[2., -2, -2, 2], [-1, 1, 1, -1], [0, 0, 0, 0], [0, 0, 0, 0]])
+    np.testing.assert_allclose(g, want, atol=1e-5)
+    b = a + np.eye(4, dtype=np.float32)
+    g = np.asarray(transpile.grad(jnp.linalg.det)(b))
+    np.testing.assert_allclose(g, np.linalg.det(b.astype(np.float64))
+                               * np.linalg.inv(b.astype(np.float64)).T, rtol=1e-4)
+

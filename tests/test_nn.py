@@ -26,21 +26,15 @@ RECORDED = jaxpr_cases.load_data("nn.json")["cases"]
 NAMES = list(RECORDED)
 GRAD_NAMES = [n for n in NAMES if "grad_jaxpr" in RECORDED[n]]
 
-_ERFC = ("transpile has no erfc primitive: gelu(approximate=False) uses 1 + erf(x/sqrt 2) "
-         "where JAX uses erfc(-x/sqrt 2)")
 _JIT_RESIDUALS = ("differentiating a jit keeps residuals JAX's partial evaluation drops "
                   "(the tangent of a max under stop_gradient, a zero for where's jvp)")
 
 #: name -> why transpile's make_jaxpr(f) text differs (strict xfails).
-KNOWN_JAXPR_DIFFERENCES: dict = {
-    "gelu exact": _ERFC, "gelu exact x64": _ERFC,
-}
+KNOWN_JAXPR_DIFFERENCES: dict = {}
 #: name -> why transpile's make_jaxpr(grad(sum(f))) text differs (strict xfails).
 KNOWN_GRAD_JAXPR_DIFFERENCES: dict = {
     **KNOWN_JAXPR_DIFFERENCES,
     **{n: _JIT_RESIDUALS for n in (
-        "elu", "elu x64", "elu alpha", "elu alpha x64", "leaky_relu", "leaky_relu x64",
-        "leaky_relu slope", "leaky_relu slope x64", "selu", "selu x64",
         "log_softmax", "log_softmax axis0", "log_softmax x64")},
     "softmax where": "JAX reuses one traced jaxpr for the two _where calls of one "
                      "signature and hoists it (let _where = ...); transpile traces each",

@@ -48,7 +48,7 @@ RULE_TABLES = [
     }),
     ("jvp", lambda p: p in ad.jvp_rules, {
         # JAX 0.10.2 defines no derivative either: differentiating raises its error
-        "nextafter",
+        "nextafter", "zeta", "igamma_grad_a", "random_gamma_grad",
         # only exists inside tangent jaxprs, which are transposed, never differentiated
         "custom_lin",
     }),
@@ -64,7 +64,9 @@ RULE_TABLES = [
         "clamp", "cos", "cosh", "erf", "erf_inv", "exp", "exp2", "expm1", "floor", "fma",
         "integer_pow", "is_finite", "log", "log1p", "logistic", "max", "min", "nextafter",
         "pow", "rem", "round", "rsqrt", "sign", "sin", "sinh", "sqrt", "square", "tan",
-        "tanh", "cholesky", "lu", "qr", "eigh", "svd", "cummax", "cummin", "cumprod", "reduce_max", "reduce_min",
+        "tanh", "lgamma", "digamma", "erfc", "igamma", "igammac", "igamma_grad_a",
+        "random_gamma_grad", "bessel_i0e", "bessel_i1e", "polygamma", "zeta",
+        "regularized_incomplete_beta", "cholesky", "lu", "qr", "eigh", "svd", "cummax", "cummin", "cumprod", "reduce_max", "reduce_min",
         "reduce_prod", "scatter-max", "scatter-min", "sort", "top_k", "argmax", "argmin",
         # integer or boolean results: their tangents are symbolic zeros, never transposed
         "and", "or", "xor", "not", "eq", "ne", "lt", "le", "gt", "ge", "shift_left",
@@ -79,7 +81,7 @@ RULE_TABLES = [
     }),
     ("lowering (codegen)", lambda p: p in lowering.LOWERINGS, {
         # inlined by passes.inline before planning
-        "jit", "custom_jvp_call", "custom_vjp_call", "remat2",
+        "jit", "custom_jvp_call", "custom_vjp_call", "remat2", "custom_linear_solve",
         # expanded by passes.inline (lax.call.EXPANSIONS), as JAX's lower_fun
         "random_gamma",
         # only in the tangent jaxprs of reverse mode, which are transposed, never compiled

@@ -172,3 +172,26 @@ def test_random_gamma_p_batches_like_its_elements():
     batched = np.asarray(jax.vmap(lambda k: random.gamma(k, a))(keys))
     rows = np.stack([np.asarray(random.gamma(keys[i], a)) for i in range(3)])
     assert np.array_equal(batched, rows)
+
+
+@pytest.mark.parametrize("sampler,a", [("gamma", 2.5), ("gamma", 0.4), ("loggamma", 0.3),
+                                       ("loggamma", 7.0)])
+def test_gamma_draws_differentiate_in_a_as_the_implicit_derivative(sampler, a):
+    # JAX's derivative of a gamma draw x in `a` is the implicit one, dx/da = -(dP/da) /
+    # (dP/dx) with P(a, x) the regularized incomplete gamma function (not the pathwise
+    # derivative of the rejection sampler): the reference takes dP/da by central
+    # differences of igamma and dP/dx = x^(a-1) e^-x / Gamma(a), in float64.
+    with jax.enable_x64():
+        key = random.key(3)
+        draw = lambda s: getattr(random, sampler)(key, s, (5,), dtype=jnp.float64)
+        x = np.asarray(draw(a))
+        if sampler == "loggamma":
+            x = np.exp(x)
+        eps = 1e-6
+        dp_da = (np.asarray(lax.igamma(a + eps, x)) - np.asarray(lax.igamma(a - eps, x))) / (2 * eps)
+        density = np.exp((a - 1) * np.log(x) - x - math.lgamma(a))
+        dx_da = -dp_da / density
+        want = np.sum(dx_da / x if sampler == "loggamma" else dx_da)
+        total = lambda s: jnp.sum(draw(s))
+        assert float(jax.grad(total)(a)) == pytest.approx(want, rel=1e-6)
+        assert float(jax.jit(jax.grad(total))(a)) == pytest.approx(want, rel=1e-6)

@@ -13,7 +13,8 @@ from .api import (CpuDevice, CudaDevice, block_until_ready, default_backend, dev
                   device_get, device_put, devices, local_device_count, local_devices,
                   print_environment_info)
 from .array import Array
-from .config import config, default_device, disable_jit, enable_x64
+from .config import (config, debug_infs, debug_nans, default_device, disable_jit,
+                     enable_x64, numpy_dtype_promotion)
 from .core import ShapedArray
 from .jit import ShapeDtypeStruct, eval_shape, jit, make_jaxpr
 from .autodiff import (grad, hessian, jacfwd, jacrev, jvp, linearize,  # noqa: F401
@@ -28,6 +29,7 @@ from . import numpy  # noqa: E402
 from . import random  # noqa: E402
 from . import dtypes  # noqa: E402
 from . import nn  # noqa: E402
+from . import scipy  # noqa: E402,F401
 from . import tree, ops, flatten_util, typing, checkpoint_policies, test_util  # noqa: E402,F401
 from . import example_libraries  # noqa: E402,F401
 from .api_extra import (clear_caches, closure_convert, ensure_compile_time_eval,  # noqa: E402,F401
@@ -45,7 +47,7 @@ __all__ = ["jit", "make_jaxpr", "block_until_ready", "ShapeDtypeStruct", "Array"
            "errors", "tree_util", "numpy", "lax", "random", "dtypes", "devices", "device_put", "device_get",
            "device_count", "local_devices", "local_device_count", "default_backend",
            "disable_jit", "enable_x64", "eval_shape", "ShapedArray", "CpuDevice", "CudaDevice",
-           "default_device", "typeof",
+           "default_device", "typeof", "debug_nans", "debug_infs", "numpy_dtype_promotion",
            "print_environment_info", "grad", "value_and_grad", "jvp", "vjp", "linearize",
            "jacfwd", "jacrev", "hessian", "custom_jvp", "custom_vjp", "checkpoint", "remat",
            "export_c", "vmap", "nn", "tree", "ops", "flatten_util", "typing",

@@ -15,7 +15,7 @@ from typing import Any, Callable
 import numpy as np
 
 from . import dtypes
-from .errors import (ConcretizationTypeError, TracerArrayConversionError,
+from .errors import (ConcretizationTypeError, jax_array_error, TracerArrayConversionError,
                      TracerBoolConversionError, TracerIntegerConversionError,
                      UnexpectedTracerError)
 
@@ -156,6 +156,8 @@ def get_aval(x) -> ShapedArray:
         return ShapedArray(np.shape(x), dtypes.canonicalize_dtype(x.dtype), False)
     if isinstance(x, (bool, int, float, complex)):
         return _scalar_aval(x)
+    if hasattr(x, "__jax_array__"):  # honoured by jnp.asarray/array and operators only
+        raise jax_array_error()
     raise TypeError(f"Value {x!r} of type {type(x)} is not a valid JAX type")
 
 

@@ -17,14 +17,19 @@ The primitives and their rules are in ``lax.custom_derivatives`` (batching rules
 from __future__ import annotations
 
 import functools
+import inspect
 from typing import Callable
 
-from . import core, tree_util
+import numpy as np
+
+from . import core, dtypes, tree_util
 from .interpreters import ad
+from .errors import UnexpectedTracerError
 from .interpreters.tracing import split_tracer_consts, trace_to_jaxpr
 from .lax.custom_derivatives import (_Hidden, _is_staged_tangent,  # noqa: F401
                                      custom_jvp_call_p, custom_lin_p, custom_vjp_call_p,
                                      remat_p)
+from .lax.sorting import stop_gradient
 
 __all__ = ["custom_jvp", "custom_vjp", "checkpoint", "remat", "custom_jvp_call_p",
            "custom_vjp_call_p", "custom_lin_p", "remat_p"]
@@ -63,16 +68,129 @@ class _FnName:
 
 
 # ---------------------------------------------------------------------------------------
+# Calls: which trace a call meets decides what runs (as in JAX, the user's function is
+# only traced where a jaxpr is being built or batched)
+
+def _resolve_kwargs(fun: Callable, args: tuple, kwargs: dict) -> tuple:
+    """``args`` and ``kwargs`` as positional arguments, defaults filled in, by ``fun``'s
+    signature (the rules take positional primals only)."""
+    try:
+        sig = inspect.signature(fun)
+    except (TypeError, ValueError):
+        if kwargs:
+            raise TypeError("keyword arguments could not be resolved to positions") from None
+        return tuple(args)
+    bound = sig.bind(*args, **kwargs)
+    bound.apply_defaults()
+    if bound.kwargs:
+        raise TypeError("keyword arguments could not be resolved to positions")
+    return tuple(bound.args)
+
+
+def _nondiff_value(value, kind: str):
+    """A ``nondiff_argnums`` argument as the rules see it: for custom_jvp, its arrays
+    under ``stop_gradient`` (no derivative flows through them); custom_vjp refuses
+    tracers there, as JAX does."""
+    def one(v):
+        if not isinstance(v, core.Tracer):
+            return v
+        if kind == "custom_vjp":
+            raise UnexpectedTracerError(
+                "Found a JAX Tracer object passed as an argument to a custom_vjp function "
+                "in a position indicated by nondiff_argnums as non-differentiable. Tracers "
+                "cannot be passed as non-differentiable arguments to custom_vjp functions; "
+                "instead, nondiff_argnums should only be used for arguments that can't be "
+                "or contain JAX tracers, e.g. function-valued arguments. In particular, "
+                "array-valued arguments should typically not be indicated as "
+                "nondiff_argnums.")
+        return stop_gradient(v)
+    return tree_util.tree_map(one, value)
+
+
+class _Call:
+    """One call of a custom-derivative function: its arguments split into the
+    non-differentiable ones (``nondiff_argnums``, passed to the rules as they are) and
+    the differentiable ones, flattened."""
+
+    def __init__(self, fun: Callable, nondiff_argnums: tuple, args: tuple, kwargs: dict,
+                 kind: str = "custom_jvp"):
+        args = _resolve_kwargs(fun, args, kwargs)
+        self.n_args = len(args)
+        self.nd = tuple(nondiff_argnums)
+        self.fixed = {i: _nondiff_value(args[i], kind) for i in self.nd}
+        self.dyn = tuple(a for i, a in enumerate(args) if i not in self.fixed)
+        self.leaves, self.in_tree = tree_util.tree_flatten(self.dyn)
+        self.trace = core.find_top_trace(self.leaves)
+
+    @property
+    def eager(self) -> bool:
+        return type(self.trace) is core.EvalTrace
+
+    @property
+    def differentiating(self) -> bool:
+        return ad.is_jvp_trace(self.trace)
+
+    def full_args(self, dyn) -> list:
+        """The arguments in their positions, ``dyn`` in the differentiable ones."""
+        out, it = [], iter(dyn)
+        for i in range(self.n_args):
+            out.append(self.fixed[i] if i in self.fixed else next(it))
+        return out
+
+    def nondiff(self) -> list:
+        return [self.fixed[i] for i in self.nd]
+
+    def eager_args(self) -> list:
+        # NumPy arrays come in with their canonical dtype, Python scalars as they are.
+        leaves = [np.asarray(x, dtypes.canonicalize_dtype(x.dtype))
+                  if isinstance(x, (np.ndarray, np.generic)) and x.dtype != ad.float0 else x
+                  for x in self.leaves]
+        return self.full_args(tree_util.tree_unflatten(self.in_tree, leaves))
+
+    def split(self):
+        """The primals and tangents of the arguments' JVP tracers."""
+        tracers = [self.trace.full_raise(x) for x in self.leaves]
+        return [t.primal for t in tracers], [t.tangent for t in tracers]
+
+    def wrap(self, primals, tangents) -> list:
+        """Outputs as tracers of the call's JVP trace."""
+        tr = self.trace
+        return [core.full_lower(tr.tracer(tr, p, t)) for p, t in zip(primals, tangents)]
+
+
+def _check_tangents(outs, t_outs) -> None:
+    if len(outs) != len(t_outs):
+        raise TypeError("Custom JVP rule must produce primal and tangent outputs with equal "
+                        f"container (pytree) structures, but got {len(outs)} primal and "
+                        f"{len(t_outs)} tangent leaves.")
+    for o, t in zip(outs, t_outs):
+        want = ad.tangent_aval(core.get_aval(o).strip_weak_type())
+        got = core.get_aval(t).strip_weak_type()
+        if got.shape != want.shape or got.dtype != want.dtype:
+            raise TypeError(
+                "Custom JVP rule must produce primal and tangent outputs with "
+                f"corresponding shapes and dtypes. Expected {want.str_long()} "
+                f"(tangent type of {core.get_aval(o).strip_weak_type().str_long()}) "
+                f"but got {got.str_long()}.")
+
+
+# ---------------------------------------------------------------------------------------
 # custom_jvp
 
 class custom_jvp:  # noqa: N801  (JAX's name)
     """A function with a user-defined JVP rule.
 
+    Called outside any transformation it simply runs ``fun``; differentiated, it runs
+    the rule instead, with the primals of that level (concrete under plain ``grad``, so
+    Python control flow on them works); under ``jit`` or ``vmap`` it is traced to a
+    ``custom_jvp_call`` equation that keeps the rule.
+
     Parameters
     ----------
     fun : callable
     nondiff_argnums : tuple of int
-        Arguments passed through to the rule undifferentiated (first, in order).
+        Arguments passed to the rule undifferentiated, first and in order:
+        ``jvp(*nondiff_args, primals, tangents)``.
 
     Examples
     --------
@@ -90,6 +208,7 @@ class custom_jvp:  # noqa: N801  (JAX's name)
         self.fun = fun
         self.nondiff_argnums = tuple(nondiff_argnums)
         self.jvp = None
+        self.symbolic_zeros = False
 
     def defjvp(self, jvp: Callable, symbolic_zeros: bool = False) -> Callable:
         """Set the rule ``jvp(primals, tangents) -> (primal_out, tangent_out)``."""
@@ -111,44 +230,37 @@ class custom_jvp:  # noqa: N801  (JAX's name)
             return ans, total
         self.defjvp(jvp)
 
+    def _run_rule(self, call: _Call, primals, tangents):
+        """The user's rule on flat primals and tangents: (out tree, outs, tangents)."""
+        p_args = tree_util.tree_unflatten(call.in_tree, list(primals))
+        t_args = tree_util.tree_unflatten(call.in_tree, [ad.instantiate(t) for t in tangents])
+        out, t_out = self.jvp(*call.nondiff(), tuple(p_args), tuple(t_args))
+        outs, out_tree = tree_util.tree_flatten(out)
+        t_outs = tree_util.tree_leaves(t_out)
+        _check_tangents(outs, t_outs)
+        return out_tree, outs, t_outs
+
     def __call__(self, *args, **kwargs):
         if self.jvp is None:
             raise AttributeError(f"No JVP defined for custom_jvp function {_name(self.fun)} "
                                  "using defjvp.")
-        nd = self.nondiff_argnums
-        fixed = {i: args[i] for i in nd}
-        dyn = tuple(a for i, a in enumerate(args) if i not in fixed)
-
-        def body(*d):
-            full, it = [], iter(d)
-            for i in range(len(args)):
-                full.append(fixed[i] if i in fixed else next(it))
-            return self.fun(*full, **kwargs)
-        closed, leaves, out_tree, n_extra = _trace_flat(body, dyn, {})
-        user_jvp = self.jvp
+        call = _Call(self.fun, self.nondiff_argnums, args, kwargs)
+        if call.eager:
+            return self.fun(*call.eager_args())
+        if call.differentiating:
+            primals, tangents = call.split()
+            if all(isinstance(t, ad.Zero) for t in tangents):
+                return self(*call.full_args(tree_util.tree_unflatten(call.in_tree, primals)))
+            out_tree, outs, t_outs = self._run_rule(call, primals, tangents)
+            return tree_util.tree_unflatten(out_tree, call.wrap(outs, t_outs))
+        closed, leaves, out_tree, n_extra = _trace_flat(
+            lambda *d: self.fun(*call.full_args(d)), call.dyn, {})
 
         def rule(primals, tangents):
-            p_args, _ = tree_util.tree_unflatten(
-                tree_util.tree_structure((dyn, {})), list(primals[n_extra:]))
-            t_args, _ = tree_util.tree_unflatten(
-                tree_util.tree_structure((dyn, {})),
-                [ad.instantiate(t) for t in tangents[n_extra:]])
-            out, t_out = user_jvp(tuple(fixed[i] for i in nd) + tuple(p_args), tuple(t_args)) \
-                if nd else user_jvp(tuple(p_args), tuple(t_args))
-            outs, t_outs = tree_util.tree_leaves(out), tree_util.tree_leaves(t_out)
-            for o, t in zip(outs, t_outs):
-                want = ad.tangent_aval(core.get_aval(o).strip_weak_type())
-                got = core.get_aval(t).strip_weak_type()
-                if got.shape != want.shape or got.dtype != want.dtype:
-                    raise TypeError(
-                        "Custom JVP rule must produce primal and tangent outputs with "
-                        f"corresponding shapes and dtypes. Expected {want.str_long()} "
-                        f"(tangent type of {core.get_aval(o).strip_weak_type().str_long()}) "
-                        f"but got {got.str_long()}.")
+            _, outs, t_outs = self._run_rule(call, primals[n_extra:], tangents[n_extra:])
             return outs, t_outs
-        outs = custom_jvp_call_p.bind(*leaves, call_jaxpr=closed, jvp=_FnName(user_jvp),
-                                      name=_name(self.fun),
-                                      symbolic_zeros=getattr(self, "symbolic_zeros", False),
+        outs = custom_jvp_call_p.bind(*leaves, call_jaxpr=closed, jvp=_FnName(self.jvp),
+                                      name=_name(self.fun), symbolic_zeros=self.symbolic_zeros,
                                       _rule=_Hidden(rule))
         return tree_util.tree_unflatten(out_tree, outs)
 
@@ -159,8 +271,12 @@ class custom_jvp:  # noqa: N801  (JAX's name)
 class custom_vjp:  # noqa: N801  (JAX's name)
     """A function with a user-defined VJP: ``f.defvjp(fwd, bwd)``.
 
-    ``fwd(*args)`` returns ``(output, residuals)``; ``bwd(residuals, cotangent)``
-    returns a tuple with one cotangent per argument.
+    ``fwd(*args)`` returns ``(output, residuals)``; ``bwd(*nondiff_args, residuals,
+    cotangent)`` returns a tuple with one cotangent per differentiable argument
+    (``None`` for zeros). Called outside any transformation it simply runs ``fun``;
+    under ``grad`` it runs ``fwd`` with the primals of that level and ``bwd`` in the
+    backward pass; under ``jit`` or ``vmap`` it is traced to a ``custom_vjp_call``
+    equation.
     """
 
     def __init__(self, fun: Callable, nondiff_argnums: tuple = ()):
@@ -168,52 +284,61 @@ class custom_vjp:  # noqa: N801  (JAX's name)
         self.fun = fun
         self.nondiff_argnums = tuple(nondiff_argnums)
         self.fwd = self.bwd = None
+        self.symbolic_zeros = False
 
     def defvjp(self, fwd: Callable, bwd: Callable, symbolic_zeros: bool = False) -> None:
         """Set the forward function and the backward function."""
         self.fwd, self.bwd = fwd, bwd
         self.symbolic_zeros = symbolic_zeros
 
+    def _run_rule(self, call: _Call, primals, tangents, out_tree=None):
+        """``fwd`` on flat primals, then the linear ``custom_lin`` of the tangents."""
+        if not any(_is_staged_tangent(t) for t in tangents):
+            raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp "
+                            "function.")
+        p_args = tree_util.tree_unflatten(call.in_tree, list(primals))
+        out, res = self.fwd(*call.full_args(p_args))
+        outs, fwd_tree = tree_util.tree_flatten(out)
+        out_tree = fwd_tree if out_tree is None else out_tree
+        res_leaves, res_tree = tree_util.tree_flatten(res)
+        ts = [ad.instantiate(t) for t in tangents]
+        in_avals = tuple(core.get_aval(x) for x in primals)
+        t_out = custom_lin_p.bind(
+            *res_leaves, *ts, num_res=len(res_leaves),
+            out_avals=tuple(ad.tangent_aval(core.get_aval(o)) for o in outs),
+            bwd=_Hidden((self.bwd, res_tree, out_tree, call.in_tree, in_avals, call.nd,
+                         call.fixed)))
+        return out_tree, outs, t_out
+
     def __call__(self, *args, **kwargs):
         if self.fwd is None:
             raise AttributeError(f"No VJP defined for custom_vjp function {_name(self.fun)} "
                                  "using defvjp.")
-        nd = self.nondiff_argnums
-        fixed = {i: args[i] for i in nd}
-        dyn = tuple(a for i, a in enumerate(args) if i not in fixed)
-
-        def full_args(d):
-            out, it = [], iter(d)
-            for i in range(len(args)):
-                out.append(fixed[i] if i in fixed else next(it))
-            return out
+        call = _Call(self.fun, self.nondiff_argnums, args, kwargs, "custom_vjp")
+        if call.eager:
+            return self.fun(*call.eager_args())
+        if call.differentiating:
+            primals, tangents = call.split()
+            if all(isinstance(t, ad.Zero) for t in tangents):
+                return self(*call.full_args(tree_util.tree_unflatten(call.in_tree, primals)))
+            out_tree, outs, t_outs = self._run_rule(call, primals, tangents)
+            return tree_util.tree_unflatten(out_tree, call.wrap(outs, t_outs))
         closed, leaves, out_tree, n_extra = _trace_flat(
-            lambda *d: self.fun(*full_args(d), **kwargs), dyn, {})
-        in_tree = tree_util.tree_structure(dyn)
-        fwd, bwd = self.fwd, self.bwd
-        out_avals = list(closed.out_avals)
-        in_avals = [core.get_aval(x) for x in leaves[n_extra:]]
+            lambda *d: self.fun(*call.full_args(d)), call.dyn, {})
 
         def rule(primals, tangents):
-            if not any(_is_staged_tangent(t) for t in tangents):
-                raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp "
-                                "function.")
-            p_args = tree_util.tree_unflatten(in_tree, list(primals[n_extra:]))
-            out, res = fwd(*full_args(p_args))
-            res_leaves, res_tree = tree_util.tree_flatten(res)
-            ts = [ad.instantiate(t) for t in tangents[n_extra:]]
-            t_out = custom_lin_p.bind(
-                *res_leaves, *ts, num_res=len(res_leaves),
-                out_avals=tuple(ad.tangent_aval(a.strip_weak_type()) for a in out_avals),
-                bwd=_Hidden((bwd, res_tree, out_tree, in_tree, tuple(in_avals), nd, fixed)))
-            return tree_util.tree_leaves(out), t_out
+            _, outs, t_outs = self._run_rule(call, primals[n_extra:], tangents[n_extra:],
+                                             out_tree)
+            return outs, t_outs
         # What the batching rule (lax/call_batching.py) needs to run the rule under vmap.
-        rule.parts = dict(fwd=fwd, bwd=bwd, full_args=full_args, in_tree=in_tree,
-                          n_extra=n_extra, nd=nd, fixed=fixed, out_avals=out_avals,
-                          in_avals=in_avals, out_tree=out_tree)
-        outs = custom_vjp_call_p.bind(*leaves, call_jaxpr=closed, fwd=_FnName(fwd),
-                                      bwd=_FnName(bwd), name=_name(self.fun),
-                                      symbolic_zeros=getattr(self, "symbolic_zeros", False),
+        rule.parts = dict(fwd=self.fwd, bwd=self.bwd, full_args=call.full_args,
+                          in_tree=call.in_tree, n_extra=n_extra, nd=call.nd, fixed=call.fixed,
+                          out_avals=list(closed.out_avals),
+                          in_avals=[core.get_aval(x) for x in leaves[n_extra:]],
+                          out_tree=out_tree)
+        outs = custom_vjp_call_p.bind(*leaves, call_jaxpr=closed, fwd=_FnName(self.fwd),
+                                      bwd=_FnName(self.bwd), name=_name(self.fun),
+                                      symbolic_zeros=self.symbolic_zeros,
                                       _rule=_Hidden(rule))
         return tree_util.tree_unflatten(out_tree, outs)
 

@@ -125,7 +125,9 @@ local_device_count = device_count
 
 
 def _platform_name() -> str:
-    return str(config.read("jax_platform_name") or "").strip().lower()
+    # jax_platforms ("cuda,cpu": the first is the default) when jax_platform_name is unset
+    name = config.read("jax_platform_name") or (config.read("jax_platforms") or "")
+    return str(name).split(",")[0].strip().lower()
 
 
 def default_device():

@@ -14,6 +14,7 @@ import ml_dtypes
 import numpy as np
 
 from .config import config
+from .errors import jax_array_error
 
 __all__ = [
     "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
@@ -344,9 +345,46 @@ def _node_dtype(node) -> tuple[np.dtype, bool]:
     return canonicalize_dtype(node), False
 
 
+class TypePromotionError(ValueError):
+    """Operands whose dtypes the promotion mode in force does not combine
+    (``jax_numpy_dtype_promotion="strict"``)."""
+
+
+def _strict_upper(node) -> frozenset:
+    # Under strict promotion only weakly typed values promote: a weak int to any integer
+    # or float type, a weak float to any float type.
+    if node == _WEAK_INT:
+        return frozenset(n for n in _LATTICE_UP if n != bool_ and n != KEY_FRY)
+    if node == _WEAK_FLOAT:
+        return frozenset(n for n in _upper_set(_WEAK_FLOAT))
+    return frozenset({node})
+
+
+def _strict_check(nodes: list) -> None:
+    """Raise JAX's TypePromotionError unless the lattice ``nodes`` (in argument order)
+    have a least upper bound under strict promotion."""
+    common = frozenset.intersection(*[_strict_upper(n) for n in nodes])
+    lub = (common & set(nodes)) or {c for c in common if common <= _strict_upper(c)}
+    if len(lub) != 1:
+        # JAX names the members of a set of its nodes, in that set's order (its weak
+        # nodes are Python's int and float types).
+        names = tuple(str(n) for n in {_jax_node(n) for n in nodes})
+        raise TypePromotionError(
+            f"Input dtypes {names} have no available implicit dtype promotion path when "
+            "jax_numpy_dtype_promotion=strict. Try explicitly casting inputs to the "
+            "desired output type, or set jax_numpy_dtype_promotion=standard.")
+
+
+def _jax_node(node):
+    return {_WEAK_INT: int, _WEAK_FLOAT: float}.get(node, node)
+
+
 def promote_types(a, b) -> np.dtype:
     """The dtype two strong dtypes promote to, without canonicalisation (like JAX)."""
-    node = _join(_to_np_dtype(a), _to_np_dtype(b))
+    a, b = _to_np_dtype(a), _to_np_dtype(b)
+    if config._strict_promotion and a != b:
+        _strict_check([a, b])
+    node = _join(a, b)
     if node == _WEAK_FLOAT:
         return float64
     if node == _WEAK_COMPLEX:
@@ -376,6 +414,8 @@ def dtype_and_weak(x) -> tuple[np.dtype, bool]:
         return default_complex_dtype(), True
     if isinstance(x, (np.ndarray, np.generic)):
         return canonicalize_dtype(x.dtype), False
+    if hasattr(x, "__jax_array__"):
+        raise jax_array_error()
     return canonicalize_dtype(x), False
 
 
@@ -406,10 +446,15 @@ def result_type(*args, return_weak_type_flag: bool = False):
     if not args:
         raise ValueError("at least one array or dtype is required")
     node = None
+    strict = [] if config._strict_promotion else None
     for a in args:
         dt, weak = dtype_and_weak(a)
         n = _node(dt, weak)
+        if strict is not None:
+            strict.append(n)
         node = n if node is None else _join(node, n)
+    if strict is not None and len(strict) > 1:
+        _strict_check(strict)
     out, weak = _node_dtype(node)
     return (out, weak) if return_weak_type_flag else out
 

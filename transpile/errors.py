@@ -10,7 +10,7 @@ __all__ = [
     "JAXTypeError", "JAXIndexError", "ConcretizationTypeError", "TracerBoolConversionError",
     "TracerIntegerConversionError", "TracerArrayConversionError", "UnexpectedTracerError",
     "NonConcreteBooleanIndexError", "KeyReuseError", "JaxRuntimeError", "JaxprTypeError",
-    "InconclusiveDimensionOperation",
+    "InconclusiveDimensionOperation", "jax_array_error",
 ]
 
 _DOCS = "https://docs.jax.dev/en/latest/errors.html#jax.errors."
@@ -135,3 +135,12 @@ class JaxprTypeError(TypeError):
 
 class InconclusiveDimensionOperation(Exception):
     """Kept for name compatibility; transpile has no symbolic shapes."""
+
+
+def jax_array_error() -> ValueError:
+    """JAX's error for an object with ``__jax_array__`` where a value is abstracted (a
+    ``jit`` or ``grad`` argument, a ``jnp`` function's operand): only ``jnp.asarray``,
+    ``jnp.array`` and the operators of arrays convert it."""
+    return ValueError("Triggering __jax_array__() during abstractification is no longer "
+                      "supported. To avoid this error, either explicitly convert your object "
+                      "using jax.numpy.array(), or register your object as a pytree.")

@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import core, tree_util
+from . import core, float_checks, tree_util
 from .config import config
 from .core import ShapedArray, Tracer
 from .interpreters.eval import eval_jaxpr, eval_jaxpr_numpy
@@ -31,7 +31,7 @@ from .backend.build import CompilerNotFoundError
 from .backend.load import PooledArray
 from .call_keys import same_leaves as _same_leaves, tree_key as _tree_key
 from .dtypes import canonicalize_dtype
-from .ir import ClosedJaxpr
+from .ir import ClosedJaxpr, typecheck
 from .lax import call as lax_call
 from .lax.call import jit_p
 from .passes import optimize
@@ -343,6 +343,8 @@ class JitWrapped:
 
         debug = DebugInfo.of(fun, traced_for, _leaf_paths(fun, args, kwargs))
         closed = trace_to_jaxpr(flat_fun, avals, debug)
+        if config.jax_enable_checks:  # the traced jaxpr's types, checked as JAX does
+            typecheck(closed)
         has_tracers = any(isinstance(c, Tracer) for c in closed.consts)
         entry = _Entry(closed, out_tree_box[0], avals, has_tracers)
         if not has_tracers:
@@ -388,7 +390,7 @@ class JitWrapped:
         # key is what determines the signature (type, shape, dtype, weak type) plus the
         # configuration, so a hit needs no pytree walk, no aval and no tracing.
         key = fast_leaves = None
-        if not core._state.stack and self._native:
+        if not core._state.stack and self._native and not config._check_special:
             if not kwargs:
                 key = _fast_key(args)
                 if key is not None:
@@ -417,7 +419,10 @@ class JitWrapped:
             if key is not None and not self._has_statics and _same_leaves(
                     args if fast_leaves is None else fast_leaves, leaves):
                 self._fast[key] = (exe.call, unflatten)
-            return unflatten(exe(leaves))
+            outs = exe(leaves)
+            if config._check_special:  # jax_debug_nans / jax_debug_infs
+                float_checks.check_jit_call(self._name, self._fun, args, kwargs, outs)
+            return unflatten(outs)
         if self._inline and core.cur_dynamic_level() >= 0:
             # inline=True: splice the body into the enclosing trace, no jit equation.
             outs = eval_jaxpr(entry.closed_jaxpr, None, *leaves)

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
 from .. import resources
+from ..config import config
 from ..version import __version__
 from . import cache_trust as trust
 
@@ -97,8 +98,9 @@ def _writable(path: Path) -> bool:
 def cache_dir() -> Path:
     """The cache directory, created if missing.
 
-    ``TRANSPILE_CACHE_DIR`` if set, else ``~/.cache/transpile``. The answer is remembered
-    per value of the environment variable, so changing it (tests do) takes effect at once.
+    ``jax_compilation_cache_dir`` or ``TRANSPILE_CACHE_DIR`` (``_configured_value``),
+    else ``~/.cache/transpile``. The answer is remembered per configured value, so
+    changing it (tests do) takes effect at once.
 
     Returns
     -------
@@ -107,7 +109,7 @@ def cache_dir() -> Path:
         written, a warning names it and a private temporary directory (removed at exit)
         stands in for it for the rest of the process.
     """
-    env = os.environ.get("TRANSPILE_CACHE_DIR", "")
+    env = _configured_value()
     found = _DIRS.get(env)
     if found is not None:
         return found
@@ -128,10 +130,23 @@ def cache_dir() -> Path:
     return path
 
 
-def configured_dir() -> Path:
-    """The cache directory the environment names (``TRANSPILE_CACHE_DIR``, else
-    ``~/.cache/transpile``), absolute, whether or not it exists or may be used."""
+def _configured_value() -> str:
+    """The configured cache directory, "" for the default: JAX's
+    ``jax_compilation_cache_dir`` when set by ``config.update``, else
+    ``TRANSPILE_CACHE_DIR``, else the option's value from the environment
+    (``JAX_COMPILATION_CACHE_DIR``)."""
+    chosen = config.jax_compilation_cache_dir
     env = os.environ.get("TRANSPILE_CACHE_DIR", "")
+    if chosen and (config.was_updated("jax_compilation_cache_dir") or not env):
+        return str(chosen)
+    return env
+
+
+def configured_dir() -> Path:
+    """The cache directory configured (``jax_compilation_cache_dir``,
+    ``TRANSPILE_CACHE_DIR``, see ``_configured_value``; else ``~/.cache/transpile``),
+    absolute, whether or not it exists or may be used."""
+    env = _configured_value()
     # Absolute, so a later chdir does not move the cache under our feet.
     return (Path(env).expanduser() if env else Path.home() / ".cache" / "transpile").absolute()
 

@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..ir import ClosedJaxpr, Literal, Var, _alpha, var_names
+from ..ir import ClosedJaxpr, JaxprEqn, Literal, Var, _alpha, var_names
 from ..lax import callbacks as lax_callbacks
 from ..lax import contraction, structural
 from ..lax import elementwise as ew
 from ..lax.control_flow_batching import lower_vector_predicate_whiles
 from ..passes.dce import eliminate_dead_code
-from . import control, emit_c, kernels, prng_c, row_kernels  # noqa: F401  (prng_c fills the table)
+from . import control, emit_c, kernels, prng_c, row_kernels, special_c  # noqa: F401  (prng_c, special_c fill the table)
 from .body import BodyBuilder, eqn_comment, local_name, pointer_name
 from .lowering import (CONTROL, HOST, INDEX_MAP, RANDOM_SOURCE, REDUCTION, Lowering, fusible,
                        lowering_of, register)
@@ -216,6 +216,33 @@ def _absorb_transposes(closed: ClosedJaxpr) -> ClosedJaxpr:
     return eliminate_dead_code(ClosedJaxpr(closed.jaxpr.replace(eqns=eqns), closed.consts))
 
 
+# Kernels of their own whose builders read every operand from a buffer: a literal operand
+# (a folded scalar, e.g. the cotangent 1.0 of ``grad`` through a reshape) is first
+# written to a buffer of its own by a one-element loop.
+_BUFFER_OPERANDS = frozenset({contraction.dot_general_p})
+
+
+def _buffer_literal_operands(closed: ClosedJaxpr) -> ClosedJaxpr:
+    eqns, changed = [], False
+    for e in closed.jaxpr.eqns:
+        if e.primitive in _BUFFER_OPERANDS and any(isinstance(a, Literal) for a in e.invars):
+            invars = []
+            for a in e.invars:
+                if isinstance(a, Literal):
+                    v = Var(a.aval)
+                    eqns.append(JaxprEqn((a,), (v,), structural.broadcast_in_dim_p,
+                                         dict(shape=a.aval.shape, broadcast_dimensions=(),
+                                              sharding=None)))
+                    a = v
+                invars.append(a)
+            e = e.replace(invars=tuple(invars))
+            changed = True
+        eqns.append(e)
+    if not changed:
+        return closed
+    return ClosedJaxpr(closed.jaxpr.replace(eqns=tuple(eqns)), closed.consts)
+
+
 def plan_program(closed: ClosedJaxpr, name: str = "f", fuse_rows: bool = True) -> Program:
     """Plan the kernels and buffers of ``closed`` (an optimised jaxpr).
 
@@ -330,6 +357,7 @@ class Planner:
         into the operand's buffer when that buffer is a temporary of this block or one
         of the ``donated`` invars (a loop body's carries); its kernel then skips the
         copy."""
+        closed = _buffer_literal_operands(closed)
         j = closed.jaxpr
         out_vars = [o for o in j.outvars if isinstance(o, Var)]
         materialized = set(j.invars) | set(j.constvars) | set(out_vars)

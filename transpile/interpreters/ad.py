@@ -31,7 +31,7 @@ from .tracing import JaxprTrace, _Builder
 __all__ = ["Zero", "UndefinedPrimal", "is_undefined_primal", "jvp_rules",
            "transpose_rules", "defjvp", "defjvp2", "defjvp_zero", "deflinear",
            "deflinear2", "instantiate", "add_tangents", "zeros_like_aval", "JVPTracer",
-           "GradTracer", "LinearizeTracer", "jvp_flat", "linearize_flat", "backward_pass", "tangent_aval",
+           "GradTracer", "LinearizeTracer", "is_jvp_trace", "jvp_flat", "linearize_flat", "backward_pass", "tangent_aval",
            "float0"]
 
 #: primitive -> rule(primals, tangents, **params) -> (primal_out, tangent_out)
@@ -268,6 +268,12 @@ class _JVPRuleTrace(Trace):
 
 class JVPTrace(_JVPRuleTrace):
     tracer = JVPTracer
+
+
+def is_jvp_trace(trace) -> bool:
+    """Whether ``trace`` differentiates (forward mode or linearize): its tracers carry
+    ``primal`` and ``tangent``, and ``trace.tracer(trace, primal, tangent)`` makes one."""
+    return isinstance(trace, _JVPRuleTrace)
 
 
 def _symbolic(t):

@@ -8,11 +8,11 @@ from .elementwise import __all__ as _ew_all
 __all__ = list(_ew_all)
 
 from . import (contraction, control_flow, indexing, layout, prng, reduction,  # noqa: E402
-               slicing, sorting, structural)
+               slicing, sorting, special, structural)
 from . import complex_ops  # noqa: E402
 
 for _m in (structural, slicing, layout, reduction, contraction, sorting, control_flow,
-           indexing, prng, complex_ops):
+           indexing, prng, special, complex_ops):
     globals().update({_n: getattr(_m, _n) for _n in _m.__all__})
     __all__ += list(_m.__all__)
 
@@ -21,6 +21,7 @@ from . import call  # noqa: E402,F401
 
 # Differentiation rules of each family (kept apart from the primitives' modules for size).
 from . import elementwise_ad  # noqa: E402,F401
+from . import special_ad  # noqa: E402,F401
 from . import control_flow_ad  # noqa: E402,F401
 from . import dot_ad, indexing_ad, reduction_ad, sort_ad, structural_ad  # noqa: E402,F401
 
@@ -38,3 +39,9 @@ from . import keys, keys_batching, callbacks  # noqa: E402,F401
 
 # Custom-derivative primitives, and the batching rules of the call-like primitives.
 from . import custom_derivatives, call_batching  # noqa: E402,F401
+
+# ``custom_linear_solve`` and ``custom_root`` (solves differentiated through the solver).
+from . import linear_solve  # noqa: E402
+from .linear_solve import custom_linear_solve, custom_root  # noqa: E402,F401
+
+__all__ += ["custom_linear_solve", "custom_root"]

@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import core, dtypes
 from ..core import ShapedArray
+from ..errors import jax_array_error
 from ..interpreters import ad
 
 __all__ = ["check_dtype", "broadcasting_shape", "FLOAT", "INT", "UINT", "BOOL", "NUMERIC",
@@ -97,6 +98,8 @@ def _as_value(x, name: str | None = None):
         return x
     if isinstance(x, np.ndarray) and x.dtype == ad.float0:
         return x
+    if hasattr(x, "__jax_array__"):  # jnp.asarray would convert it; JAX refuses it here
+        raise jax_array_error()
     if isinstance(x, str) or (isinstance(x, np.ndarray) and x.dtype.kind in "USO"):
         raise TypeError(f"Argument '{x}' of type {type(x)} is not a valid JAX type.")
     return numpy_api.asarray(x)

@@ -22,8 +22,9 @@ from ..interpreters.batching import (batch_flat, bdim_at_front, matchaxis, movea
                                      not_mapped, primitive_batchers)
 from .call import jit_p
 from .control_flow_batching import batch_jaxpr, batch_jaxpr_axes
-from .custom_derivatives import (_Hidden, _is_staged_tangent, custom_jvp_call_p,
-                                 custom_lin_p, custom_vjp_call_p, remat_p)
+from .custom_derivatives import (_Hidden, _is_staged_tangent, bwd_cotangent_leaves,
+                                 custom_jvp_call_p, custom_lin_p, custom_vjp_call_p,
+                                 remat_p)
 
 # ---------------------------------------------------------------------------------------
 # jit
@@ -157,7 +158,8 @@ def _vmapped_vjp_rule(parts, size, primals, in_dims, tangents):
             rr = tree_util.tree_unflatten(res_tree, list(leaves[:len(r_leaves)]))
             cc = tree_util.tree_unflatten(ct_tree, list(leaves[len(r_leaves):]))
             got = user_bwd(*[fixed[i] for i in nd], rr, cc) if nd else user_bwd(rr, cc)
-            return [ad.instantiate(g) for g in tree_util.tree_leaves(tuple(got))]
+            return [ad.instantiate(g) for g in
+                    bwd_cotangent_leaves(got, in_tree, parts["in_avals"], zeros=True)]
         leaves = r_leaves + ct_leaves
         got, gdims = batch_flat(one, leaves, [0] * len(leaves), size)
         got = [matchaxis(d, 0, g, size) for g, d in zip(got, gdims, strict=True)]

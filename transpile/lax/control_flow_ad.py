@@ -214,14 +214,21 @@ def _jit_jvp(primals, tangents, *, jaxpr, name):
     n_out = len(jaxpr.out_avals)
     if _under_linearize(tans):
         prim, lin, out_nz, _ = _lin_jaxpr(jaxpr, nz, [False] * n_out)
-        # Residuals that are inputs are passed on as they are (not returned by the jit).
+        # Residuals that are inputs or primal outputs are passed on as they are (not
+        # returned again by the jit), and what only the tangents needed is dropped, as
+        # JAX's partial evaluation forwards and prunes them.
         pj = prim.jaxpr
         fwd = [_invar_index(pj, v) for v in pj.outvars[n_out:]]
-        prim = ClosedJaxpr(pj.replace(outvars=pj.outvars[:n_out] + tuple(
-            v for v, f in zip(pj.outvars[n_out:], fwd, strict=True) if f < 0)), prim.consts)
+        out_fwd = [-1 if f >= 0 else _outvar_index(pj, v, n_out)
+                   for v, f in zip(pj.outvars[n_out:], fwd, strict=True)]
+        pj = pj.replace(outvars=pj.outvars[:n_out] + tuple(
+            v for v, f, o in zip(pj.outvars[n_out:], fwd, out_fwd, strict=True)
+            if f < 0 and o < 0))
+        prim = ClosedJaxpr(_prune(pj), prim.consts)
         outs = jit_p.bind(*primals, jaxpr=prim, name=name)
         it = iter(outs[n_out:])
-        res = [primals[f] if f >= 0 else next(it) for f in fwd]
+        res = [primals[f] if f >= 0 else outs[o] if o >= 0 else next(it)
+               for f, o in zip(fwd, out_fwd, strict=True)]
         t_outs = jit_p.bind(*res, *tans, jaxpr=lin, name=name)
         return _split_out(outs[:n_out], t_outs, out_nz, jaxpr.out_avals)
     jvp, out_nz = _jvp_jaxpr(jaxpr, nz, [False] * n_out)
@@ -234,6 +241,26 @@ def _invar_index(jaxpr: Jaxpr, v) -> int:
     if not isinstance(v, Var):
         return -1
     return next((i for i, w in enumerate(jaxpr.invars) if w is v), -1)
+
+
+def _outvar_index(jaxpr: Jaxpr, v, n: int) -> int:
+    """The position of ``v`` among the first ``n`` outvars of ``jaxpr``, or -1."""
+    if not isinstance(v, Var):
+        return -1
+    return next((i for i, w in enumerate(jaxpr.outvars[:n]) if w is v), -1)
+
+
+def _prune(jaxpr: Jaxpr) -> Jaxpr:
+    """``jaxpr`` without the equations nothing reads (effects kept)."""
+    used = {v for v in jaxpr.outvars if isinstance(v, Var)}
+    kept = []
+    for e in reversed(jaxpr.eqns):
+        if e.primitive.effectful or any(v in used for v in e.outvars):
+            kept.append(e)
+            used.update(a for a in e.invars if isinstance(a, Var))
+    if len(kept) == len(jaxpr.eqns):
+        return jaxpr
+    return jaxpr.replace(eqns=tuple(reversed(kept)))
 
 
 def _jit_transpose(cts, *args, jaxpr, name):

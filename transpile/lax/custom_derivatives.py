@@ -12,7 +12,8 @@ from ..interpreters.eval import eval_jaxpr, eval_jaxpr_numpy
 from ..ir import ClosedJaxpr, pp_param_rules
 from ._base import _as_value
 
-__all__ = ["custom_jvp_call_p", "custom_vjp_call_p", "custom_lin_p", "remat_p"]
+__all__ = ["custom_jvp_call_p", "custom_vjp_call_p", "custom_lin_p", "remat_p",
+           "bwd_cotangent_leaves"]
 
 
 def _eval_call(*args, call_jaxpr: ClosedJaxpr, **_):
@@ -91,15 +92,37 @@ def _custom_lin_transpose(cts, *args, num_res, out_avals, bwd):
         cts_in = user_bwd(*[fixed[i] for i in nd], res, ct_out)
     else:
         cts_in = user_bwd(res, ct_out)
-    n_args = len(tree_util.tree_unflatten(in_tree, [None] * in_tree.num_leaves))
-    if not isinstance(cts_in, (tuple, list)) or len(cts_in) != n_args:
+    flat = bwd_cotangent_leaves(cts_in, in_tree, in_avals)
+    return [None] * num_res + flat
+
+
+def bwd_cotangent_leaves(cts_in, in_tree, in_avals, zeros: bool = False) -> list:
+    """The leaves of a custom_vjp ``bwd`` output, one per differentiable input leaf,
+    checked against the inputs as JAX checks them. ``None`` (for an argument or for any
+    part of one) stands for zeros: ``None`` in the list, or zeros with ``zeros``."""
+    children = tree_util.treedef_children(in_tree)
+    if not isinstance(cts_in, (tuple, list)) or len(cts_in) != len(children):
         got = tree_util.tree_structure(tuple(cts_in) if isinstance(cts_in, list) else cts_in)
         raise TypeError("Custom VJP bwd rule must produce an output with the same container "
                         "(pytree) structure as the args tuple of the primal function, and "
                         "in particular must produce a tuple of length equal to the number "
                         "of arguments to the primal function, but got bwd output structure "
                         f"{got} for primal input structure {in_tree}.")
-    for i, (c, a) in enumerate(zip(tree_util.tree_leaves(tuple(cts_in)), in_avals)):
+    flat = []
+    for ct, child in zip(cts_in, children):
+        if ct is None:
+            flat.extend([None] * child.num_leaves)
+            continue
+        leaves, tree = tree_util.tree_flatten(ct, is_leaf=lambda x: x is None)
+        if len(leaves) != child.num_leaves:
+            raise TypeError("Custom VJP bwd rule must produce an output with the same "
+                            "container (pytree) structure as the args tuple of the primal "
+                            f"function, but got bwd output structure {tree} for primal "
+                            f"input structure {child}.")
+        flat.extend(leaves)
+    for i, (c, a) in enumerate(zip(flat, in_avals, strict=True)):
+        if c is None:
+            continue
         ca = core.get_aval(c)
         if ca.shape != a.shape:
             raise ValueError("Custom VJP bwd rule must produce an output with the same type "
@@ -108,8 +131,10 @@ def _custom_lin_transpose(cts, *args, num_res, out_avals, bwd):
                              f"{ca.strip_weak_type().str_long()} corresponding to an input "
                              f"of type {a.strip_weak_type().str_long()}, so the shapes do "
                              "not match")
-    flat = tree_util.tree_leaves(tuple(cts_in))
-    return [None] * num_res + list(flat)
+    if zeros:
+        return [ad.zeros_like_aval(ad.tangent_aval(a.strip_weak_type())) if c is None else c
+                for c, a in zip(flat, in_avals)]
+    return flat
 
 
 ad.jvp_rules[custom_vjp_call_p] = _custom_vjp_call_jvp

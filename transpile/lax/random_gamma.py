@@ -10,8 +10,9 @@ splices it in before compiling, and eager calls run compiled, like the loops the
 Params: ``log_space`` (bool): return ``log`` of the draw, computed without underflow
 for small ``a``.
 
-The JVP (JAX's, through ``random_gamma_grad``) is a follow-up: it needs the
-``random_gamma_grad`` primitive, which is not in ``lax`` yet.
+The derivative in ``a`` is the implicit one JAX uses: ``random_gamma_grad(a, draw)``
+(the draw's derivative along the inverse of the gamma CDF); in log space divided by the
+draw, whose ``exp`` may underflow to 0 and is then taken as the smallest normal float.
 """
 from __future__ import annotations
 
@@ -21,6 +22,9 @@ from ..interpreters import eval as eval_mod
 from ..interpreters.batching import bdim_at_front, not_mapped, primitive_batchers
 from ..interpreters.eval import eval_jaxpr_numpy
 from .call import EXPANSIONS
+from .elementwise import div, eq, exp, mul, select_n
+from .special import random_gamma_grad
+from .structural import full_like
 
 __all__ = ["random_gamma_p"]
 
@@ -60,12 +64,15 @@ primitive_batchers[random_gamma_p] = _random_gamma_batch
 
 
 def _random_gamma_jvp_a(g, ans, key, a, *, log_space):
-    raise NotImplementedError(
-        "differentiating jax.random.gamma/loggamma with respect to `a` needs the "
-        "random_gamma_grad primitive, which transpile.lax does not have yet")
+    if not log_space:
+        return mul(g, random_gamma_grad(a, ans))
+    draw = exp(ans)
+    tiny = full_like(draw, float(dtypes.finfo(draw.dtype).tiny))
+    draw = select_n(eq(draw, full_like(draw, 0.0)), draw, tiny)
+    return mul(g, div(random_gamma_grad(a, draw), draw))
 
 
-# The key has no tangent; the draw's derivative in `a` is the follow-up noted above.
+# The key has no tangent.
 ad.defjvp2(random_gamma_p, None, _random_gamma_jvp_a)
 # A loop: its NumPy rule is far slower than a build, as for ``while``.
 eval_mod.compiled_eagerly[random_gamma_p] = lambda params: True

@@ -116,8 +116,8 @@ def selu(x):
 def gelu(x, approximate: bool = True):
     """Gaussian error linear unit: the tanh approximation, or ``x * Phi(x)`` exactly.
 
-    The exact form is ``0.5 * x * erfc(-x / sqrt(2))`` in JAX; transpile has no erfc
-    primitive, so it computes ``0.5 * x * (1 + erf(x / sqrt(2)))``.
+    The exact form is ``0.5 * x * erfc(-x / sqrt(2))``: erfc keeps the relative
+    accuracy of the small tail for negative ``x``, which ``1 + erf`` would cancel away.
     """
     [x] = promote_args_inexact("gelu", x)
     dtype = aval(x).dtype
@@ -126,7 +126,7 @@ def gelu(x, approximate: bool = True):
         cdf = 0.5 * (1.0 + jnp.tanh(k * (x + 0.044715 * x ** 3)))
         return x * cdf
     k = np.asarray(math.sqrt(0.5)).astype(dtype)[()]
-    return jnp.array(0.5 * x * (1.0 + lax.erf(x * k)), dtype=dtype)
+    return jnp.array((0.5 * x) * lax.erfc(-x * k), dtype=dtype)
 
 
 # ---------------------------------------------------------------------------------------

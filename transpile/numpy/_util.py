@@ -40,7 +40,8 @@ def is_arraylike(x) -> bool:
 def check_arraylike(fun_name: str, *args) -> None:
     """Raise JAX's ``TypeError`` for a non-array operand (a list, a string, None)."""
     for pos, arg in enumerate(args):
-        if not is_arraylike(arg):
+        # an object with __jax_array__ goes on, to be refused (as JAX does) when traced
+        if not is_arraylike(arg) and not hasattr(arg, "__jax_array__"):
             raise TypeError(f"{fun_name} requires ndarray or scalar arguments, got "
                             f"{type(arg)} at position {pos}.")
 

@@ -20,12 +20,16 @@ def _binary(fn, reflected: bool = False):
     if reflected:
         def op(self, other):
             if not is_arraylike(other):
-                return NotImplemented
+                if not hasattr(other, "__jax_array__"):
+                    return NotImplemented
+                other = other.__jax_array__()
             return fn(other, self)
     else:
         def op(self, other):
             if not is_arraylike(other):
-                return NotImplemented
+                if not hasattr(other, "__jax_array__"):
+                    return NotImplemented
+                other = other.__jax_array__()
             return fn(self, other)
     return op
 

@@ -207,6 +207,8 @@ def array(object, dtype=None, copy=True, order="K", ndmin=0, *, device=None):  #
     Array
     """
     dt = _requested_dtype(dtype, "array")
+    if hasattr(object, "__jax_array__") and not isinstance(object, (Tracer, Array)):
+        object = object.__jax_array__()
     if isinstance(object, Tracer):
         out = object
         copy_p = getattr(lax, "copy_p", None)
@@ -255,7 +257,10 @@ def array(object, dtype=None, copy=True, order="K", ndmin=0, *, device=None):  #
 
 
 def asarray(a, dtype=None, order=None, *, copy=None, device=None):
-    """Convert ``a`` to an array without copying arrays (see :func:`array`)."""
+    """Convert ``a`` to an array without copying arrays (see :func:`array`); an object
+    with ``__jax_array__`` is converted by it."""
+    if hasattr(a, "__jax_array__") and not isinstance(a, (Tracer, Array)):
+        a = a.__jax_array__()
     if isinstance(a, (Tracer, Array)):
         if dtype is None:
             return a

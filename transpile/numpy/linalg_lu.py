@@ -2,15 +2,16 @@
 
 As in JAX 0.10.2, each is a ``jit`` named after it, integer and boolean operands are
 promoted to the default float dtype, and leading axes are batch axes (broadcast between
-``a`` and ``b`` in ``solve``). ``solve`` permutes ``b``'s rows by the factorisation's
-permutation, then runs the unit-lower and the upper ``triangular_solve``; ``inv`` solves
-against the identity; ``det`` and ``slogdet`` read the diagonal of ``U`` and the parity
-of the pivots (``det`` of 2x2 and 3x3 matrices is JAX's closed form instead).
-
-Where JAX differs in its equations: JAX wraps the solve in ``custom_linear_solve`` and
-gives ``det``/``slogdet`` custom JVPs; transpile has no ``custom_linear_solve`` yet, so
-derivatives flow through ``lu``'s and ``triangular_solve``'s own rules (the same values
-for a nonsingular matrix, different jaxpr text).
+``a`` and ``b`` in ``solve``). ``solve`` factors ``a`` outside differentiation
+(``stop_gradient``) and solves in a ``custom_linear_solve`` whose ``solve`` and
+``transpose_solve`` are ``lu_solve`` (a ``jit`` named ``_lu_solve``: the rows permuted,
+then the unit-lower and the upper ``triangular_solve``; or the transposed solves and the
+inverse permutation), so derivatives reuse the factors and the jaxprs read as JAX's.
+``inv`` solves against the identity (``solve``'s jit inside ``inv``'s). ``det`` and
+``slogdet`` read the diagonal of ``U`` and the parity of the pivots (``det`` of 2x2 and
+3x3 matrices is JAX's closed form instead), with JAX's custom JVPs
+(``linalg_det.py``): ``tr(A^-1 dA)`` for ``slogdet``, the adjugate for ``det``.
+Batch axes are vmapped around the unbatched solve, as ``jnp.vectorize`` does.
 """
 from __future__ import annotations
 
@@ -18,11 +19,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .. import core, dtypes, lax
+from .. import lax
 from ..jit import internal_jit as jit
 from ..lax import linalg as lax_linalg
 from ..lax.linalg_ad import permute_rows
-from . import _util
+from ..lax.linear_solve import linear_solve_with
+from ..vmapping import vmap
+from . import _util, linalg_det
 
 __all__ = ["solve", "inv", "det", "slogdet", "SlogdetResult"]
 
@@ -52,23 +55,94 @@ def _lu_solve(lu, permutation, b):
     return lax_linalg.triangular_solve(lu, x, left_side=True, lower=False)
 
 
+def _lu_solve_transposed(lu, permutation, b):
+    """``A^-T b``: the two transposed triangular solves, then the rows put back where
+    the permutation took them (its inverse, by a stable sort of its entries)."""
+    x = lax_linalg.triangular_solve(lu, b, left_side=True, lower=False, transpose_a=True)
+    x = lax_linalg.triangular_solve(lu, x, left_side=True, lower=True, unit_diagonal=True,
+                                    transpose_a=True)
+    perm_aval = _util.aval(permutation)
+    iota = lax.broadcasted_iota(np.int32, perm_aval.shape, perm_aval.ndim - 1)
+    _, inverse = lax.sort_key_val(permutation, iota, dimension=perm_aval.ndim - 1)
+    return permute_rows(x, inverse)
+
+
+def _lu_solve_jit_impl(lu, permutation, b, trans):
+    batch = _util.aval(lu).shape[:-2]
+    vector = _util.aval(b).ndim == len(batch) + 1
+    if vector:
+        b = lax.expand_dims(b, (_util.aval(b).ndim,))
+    x = (_lu_solve if trans == 0 else _lu_solve_transposed)(lu, permutation, b)
+    return lax.squeeze(x, (_util.aval(x).ndim - 1,)) if vector else x
+
+
+_lu_solve_impl_named = _lu_solve_jit_impl
+_lu_solve_impl_named.__name__ = _lu_solve_impl_named.__qualname__ = "_lu_solve"
+#: JAX's ``lax.linalg.lu_solve`` (a ``jit`` named ``_lu_solve``, ``trans`` static):
+#: ``x`` with ``A x == b`` (``trans=0``) or ``A^T x == b`` (``trans=1``).
+lu_solve_jit = jit(_lu_solve_impl_named, static_argnums=(3,))
+
+
+def _matvec(a, x):
+    """``a @ x`` over the last axes (batch axes leading), at the highest precision."""
+    nb = _util.aval(a).ndim - 2
+    batch = tuple(range(nb))
+    return lax.dot_general(a, x, (((nb + 1,), (nb,)), (batch, batch)),
+                           precision=lax.Precision.HIGHEST)
+
+
+def _vecmat(a, y):
+    """The transpose of :func:`_matvec` in ``x``, with the equations JAX's transposition
+    stages for it (the no-op broadcast of ``x`` transposes to ``reduce_sum(axes=())``)."""
+    nb = _util.aval(a).ndim - 2
+    batch = tuple(range(nb))
+    out = lax.dot_general(y, a, (((nb,), (nb,)), (batch, batch)),
+                          precision=lax.Precision.HIGHEST)
+    return lax.reduce_sum_p.bind(out, axes=(), out_sharding=None)
+
+
+def _solve_core(a, b):
+    """JAX's ``lax.linalg._solve``: ``a`` factored once (outside differentiation), the
+    solve a ``custom_linear_solve`` whose derivatives reuse the factors."""
+    lu, _, permutation = lax_linalg.lu(lax.stop_gradient(a))
+    a_nd, b_nd = _util.aval(a).ndim, _util.aval(b).ndim
+
+    def custom_solve(rhs):
+        return linear_solve_with(
+            lambda x: _matvec(a, x), rhs,
+            lambda _, x: lu_solve_jit(lu, permutation, x, 0),
+            lambda _, x: lu_solve_jit(lu, permutation, x, 1),
+            vecmat=lambda y: _vecmat(a, y))
+    if a_nd == b_nd + 1:
+        return custom_solve(b)
+    return vmap(custom_solve, b_nd - 1, max(a_nd, b_nd) - 1)(b)
+
+
+def vectorized(fn, operands, cores):
+    """``fn`` over the broadcast batch axes of ``operands`` (``cores[i]`` trailing core
+    axes each), as ``jnp.vectorize`` applies it: one ``vmap`` per batch axis, an operand
+    without batch axes passed unbatched, one with some broadcast first."""
+    shapes = [tuple(_util.aval(x).shape) for x in operands]
+    batch = tuple(_util.broadcast_shapes(*[s[:len(s) - c] for s, c in zip(shapes, cores)]))
+    args, axes = [], []
+    for x, s, c in zip(operands, shapes, cores):
+        if not s[:len(s) - c]:
+            args.append(x)
+            axes.append(None)
+            continue
+        if s[:len(s) - c] != batch:
+            nd = len(batch) + c
+            x = lax.broadcast_in_dim(x, batch + s[len(s) - c:], tuple(range(nd - len(s), nd)))
+        args.append(x)
+        axes.append(0)
+    for _ in batch:
+        fn = vmap(fn, in_axes=tuple(axes))
+    return fn(*args)
+
+
 def _solve_impl(a, b):
     a, b = _util.promote_dtypes_inexact(_util.ensure_array(a), _util.ensure_array(b))
-    a_shape, b_shape = _util.aval(a).shape, _util.aval(b).shape
-    vector = len(b_shape) == 1
-    if vector:
-        b = lax.expand_dims(b, (1,))
-        b_shape = _util.aval(b).shape
-    batch = _util.broadcast_shapes(a_shape[:-2], b_shape[:-2])
-    if tuple(a_shape[:-2]) != batch:
-        a = lax.broadcast_in_dim(a, batch + a_shape[-2:],
-                                 tuple(range(len(batch) - len(a_shape) + 2, len(batch) + 2)))
-    if tuple(b_shape[:-2]) != batch:
-        b = lax.broadcast_in_dim(b, batch + b_shape[-2:],
-                                 tuple(range(len(batch) - len(b_shape) + 2, len(batch) + 2)))
-    lu, _, permutation = lax_linalg.lu(a)
-    x = _lu_solve(lu, permutation, b)
-    return lax.squeeze(x, (1,)) if vector else x
+    return vectorized(_solve_core, (a, b), (2, 1 if _util.aval(b).ndim == 1 else 2))
 
 
 _solve = _named_jit(_solve_impl, "solve")
@@ -112,19 +186,19 @@ def solve(a, b):
     return _solve(a, b)
 
 
-def _eye_like(a):
-    aval = _util.aval(a)
-    n = aval.shape[-1]
-    eye = lax.convert_element_type(
-        lax.eq(lax.broadcasted_iota(np.int32, (n, n), 0),
-               lax.broadcasted_iota(np.int32, (n, n), 1)), aval.dtype)
-    return lax.broadcast_in_dim(eye, aval.shape, (aval.ndim - 2, aval.ndim - 1))
+def _eye(dtype, n: int):
+    """``jnp.eye(n, dtype=dtype)`` in its equations' order: both iotas, then the
+    offset (0) added to the rows."""
+    rows = lax.broadcasted_iota(np.int32, (n, n), 0)
+    cols = lax.broadcasted_iota(np.int32, (n, n), 1)
+    return lax.convert_element_type(lax.eq(lax.add(rows, np.int32(0)), cols), dtype)
 
 
 def _inv_impl(a):
-    a, = _util.promote_dtypes_inexact(_util.ensure_array(a))
-    lu, _, permutation = lax_linalg.lu(a)
-    return _lu_solve(lu, permutation, _eye_like(a))
+    a = _util.ensure_array(a)
+    aval = _util.aval(a)
+    eye = _eye(aval.dtype, aval.shape[-1])
+    return _solve(a, lax.broadcast(eye, tuple(aval.shape[:-2])))
 
 
 _inv = _named_jit(_inv_impl, "inv")
@@ -179,8 +253,8 @@ def _diagonal(x):
                       mode=lax.GatherScatterMode.PROMISE_IN_BOUNDS)
 
 
-def _slogdet_impl(a):
-    a, = _util.promote_dtypes_inexact(_util.ensure_array(a))
+def _slogdet_value(a):
+    """``(sign, log|det|)`` from the LU factors (the value of ``_slogdet_lu``)."""
     dt = _util.aval(a).dtype
     diag, odd = _lu_diagonal_and_parity(a)
     axis = _util.aval(diag).ndim - 1
@@ -199,7 +273,16 @@ def _slogdet_impl(a):
     return sign, logabs
 
 
+def _slogdet_impl(a):
+    a, = _util.promote_dtypes_inexact(_util.ensure_array(a))
+    return tuple(_slogdet_lu(a))
+
+
 _slogdet = _named_jit(_slogdet_impl, "slogdet")
+# JAX's custom JVPs: d log|det| = tr(A^-1 dA) through ``solve``; ``det``'s through the
+# adjugate (``linalg_det.py``).
+_slogdet_lu = linalg_det.make_slogdet_lu(_slogdet_value, _slogdet, lambda a, b: _solve(a, b))
+_det_lu = linalg_det.make_det(_slogdet)
 
 
 def slogdet(a, *, method=None):
@@ -256,9 +339,7 @@ def _det_impl(a):
         return _det_2x2(a)
     if n == 3:
         return _det_3x3(a)
-    diag, odd = _lu_diagonal_and_parity(a)
-    prod = lax.reduce_prod(diag, (_util.aval(diag).ndim - 1,))
-    return lax.select(odd, lax.neg(prod), prod)
+    return _det_lu(a)
 
 
 _det = _named_jit(_det_impl, "det")

@@ -68,6 +68,7 @@ def map_subjaxprs(params: dict, fn, memo: dict) -> dict:
     for k, v in params.items():
         if isinstance(v, tuple):
             nv = tuple(_map_one(x, fn, memo) for x in v)
+            nv = type(v)(*nv) if hasattr(v, "_fields") else nv  # named tuples stay so
             if any(a is not b for a, b in zip(nv, v, strict=True)):
                 changed = True
                 v = nv

@@ -22,6 +22,8 @@ import numpy as np
 from .. import core, dtypes
 from ..interpreters.eval import run_impl
 from ..ir import ClosedJaxpr, DropVar, Literal, Var, jaxprs_in_params
+from ..lax import contraction
+from ..lax import elementwise as ew
 from ._util import closed_like, make_literal, map_subjaxprs, read
 
 __all__ = ["fold_constants", "UNFOLDABLE", "MAX_CONST_SIZE"]
@@ -169,6 +171,19 @@ def _identity(eqn, invars, known):
     return got if got is not None and got.aval == out_aval else None
 
 
+def _scalar_dot(eqn, invars):
+    """A ``dot_general`` of a 0-d literal (a transposed product's unit cotangent) as the
+    ``mul`` it is: one product per element, the same rounding; the dot kernel reads
+    only array buffers."""
+    if eqn.primitive is not contraction.dot_general_p or not any(
+            isinstance(a, Literal) and not a.aval.shape for a in invars):
+        return None
+    out = eqn.outvars[0].aval
+    if any(a.aval.dtype != out.dtype for a in invars):
+        return None
+    return eqn.replace(primitive=ew.mul_p, invars=invars, params={})
+
+
 def _fold(closed: ClosedJaxpr, limit: int, memo: dict) -> ClosedJaxpr:
     jaxpr = closed.jaxpr
     known: dict = {}
@@ -205,6 +220,9 @@ def _fold(closed: ClosedJaxpr, limit: int, memo: dict) -> ClosedJaxpr:
             env[eqn.outvars[0]] = same
             changed = True
             continue
+        scaled = _scalar_dot(eqn, invars)
+        if scaled is not None:
+            eqn, changed = scaled, True
         params = map_subjaxprs(eqn.params, recurse, memo)
         if params is not eqn.params or invars != eqn.invars:
             eqn = eqn.replace(invars=invars, params=params)

@@ -22,6 +22,14 @@ _CALL_PRIMITIVES = {"jit": "jaxpr", "custom_jvp_call": "call_jaxpr",
                     "custom_vjp_call": "call_jaxpr", "remat2": "jaxpr"}
 
 
+def _linear_solve_operands(params: dict, invars: tuple) -> tuple:
+    """A ``custom_linear_solve`` computes its ``solve`` jaxpr of the solve consts and
+    the right-hand side: the operands that body takes."""
+    n = params["const_lengths"]
+    start = n.matvec + n.vecmat
+    return invars[start:start + n.solve] + invars[sum(n):]
+
+
 def inline_calls(closed: ClosedJaxpr) -> ClosedJaxpr:
     """Replace every ``jit`` equation, at any depth, by the equations of its body.
 
@@ -90,9 +98,14 @@ def _inline(closed: ClosedJaxpr, memo: dict) -> ClosedJaxpr:
 
     for eqn in jaxpr.eqns:
         invars = tuple(read(env, a) for a in eqn.invars)
-        if eqn.primitive.name in _CALL_PRIMITIVES:
-            key = _CALL_PRIMITIVES[eqn.primitive.name]
-            body = map_subjaxprs({key: eqn.params[key]}, recurse, memo)[key]
+        name = eqn.primitive.name
+        if name in _CALL_PRIMITIVES or name == "custom_linear_solve":
+            if name == "custom_linear_solve":
+                body, invars = recurse(eqn.params["jaxprs"].solve), \
+                    _linear_solve_operands(eqn.params, invars)
+            else:
+                key = _CALL_PRIMITIVES[name]
+                body = map_subjaxprs({key: eqn.params[key]}, recurse, memo)[key]
             outs = _splice(body, invars, consts, eqns)
             for v, a in zip(eqn.outvars, outs, strict=True):
                 env[v] = a

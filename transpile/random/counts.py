@@ -204,45 +204,6 @@ def multinomial(key, n, p, *, shape=None, dtype=None, unroll=1):
 # ---------------------------------------------------------------------------------------
 # poisson
 
-#: Lanczos approximation (g = 7, 9 terms) of XLA's ``lgamma`` expansion
-_LANCZOS_G = 7
-_LANCZOS_BASE = 0.99999999999980993227684700473478
-_LANCZOS = [676.520368121885098567009190444019, -1259.13921672240287047156078755283,
-            771.3234287776530788486528258894, -176.61502916214059906584551354,
-            12.507343278686904814458936853, -0.13857109526572011689554707,
-            9.984369578019570859563e-6, 1.50563273514931155834e-7]
-
-
-def _lgamma(x):
-    """``log|Gamma(x)|`` as XLA expands ``lgamma`` (Lanczos, Euler's reflection below
-    1/2; XLA turns its division by a constant into a product with the reciprocal). Stands in for ``lax.lgamma`` (not in ``lax`` yet) in Poisson's rejection test,
-    where only its comparison with another float matters."""
-    dt = x.dtype
-
-    def c(v):
-        return np.array(v, dt)
-    one, half = c(1), c(0.5)
-    reflect = lax.lt(x, half)
-    z = lax.select(reflect, lax.neg(x), lax.sub(x, one))
-    acc = c(_LANCZOS_BASE)
-    for i, coeff in enumerate(_LANCZOS):
-        acc = lax.add(acc, lax.div(c(coeff), lax.add(z, c(i + 1))))
-    t = lax.add(c(_LANCZOS_G + 0.5), z)
-    log_t = lax.add(c(np.log(_LANCZOS_G + 0.5)),
-                    lax.log1p(lax.mul(z, c(1 / (_LANCZOS_G + 0.5)))))
-    log_y = lax.add(lax.add(c((np.log(2) + np.log(np.pi)) / 2),
-                            lax.mul(lax.sub(lax.add(z, half), lax.div(t, log_t)), log_t)),
-                    lax.log(acc))
-    abs_x = lax.abs(x)
-    frac = lax.sub(abs_x, lax.floor(abs_x))
-    frac = lax.select(lax.gt(frac, half), lax.sub(one, frac), frac)
-    denom = lax.log(lax.sin(lax.mul(c(np.pi), frac)))
-    reflection = lax.select(lax.is_finite(denom),
-                            lax.sub(lax.sub(c(np.log(np.pi)), denom), log_y), lax.neg(denom))
-    out = lax.select(reflect, reflection, log_y)
-    return lax.select(lax.eq(abs_x, c(np.inf)), lax.full_like(x, np.inf), out)
-
-
 def _poisson_knuth_impl(key, lam, shape, dtype, max_iters):
     # Knuth: multiply uniforms until the product drops below exp(-lam).
     def body(carry):
@@ -282,7 +243,7 @@ def _poisson_rejection_impl(key, lam, shape, dtype, max_iters):
         u_shifted = 0.5 - abs(u)
         k = lax.floor((2 * a / u_shifted + b) * u + lam + 0.43)
         s = lax.log(v * inv_alpha / (a / (u_shifted * u_shifted) + b))
-        t = -lam + k * log_lam - _lgamma(k + 1)
+        t = -lam + k * log_lam - lax.lgamma(k + 1)
         accept1 = (u_shifted >= 0.07) & (v <= v_r)
         reject = (k < 0) | ((u_shifted < 0.013) & (v > u_shifted))
         accept = accept1 | (~reject & (s <= t))

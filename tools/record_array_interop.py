@@ -1,0 +1,37 @@
+"""Record what JAX 0.10.2 does in the array-interoperability programs of
+``tests/array_interop_cases.py`` (Array API namespace and inspection, DLPack,
+``to_device``, ``__jax_array__``).
+
+Run with the JAX scratch environment (never by the test suite)::
+
+    <jax-venv>/bin/python tools/record_array_interop.py
+
+It writes ``tests/data/array_interop.json``: ``{"_meta": {...}, "cases": {name:
+{"result": value} or {"error": "Class: message"}}}``.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+import jax  # noqa: E402
+import jax.numpy  # noqa: E402,F401
+
+import array_interop_cases  # noqa: E402
+
+
+def main() -> None:
+    out = {name: array_interop_cases.run(thunk)
+           for name, thunk in array_interop_cases.cases(jax).items()}
+    data = {"_meta": {"jax": jax.__version__, "x64": False}, "cases": out}
+    path = ROOT / "tests" / "data" / "array_interop.json"
+    path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    print(f"wrote {len(out)} cases to {path}")
+
+
+if __name__ == "__main__":
+    main()
