@@ -575,6 +575,13 @@ _def(ew.nextafter_p, _nextafter)
 def _convert_expr(a: str, src: np.dtype, dst: np.dtype) -> str:
     if src == dst:
         return a
+    if dtypes.is_complex(dst):  # C converts real and complex values to complex
+        return f"(({ctype(dst)})({a}))"
+    if dtypes.is_complex(src):  # to a real type (bool too): XLA converts the real part
+        a = f"{'crealf' if src == np.complex64 else 'creal'}({a})"
+        src = dtypes.real_dtype(src)
+        if src == dst:
+            return a
     if dst == BOOL:
         return f"(uint8_t)({a} != 0)"
     if dtypes.is_float(src) and dst.kind in "iu":
@@ -598,7 +605,6 @@ def _convert(args, in_avals, out_aval, *, new_dtype, weak_type):
 
 
 _def(ew.convert_element_type_p, _convert)
-emit_complex._real_convert = _convert_expr  # a complex value's real part, converted
 
 # ---------------------------------------------------------------------------------------
 # bitcast_convert_type between types of one width (other widths, and float16, whose

@@ -95,23 +95,6 @@ def _abs(args, in_avals, out_aval, **_):
     return f"tp_cabs_{_sfx(in_avals[0].dtype)}({args[0]})"
 
 
-def _convert(args, in_avals, out_aval, *, new_dtype, weak_type):
-    src, dst, a = np.dtype(in_avals[0].dtype), np.dtype(new_dtype), args[0]
-    if src == dst:
-        return a
-    if dtypes.is_complex(dst):
-        if dtypes.is_complex(src) or src == np.bool_ or dtypes.is_float(src) or \
-                src.kind in "iu":
-            return f"(({_ct(dst)})({a}))"
-    # To a real type (bool too): XLA converts the real part.
-    part = dtypes.real_dtype(src)
-    re = f"{'crealf' if src == np.complex64 else 'creal'}({a})"
-    return _real_convert(re, part, dst)
-
-
-_real_convert = None  # emit_c's conversion of real values (set by emit_c)
-
-
 def _real(args, in_avals, out_aval, **_):
     return f"{'crealf' if in_avals[0].dtype == np.complex64 else 'creal'}({args[0]})"
 
@@ -138,7 +121,7 @@ COMPLEX_RULES = {
     ew.atan_p: _helper("atan"), ew.atan2_p: _helper("atan2"),
     ew.expm1_p: _helper("expm1"), ew.log1p_p: _helper("log1p"),
     ew.rsqrt_p: _helper("rsqrt"), ew.logistic_p: _helper("logistic"),
-    ew.exp2_p: _helper("exp2"), ew.convert_element_type_p: _convert,
+    ew.exp2_p: _helper("exp2"),
     **{getattr(ew, f"{n}_p"): _c99(f) for n, f in _C99.items()},
 }
 
