@@ -70,7 +70,6 @@ def _check(got, want, tol, what):
         raise AssertionError(f"{what}: JAX raised {want['error']}: {want['message']}, "
                              f"transpile gave {got!r}")
     if "str" in want:
-        assert str(np.dtype(got)) if not isinstance(got, str) else got == want["str"]
         assert (got if isinstance(got, str) else str(np.dtype(got))) == want["str"], what
         return
     if "tuple" in want:
@@ -214,3 +213,26 @@ def test_isinf_isfinite_isnan_follow_numpy():
     for run in (lambda a: [f(a) for f in fns], jax.jit(lambda a: [f(a) for f in fns])):
         for got, w in zip(run(jnp.asarray(z)), want, strict=True):
             np.testing.assert_array_equal(np.asarray(got), w)
+
+
+@pytest.mark.parametrize("mode", ["x64_off", "x64_on"])
+def test_jit_computes_what_eager_computes(mode):
+    """The generated C (``tp_complex.h``) and the NumPy rules (``_complex_math.py``)
+    compute complex elementwise primitives the same way: equal bits, up to the last ulp
+    of a libm call."""
+    rows = [r for r in _jit_rows(mode, False) if r["group"] == "lax"]
+    fns = [eval("lambda x, y, r, m: " + row["expr"], _env()) for row in rows]
+    with _mode(mode), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        args = _args(mode)
+        jitted = jax.jit(lambda **a: [fn(**a) for fn in fns])(**args)
+        for fn, got, row in zip(fns, jitted, rows, strict=True):
+            want = np.asarray(fn(**args))
+            ulp = np.finfo(_real_of(want.dtype)).eps
+            np.testing.assert_allclose(np.asarray(got), want, rtol=4 * ulp, atol=4 * ulp,
+                                       err_msg=row["expr"])
+
+
+def _real_of(dt):
+    """The float type of one part of a complex dtype (float64 for non-floats)."""
+    return np.float32 if np.dtype(dt) in (np.complex64, np.float32) else np.float64
