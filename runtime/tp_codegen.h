@@ -15,6 +15,7 @@
 #include "tp_xla_math.h"
 #include "tp_special.h"
 #include "tp_parallel.h"
+#include "tp_complex.h"
 
 /* float16 values are computed in float: a result rounds to float16 and back. */
 TP_INLINE float tp_f16_round(float x) { return tp_f16_to_f32(tp_f32_to_f16(x)); }

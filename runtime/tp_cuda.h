@@ -13,18 +13,24 @@
 #define TP_BLOCK 256
 #define TP_WARPS (TP_BLOCK / 32)
 
-/* A lane's value from the lane `offset` above it, for any type of at most 8 bytes
- * (bool, integers, halves stored as uint16_t, floats, doubles). */
+/* A lane's value from the lane `offset` above it, for any type of at most 16 bytes
+ * (bool, integers, halves stored as uint16_t, floats, doubles, complex). */
 template <typename T>
 static __device__ __forceinline__ T tp_shfl_down(T v, int offset)
 {
-    static_assert(sizeof(T) <= 8, "tp_shfl_down: type wider than 8 bytes");
+    static_assert(sizeof(T) <= 16, "tp_shfl_down: type wider than 16 bytes");
     T r;
-    if (sizeof(T) <= 4) {
+    if constexpr (sizeof(T) <= 4) {
         unsigned u = 0;
         memcpy(&u, &v, sizeof(T));
         u = __shfl_down_sync(0xffffffffu, u, offset);
         memcpy(&r, &u, sizeof(T));
+    } else if constexpr (sizeof(T) > 8) {  /* complex128: two 8-byte shuffles */
+        unsigned long long u[2] = {0, 0};
+        memcpy(u, &v, sizeof(T));
+        u[0] = __shfl_down_sync(0xffffffffu, u[0], offset);
+        u[1] = __shfl_down_sync(0xffffffffu, u[1], offset);
+        memcpy(&r, u, sizeof(T));
     } else {
         unsigned long long u = 0;
         memcpy(&u, &v, sizeof(T));

@@ -603,8 +603,8 @@ def cases(jax, jnp, lax, np):
 # Promotion operands
 
 PROMOTION_ORDER = ("bool", "int8", "int16", "int32", "uint8", "uint16", "uint32",
-                   "float16", "bfloat16", "float32", "weak_int", "weak_float",
-                   "np_int64", "np_uint64", "np_float64")
+                   "float16", "bfloat16", "float32", "complex64", "weak_int", "weak_float",
+                   "weak_complex", "np_int64", "np_uint64", "np_float64", "np_complex128")
 
 
 def promotion_operands(jnp, np):
@@ -627,11 +627,14 @@ def promotion_operands(jnp, np):
         "float16": strong(np.float16, (1.5, 2.0)),
         "bfloat16": strong(jnp.bfloat16, (1.5, 2.0)),
         "float32": strong(np.float32, (1.5, 2.0)),
+        "complex64": strong(np.complex64, (1.5 + 1j, -2.0)),
         "weak_int": lambda: 3,
         "weak_float": lambda: 2.5,
+        "weak_complex": lambda: 0.5 - 2j,
         "np_int64": lambda: np.array([1, 2], dtype=np.int64),
         "np_uint64": lambda: np.array([1, 2], dtype=np.uint64),
         "np_float64": lambda: np.array([1.5, 2.0], dtype=np.float64),
+        "np_complex128": lambda: np.array([1.5, 2.0 - 1j], dtype=np.complex128),
     }
 
 

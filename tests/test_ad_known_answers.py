@@ -37,14 +37,8 @@ JAXPR_NAMES = [n for n in NAMES if "jaxpr" in RECORDED[n]]
 
 _REMEDY = "If the branch should depend on the argument's Python value"
 
-_COMPLEX = "transpile has no complex dtypes"
-
 #: name -> why transpile differs (strict xfails: a case that starts passing must go).
 KNOWN_DIFFERENCES: dict = {
-    "val/grad complex holomorphic": _COMPLEX,
-    "val/grad real of complex": _COMPLEX, "error/grad complex output": _COMPLEX,
-    "val/grad complex input real output": _COMPLEX,
-    "error/grad complex input complex output not holomorphic": _COMPLEX,
     "tracer/custom_jvp rule primal":
         "JAX shows its internal TypedFloat wrapper for a custom_jvp rule's primal",
     "error/grad has_aux non-tuple":
@@ -127,6 +121,9 @@ def _compare(out, want: list, tol, where: str) -> None:
         assert bool(getattr(got, "weak_type", False)) == w["weak_type"], \
             f"{at}: weak_type {getattr(got, 'weak_type', False)}, JAX {w['weak_type']}"
         want_arr = np.array(w["values"], dtype=object)
+        if arr.dtype.kind == "c":  # recorded as [re, im] pairs
+            want_arr = np.asarray(w["values"], np.float64)
+            want_arr = want_arr[..., 0] + 1j * want_arr[..., 1]
         want_arr = np.array([float(v) if isinstance(v, str) else v
                              for v in want_arr.ravel()], dtype=arr.dtype).reshape(arr.shape)
         if arr.dtype.kind == "f":

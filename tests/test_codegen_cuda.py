@@ -66,6 +66,11 @@ def _extra_programs():
                         (rng.standard_normal((2, 3, 4)).astype(F32),
                          rng.standard_normal((2, 5, 4)).astype(F32))),
         "dot_int": (lambda a, b: a @ b, (I, I.T)),
+        "complex": (lambda z, w: (jnp.real(z), jnp.imag(w), jnp.conj(z), lax.complex(
+            z.real, z.imag), jnp.exp(w) * w / (w + 1j), jnp.abs(z), jnp.sum(w), jnp.sort(z),
+            z @ z, jnp.cumprod(w), jnp.max(w), z.astype(np.int32)),
+            ((rng.standard_normal(6) + 1j * rng.standard_normal(6)).astype(np.complex64),
+             (rng.standard_normal(6) - 1j * rng.standard_normal(6)).astype(np.complex128))),
         "threefry": (lambda k: random.normal(k, (3, 4)), lambda: (key,)),
         "keys": (lambda k: random.key_data(random.split(random.fold_in(k, 3), 4)),
                  lambda: (tkey,)),

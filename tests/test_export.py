@@ -25,6 +25,8 @@ M = R.standard_normal((5, 7)).astype(np.float32)
 N = R.standard_normal((7, 3)).astype(np.float32)
 IDX = np.array([3, 0, 2, 7, 1], np.int32)
 C_ARRAY = np.linspace(-1.0, 1.0, 8).astype(np.float32)
+Z8 = (F8 + 1j * C_ARRAY).astype(np.complex64)
+C_CPLX = (C_ARRAY - 0.5j * C_ARRAY[::-1]).astype(np.complex64)
 
 
 def _mlp_loss(w, x, y):
@@ -80,6 +82,9 @@ EXPORTS = {
              R.standard_normal((3, 3, 3, 8)).astype(np.float32),
              R.standard_normal((3, 3, 8, 8)).astype(np.float32),
              R.standard_normal((2, 2, 1, 8)).astype(np.float32))),
+    "complex64": (lambda z, w: (jnp.exp(z) * w / (z + 1j), jnp.sum(z * jnp.conj(w)),
+                                jnp.abs(z), jnp.sort(z), z @ w, jnp.cumprod(z) + C_CPLX),
+                  (Z8, Z8[::-1].copy())),
 }
 X64 = {"float64_x64"}
 

@@ -135,7 +135,10 @@ def record_promotion_table() -> list:
                     row["dtype"] = str(r.dtype)
                     row["weak_type"] = bool(r.weak_type)
                     row["shape"] = list(r.shape)
-                    row["values"] = np.asarray(r).tolist()
+                    v = np.asarray(r)
+                    # complex values as [re, im] pairs (JSON has no complex numbers)
+                    row["values"] = (np.stack([v.real, v.imag], -1) if v.dtype.kind == "c"
+                                     else v).tolist()
                 except Exception as e:
                     row.update(error_info(e))
                 try:

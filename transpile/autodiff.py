@@ -200,21 +200,47 @@ def _tree_mismatch(fun, want, got) -> str:
 
 def _check_input_dtype(name: str, x, holomorphic: bool, allow_int: bool) -> None:
     dt = core.get_aval(x).dtype
-    if dtypes.is_float(dt) or (allow_int and dt.kind in "iub"):
-        return
+    dname = dtypes.dtype_name(dt)
+    if holomorphic and not dtypes.is_complex(dt):
+        raise TypeError(f"{name} with holomorphic=True requires inputs with complex dtype, "
+                        f"but got {dname}.")
     if name == "jacfwd":
+        if holomorphic or dtypes.is_float(dt):
+            return
         raise TypeError(f"jacfwd requires real-valued inputs (input dtype that is a "
-                        f"sub-dtype of np.floating), but got {dtypes.dtype_name(dt)}. For "
+                        f"sub-dtype of np.floating), but got {dname}. For "
                         "holomorphic differentiation, pass holomorphic=True. For "
                         "differentiation of non-holomorphic functions involving complex "
                         "inputs or integer inputs, use jax.jvp directly.")
+    if dtypes.is_float(dt) or dtypes.is_complex(dt) or (allow_int and dt.kind in "iub"):
+        return
     if dt.kind in "iub":
         raise TypeError(f"{name} requires real- or complex-valued inputs (input dtype that "
                         "is a sub-dtype of np.inexact), but got "
-                        f"{dtypes.dtype_name(dt)}. If you want to use Boolean- or "
+                        f"{dname}. If you want to use Boolean- or "
                         "integer-valued inputs, use vjp or set allow_int to True.")
     raise TypeError(f"{name} requires real- or complex-valued inputs (input dtype that is "
-                    f"a sub-dtype of np.inexact), but got {dtypes.dtype_name(dt)}.")
+                    f"a sub-dtype of np.inexact), but got {dname}.")
+
+
+def _check_output_dtype(name: str, aval, holomorphic: bool) -> None:
+    """JAX's checks of a reverse-mode output's dtype (``holomorphic``: complex only)."""
+    dname = dtypes.dtype_name(aval.dtype)
+    if holomorphic:
+        if not dtypes.is_complex(aval.dtype):
+            raise TypeError(f"{name} with holomorphic=True requires outputs with complex "
+                            f"dtype, but got {dname}.")
+        return
+    if dtypes.is_complex(aval.dtype):
+        raise TypeError(f"{name} requires real-valued outputs (output dtype that is a "
+                        f"sub-dtype of np.floating), but got {dname}. For holomorphic "
+                        "differentiation, pass holomorphic=True. For differentiation of "
+                        "non-holomorphic functions involving complex outputs, use jax.vjp "
+                        "directly.")
+    if not dtypes.is_float(aval.dtype):
+        raise TypeError(f"{name} requires real-valued outputs (output dtype that is a "
+                        f"sub-dtype of np.floating), but got {dname}. For differentiation "
+                        "of functions with integer outputs, use jax.vjp directly.")
 
 
 def _check_output(name: str, ans, holomorphic: bool) -> None:
@@ -222,11 +248,7 @@ def _check_output(name: str, ans, holomorphic: bool) -> None:
     if aval.shape:
         raise TypeError("Gradient only defined for scalar-output functions. Output had "
                         f"shape: {aval.shape}.")
-    if not dtypes.is_float(aval.dtype):
-        raise TypeError(f"{name} requires real-valued outputs (output dtype that is a "
-                        "sub-dtype of np.floating), but got "
-                        f"{dtypes.dtype_name(aval.dtype)}. For differentiation of functions "
-                        "with integer outputs, use jax.vjp directly.")
+    _check_output_dtype(name, aval, holomorphic)
 
 
 def _argnums_tuple(argnums, nargs: int):
@@ -291,7 +313,8 @@ def _value_and_grad(fun, argnums, has_aux, holomorphic, allow_int, name):
         _check_output(name, ans, holomorphic)
         a = core.get_aval(ans)
         # The seed 1 is as weakly typed as the output, as JAX's (a weak Python float).
-        g = pullback(1.0 if a.weak_type else np.ones((), a.dtype))
+        one = 1.0 if not dtypes.is_complex(a.dtype) else complex(1)
+        g = pullback(one if a.weak_type else np.ones((), a.dtype))
         g = g[0] if isinstance(argnums, int) else tuple(g)
         return ((ans, aux) if has_aux else ans), g
     return wrapped
@@ -368,6 +391,11 @@ def jacfwd(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = 
             return (res[1], res[2]) if has_aux else res[1]
         out = vmap(pushfwd, out_axes=(-1, None) if has_aux else -1)(*basis)
         t_out, aux = (out if has_aux else (out, None))
+        if holomorphic:
+            for o in tree_util.tree_leaves(t_out):
+                if not dtypes.is_complex(core.get_aval(o).dtype):
+                    raise TypeError("jacfwd with holomorphic=True requires outputs with "
+                                    f"complex dtype, but got {core.get_aval(o).dtype.name}.")
 
         def unravel(t):
             shape = np.shape(t)[:-1]
@@ -414,6 +442,8 @@ def jacrev(fun: Callable, argnums=0, has_aux: bool = False, holomorphic: bool = 
         res = vjp(partial_fun, *dyn, has_aux=has_aux)
         out, pullback = res[0], res[1]
         out_leaves, out_tree = tree_util.tree_flatten(out)
+        for o in out_leaves:
+            _check_output_dtype("jacrev", core.get_aval(o), holomorphic)
         rows_per_out = []
         for k, o in enumerate(out_leaves):
             a = core.get_aval(o)

@@ -139,7 +139,7 @@ def _scalar_aval(x) -> ShapedArray:
     return ShapedArray((), dt, weak)
 
 
-for _t in (bool, int, float):
+for _t in (bool, int, float, complex):
     pytype_aval_mappings[_t] = _scalar_aval
 
 
@@ -154,10 +154,8 @@ def get_aval(x) -> ShapedArray:
         if x.dtype == dtypes.float0:  # tangents of integers: a shape and no data
             return ShapedArray(np.shape(x), dtypes.float0, False)
         return ShapedArray(np.shape(x), dtypes.canonicalize_dtype(x.dtype), False)
-    if isinstance(x, (bool, int, float)):
+    if isinstance(x, (bool, int, float, complex)):
         return _scalar_aval(x)
-    if isinstance(x, complex):
-        raise TypeError("complex values are not supported by transpile")
     if hasattr(x, "__jax_array__"):  # honoured by jnp.asarray/array and operators only
         raise jax_array_error()
     raise TypeError(f"Value {x!r} of type {type(x)} is not a valid JAX type")
@@ -169,7 +167,7 @@ def is_valid_value(x) -> bool:
         return True
     if isinstance(x, (np.ndarray, np.generic)):
         return x.dtype in dtypes._SUPPORTED_SET
-    return isinstance(x, (bool, int, float))
+    return isinstance(x, (bool, int, float, complex))
 
 
 def to_numpy(x, aval: ShapedArray | None = None) -> np.ndarray:

@@ -18,7 +18,7 @@ from .errors import jax_array_error
 
 __all__ = [
     "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float16", "bfloat16", "float32", "float64", "canonicalize_dtype", "result_type", "promote_types",
+    "float16", "bfloat16", "float32", "float64", "complex64", "complex128", "canonicalize_dtype", "result_type", "promote_types",
     "is_weakly_typed", "dtype", "short_dtype_name", "issubdtype", "iinfo", "finfo",
     "KEY_FRY", "is_key", "float0", "dtype_name", "from_name", "prng_key", "extended",
 ]
@@ -30,9 +30,10 @@ float16, float32, float64 = (np.dtype(t) for t in (np.float16, np.float32, np.fl
 #: ``ml_dtypes``' bfloat16 (JAX's own): NumPy knows it only as a user dtype of kind "V",
 #: so code here asks :func:`kind` / :func:`is_float` rather than ``dtype.kind``.
 bfloat16 = np.dtype(ml_dtypes.bfloat16)
+complex64, complex128 = np.dtype(np.complex64), np.dtype(np.complex128)
 
 SUPPORTED = (bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
-             float16, bfloat16, float32, float64)
+             float16, bfloat16, float32, float64, complex64, complex128)
 _SUPPORTED_SET = frozenset(SUPPORTED)
 
 #: The 16-bit floats: stored as their bit pattern, computed in float32 and rounded back
@@ -43,7 +44,12 @@ HALF_FLOATS = {float16: "f16", bfloat16: "bf16"}
 #: Float dtypes NumPy does not classify as floats (``ml_dtypes``' extension types).
 _EXTENSION_FLOATS = frozenset({bfloat16})
 
-_TO_32 = {int64: int32, uint64: uint32, float64: float32}
+_TO_32 = {int64: int32, uint64: uint32, float64: float32, complex128: complex64}
+
+#: The real dtype of each complex dtype's parts (``real``/``imag``/``abs`` results).
+COMPLEX_PARTS = {complex64: float32, complex128: float64}
+#: The complex dtype whose parts are a real float dtype (``lax.complex``'s result).
+COMPLEX_OF = {float32: complex64, float64: complex128}
 
 
 def kind(dt) -> str:
@@ -63,8 +69,20 @@ def iinfo(int_type):
 
 
 def finfo(dt):
-    """Machine limits of a float dtype, bfloat16 included (``ml_dtypes.finfo``)."""
+    """Machine limits of a float dtype, bfloat16 included (``ml_dtypes.finfo``); a complex
+    dtype gives its parts' limits (as NumPy and JAX do)."""
     return ml_dtypes.finfo(_to_np_dtype(dt))
+
+
+def is_complex(dt) -> bool:
+    """Whether ``dt`` is complex64 or complex128."""
+    return not is_key(dt) and np.dtype(dt).kind == "c"
+
+
+def real_dtype(dt) -> np.dtype:
+    """The dtype of the real part: float32 for complex64, ``dt`` itself for reals."""
+    d = np.dtype(dt)
+    return COMPLEX_PARTS.get(d, d)
 
 # ---------------------------------------------------------------------------------------
 # Typed PRNG keys. A ``key<fry>`` element is the two uint32 words of a threefry key; its
@@ -183,7 +201,7 @@ def _to_np_dtype(dt) -> np.dtype:
     if dt is bool:
         return bool_
     if dt is complex:
-        raise TypeError("complex dtypes are not supported by transpile")
+        return complex128
     try:
         out = np.dtype(dt)
     except TypeError as e:
@@ -214,7 +232,7 @@ def canonicalize_dtype(dt, *, warn_name: str | None = None) -> np.dtype:
                         + ", ".join(str(s) for s in SUPPORTED))
     if not config.x64_enabled and d in _TO_32:
         new = _TO_32[d]
-        if warn_name is not None and dt not in (float, int):
+        if warn_name is not None and dt not in (float, int, complex):
             where = f" requested in {warn_name}" if warn_name else ""
             warnings.warn(
                 f"Explicitly requested dtype {d}{where} is not available, and will be "
@@ -238,6 +256,10 @@ def default_float_dtype() -> np.dtype:
     return float64 if config.x64_enabled else float32
 
 
+def default_complex_dtype() -> np.dtype:
+    return complex128 if config.x64_enabled else complex64
+
+
 def short_dtype_name(dt) -> str:
     """``float32`` -> ``f32``, ``uint8`` -> ``u8``, ``bool`` -> ``bool``."""
     if is_key(dt):
@@ -254,7 +276,7 @@ def short_dtype_name(dt) -> str:
 
 # ---------------------------------------------------------------------------------------
 # The promotion lattice. Nodes are dtypes plus the two weak scalar nodes.
-_WEAK_INT, _WEAK_FLOAT = "i*", "f*"
+_WEAK_INT, _WEAK_FLOAT, _WEAK_COMPLEX = "i*", "f*", "c*"
 
 _LATTICE_UP = {
     bool_: [_WEAK_INT],
@@ -267,11 +289,14 @@ _LATTICE_UP = {
     int16: [int32],
     int32: [int64],
     int64: [_WEAK_FLOAT],
-    _WEAK_FLOAT: [float16, bfloat16],
+    _WEAK_FLOAT: [float16, bfloat16, _WEAK_COMPLEX],
     float16: [float32],
     bfloat16: [float32],
-    float32: [float64],
-    float64: [],
+    float32: [float64, complex64],
+    float64: [complex128],
+    _WEAK_COMPLEX: [complex64],
+    complex64: [complex128],
+    complex128: [],
     KEY_FRY: [],  # keys promote only with keys
 }
 
@@ -305,6 +330,8 @@ def _node(dt: np.dtype, weak: bool):
             return _WEAK_INT
         if kind(dt) == "f":
             return _WEAK_FLOAT
+        if dt.kind == "c":
+            return _WEAK_COMPLEX
     return dt
 
 
@@ -313,6 +340,8 @@ def _node_dtype(node) -> tuple[np.dtype, bool]:
         return default_int_dtype(), True
     if node == _WEAK_FLOAT:
         return default_float_dtype(), True
+    if node == _WEAK_COMPLEX:
+        return default_complex_dtype(), True
     return canonicalize_dtype(node), False
 
 
@@ -358,14 +387,16 @@ def promote_types(a, b) -> np.dtype:
     node = _join(a, b)
     if node == _WEAK_FLOAT:
         return float64
+    if node == _WEAK_COMPLEX:
+        return complex128
     if node == _WEAK_INT:
         return int64
     return node
 
 
 def is_python_scalar(x) -> bool:
-    return type(x) in (bool, int, float) or (
-        isinstance(x, (int, float)) and not isinstance(x, np.generic))
+    return type(x) in (bool, int, float, complex) or (
+        isinstance(x, (int, float, complex)) and not isinstance(x, np.generic))
 
 
 def dtype_and_weak(x) -> tuple[np.dtype, bool]:
@@ -380,7 +411,7 @@ def dtype_and_weak(x) -> tuple[np.dtype, bool]:
     if isinstance(x, float) and not isinstance(x, np.floating):
         return default_float_dtype(), True
     if isinstance(x, complex) and not isinstance(x, np.generic):
-        raise TypeError("complex values are not supported by transpile")
+        return default_complex_dtype(), True
     if isinstance(x, (np.ndarray, np.generic)):
         return canonicalize_dtype(x.dtype), False
     if hasattr(x, "__jax_array__"):
@@ -455,7 +486,8 @@ C_STORAGE_TYPES = {
     np.dtype(np.uint8): "uint8_t", np.dtype(np.uint16): "uint16_t",
     np.dtype(np.uint32): "uint32_t", np.dtype(np.uint64): "uint64_t",
     np.dtype(np.float16): "uint16_t", bfloat16: "uint16_t", np.dtype(np.float32): "float",
-    np.dtype(np.float64): "double", KEY_FRY: "uint64_t"}
+    np.dtype(np.float64): "double", KEY_FRY: "uint64_t",
+    complex64: "tp_c64", complex128: "tp_c128"}  # C99 complex (runtime/tp_complex.h)
 
 #: The C type generated code computes an element in.
 C_COMPUTE_TYPES = {**C_STORAGE_TYPES, **{h: "float" for h in HALF_FLOATS}}
@@ -466,4 +498,4 @@ C_SUFFIXES = {
     np.dtype(np.int32): "i32", np.dtype(np.int64): "i64", np.dtype(np.uint8): "u8",
     np.dtype(np.uint16): "u16", np.dtype(np.uint32): "u32", np.dtype(np.uint64): "u64",
     np.dtype(np.float16): "f32", bfloat16: "f32", np.dtype(np.float32): "f32", np.dtype(np.float64): "f64",
-    KEY_FRY: "u64"}
+    KEY_FRY: "u64", complex64: "c64", complex128: "c128"}

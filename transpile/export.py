@@ -224,6 +224,14 @@ def export_lowering(lowering, out_dir, name: str, force: bool = False) -> Export
     consts = []
     for i, (b, value) in enumerate(zip(program.consts, closed.consts, strict=True)):
         data = value._value if hasattr(value, "_value") else np.asarray(value)
+        if dtypes.is_complex(b.aval.dtype):
+            # static initializers of C99 complex values need I; the parts are exact
+            part = dtypes.real_dtype(b.aval.dtype)
+            consts.append(dict(name=f"tp_const{i}", ctype=stype(part),
+                               count=max(2 * int(b.aval.size), 1), type=_type_text(b.aval),
+                               rows=_const_rows(np.ascontiguousarray(data).view(part), part),
+                               arg=f"(const {stype(b.aval.dtype)} *)tp_const{i}"))
+            continue
         consts.append(dict(name=f"tp_const{i}", ctype=stype(b.aval.dtype),
                            count=max(int(b.aval.size), 1), type=_type_text(b.aval),
                            rows=_const_rows(data, b.aval.dtype)))
@@ -258,7 +266,7 @@ def export_lowering(lowering, out_dir, name: str, force: bool = False) -> Export
             scratch.append(i)
     if scratch:
         raise NotImplementedError("export: an internal output buffer has no exported output")
-    call_args = list(in_names) + [c["name"] for c in consts] + \
+    call_args = list(in_names) + [c.get("arg", c["name"]) for c in consts] + \
         [buffer_arg[i] for i in range(len(program.outputs))] + ["workspace"]
     export = dict(name=name, impl=impl, params=params, consts=consts, fills=fills,
                   copies=copies, call_args=call_args)
@@ -270,7 +278,9 @@ def export_lowering(lowering, out_dir, name: str, force: bool = False) -> Export
     guard = f"{name.upper()}_H"
     header = env.get_template("export/header.h.j2").render(
         name=name, version=__version__, jaxpr_lines=jaxpr_lines, guard=guard,
-        arrays=arrays, params=params)
+        arrays=arrays, params=params,
+        complex_types=any(dtypes.is_complex(a.dtype) for a in
+                          list(lowering.closed.in_avals) + list(lowering.closed.out_avals)))
     headers = _runtime_headers(source, runtime_dir())
     contents = {f"{name}.c": source, f"{name}.h": header}
     for h in headers:

@@ -109,6 +109,8 @@ class BaseExecutable:
                 a = self._from_const(what, aval)
             else:
                 value, dtype = what
+                if isinstance(value, dict):  # a complex literal (codegen/render.py)
+                    value = complex(value["re"], value["im"])
                 a = self._from_host(np.asarray(
                     tuple(value) if isinstance(value, list) else value, from_name(dtype)),
                     aval)

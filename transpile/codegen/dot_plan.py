@@ -86,7 +86,8 @@ def dot_fields(e, ins, out) -> dict:
         lhs_type=lhs.ctype, rhs_type=rhs.ctype, gemm=gemm, sfx=sfx,
         copies_bytes=copies_bytes,
         scratch=[Scratch(copies_bytes, (sfx, M, N, K) if gemm else None)],
-        acc_type=("uint64_t" if not dtypes.is_float(compute) else emit_c.ctype(compute)),
+        acc_type=("uint64_t" if not (dtypes.is_float(compute) or dtypes.is_complex(compute))
+                  else emit_c.ctype(compute)),
         read_a=_reader(lhs, "pa", "ia"), read_b=_reader(rhs, "pb", "ib"),
         store=_store_expr(out_dt, compute, op_dt))
     return fields
@@ -99,6 +100,8 @@ def _reader(buf, ptr, off) -> str:
 
 
 def _store_expr(out_dt, compute, op_dt) -> str:
+    if dtypes.is_complex(compute):
+        return f"({emit_c.ctype(out_dt)})acc"
     if not dtypes.is_float(compute):
         if out_dt == np.bool_:
             return "(uint8_t)(acc != 0)"

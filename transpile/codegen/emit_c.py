@@ -30,6 +30,7 @@ from ..lax import fma as lax_fma
 from ..lax import layout
 from ..lax import sorting as sort_mod
 from ..resources import runtime_dir
+from . import emit_complex
 from .lowering import ELEMENTWISE, LOWERINGS, Lowering, register
 
 __all__ = ["emit", "literal", "ctype", "stype", "math_function", "clamp_start",
@@ -103,6 +104,10 @@ def literal(value, dtype) -> str:
         w = np.asarray(value, dtype)[()]
         return f"UINT64_C({int(w['k0']) | (int(w['k1']) << 32)})"
     v = np.asarray(value).astype(dtype)[()]
+    if dtypes.is_complex(dtype):
+        part = dtypes.real_dtype(dtype)
+        return (f"tp_cmake_{_sfx(dtype)}({_float_text(float(v.real), part)}, "
+                f"{_float_text(float(v.imag), part)})")
     if dtype == BOOL:
         return "1" if v else "0"
     if dtypes.is_float(dtype):
@@ -186,6 +191,10 @@ def emit(prim, args, in_avals, out_aval, params) -> str:
     rule = low.emit if low is not None and low.kind == ELEMENTWISE else None
     if rule is None:
         raise NotImplementedError(f"no C emitter for primitive {prim.name!r}")
+    if any(dtypes.is_complex(a.dtype) for a in (out_aval, *in_avals)):
+        # complex operands or result: runtime/tp_complex.h (C's operators where exact)
+        rule = emit_complex.complex_rule(prim) or rule
+        return rule(args, in_avals, out_aval, **params)
     if any(dtypes.half_name(a.dtype) == "bf16" for a in (out_aval, *in_avals)):
         return _emit_bf16(prim, rule, args, in_avals, out_aval, params)
     expr = rule(args, in_avals, out_aval, **params)
@@ -566,6 +575,13 @@ _def(ew.nextafter_p, _nextafter)
 def _convert_expr(a: str, src: np.dtype, dst: np.dtype) -> str:
     if src == dst:
         return a
+    if dtypes.is_complex(dst):  # C converts real and complex values to complex
+        return f"(({ctype(dst)})({a}))"
+    if dtypes.is_complex(src):  # to a real type (bool too): XLA converts the real part
+        a = f"{'crealf' if src == np.complex64 else 'creal'}({a})"
+        src = dtypes.real_dtype(src)
+        if src == dst:
+            return a
     if dst == BOOL:
         return f"(uint8_t)({a} != 0)"
     if dtypes.is_float(src) and dst.kind in "iu":

@@ -152,6 +152,8 @@ def _acc(op: str, dtype):
     dt = np.dtype(dtype)
     ct = emit_c.ctype(dt)
     sfx = emit_c._sfx(dt)
+    if dtypes.is_complex(dt):
+        return _complex_acc(op, dt, ct, sfx)
     if op in ("sum", "prod"):
         sym = "+" if op == "sum" else "*"
         if dtypes.is_float(dt):
@@ -175,6 +177,20 @@ def _acc(op: str, dtype):
     init = "1" if (op == "and" and dt == np.bool_) else \
         (f"({ct})~({ct})0" if op == "and" else "0")
     return ct, init, f"({ct})({{a}} {sym} {{v}})", None
+
+
+def _complex_acc(op: str, dt, ct: str, sfx: str):
+    """Complex accumulators: sums in the operand's type, products by the textbook
+    product, max/min in the lexicographic order (``runtime/tp_complex.h``)."""
+    if op == "sum":
+        return ct, emit_c.literal(0, dt), "({a} + {v})", None
+    if op == "prod":
+        return ct, emit_c.literal(1, dt), f"tp_cmul_{sfx}({{a}}, {{v}})", None
+    if op in ("max", "min"):
+        lowest = -np.inf if op == "max" else np.inf
+        return ct, emit_c.literal(complex(lowest, lowest), dt), \
+            f"tp_c{op}_{sfx}({{a}}, {{v}})", None
+    raise NotImplementedError(f"no complex {op} reduction")
 
 
 def _lane_fields(op, dtype, combine, value) -> dict:
@@ -409,7 +425,7 @@ def _cumulative(kname, e, ins, outs, reads, common):
     x, o = ins[0], outs[0]
     outer, n, inner = _split(x.aval.shape, e.params["axis"])
     dt = x.aval.dtype
-    if op in ("sum", "prod"):
+    if op in ("sum", "prod") and not dtypes.is_complex(dt):
         acc_t = "double" if dt == np.float64 else ("float" if dtypes.is_float(dt)
                                                     else "uint64_t")
         init = ("0" if op == "sum" else "1")

@@ -72,8 +72,10 @@ def entry_abi(program: Program, target: str = "c") -> EntryABI:
     sources = []
     for kind, what in program.out_sources:
         if kind == "literal":
-            what = (np.asarray(what.val, what.aval.dtype).item(),
-                    dtype_name(what.aval.dtype))
+            value = np.asarray(what.val, what.aval.dtype).item()
+            if isinstance(value, complex):  # JSON has no complex numbers: [re, im]
+                value = {"re": value.real, "im": value.imag}
+            what = (value, dtype_name(what.aval.dtype))
         sources.append((kind, what))
     return EntryABI(program.name, tuple(params), tuple(sources), target)
 

@@ -21,9 +21,21 @@ def sort_fields(kname, e, ins, outs) -> dict:
     keys = []
     for i, b in enumerate(ins[:e.params["num_keys"]]):
         dt = b.aval.dtype
+        if dtypes.is_complex(dt):
+            # lexicographic: the real parts, then the imaginary parts, as float keys
+            part = dtypes.real_dtype(dt)
+            for n_, fn in enumerate(("crealf", "cimagf") if dt == np.complex64
+                                    else ("creal", "cimag")):
+                read = f"{fn}({{p}}[{{o}}])"
+                keys.append(dict(field=f"k{i}", ctype=b.ctype, compute=emit_c.ctype(part),
+                                 is_float=True, declare=n_ == 0,
+                                 read_a=read.format(p=f"c->k{i}", o="i * c->stride"),
+                                 read_b=read.format(p=f"c->k{i}", o="j * c->stride"),
+                                 src=b.name))
+            continue
         h = dtypes.half_name(dt)
         read = f"tp_{h}_to_f32({{p}}[{{o}}])" if h else "{p}[{o}]"
-        keys.append(dict(field=f"k{i}", ctype=b.ctype, compute=emit_c.ctype(dt),
+        keys.append(dict(field=f"k{i}", ctype=b.ctype, compute=emit_c.ctype(dt), declare=True,
                          is_float=dtypes.is_float(dt),
                          read_a=read.format(p=f"c->k{i}", o="i * c->stride"),
                          read_b=read.format(p=f"c->k{i}", o="j * c->stride"),

@@ -47,7 +47,7 @@ float0 = dtypes.float0
 def tangent_aval(aval: ShapedArray) -> ShapedArray:
     """The aval of tangents of ``aval``: itself (weak type included, as JAX's) for
     floats, float0 for ints and bools."""
-    if dtypes.is_float(aval.dtype):
+    if dtypes.is_float(aval.dtype) or dtypes.is_complex(aval.dtype):
         return ShapedArray(aval.shape, aval.dtype, aval.weak_type)
     return ShapedArray(aval.shape, float0)
 

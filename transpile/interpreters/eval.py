@@ -75,7 +75,7 @@ def eval_jaxpr(jaxpr: Jaxpr | ClosedJaxpr, consts, *args) -> list:
     def read(a):
         if isinstance(a, Literal):
             # Python-scalar literals re-bind as themselves, so they stay weak.
-            return a.val if type(a.val) in (bool, int, float) else np.asarray(a.val)
+            return a.val if type(a.val) in (bool, int, float, complex) else np.asarray(a.val)
         return env[a]
 
     for v, c in zip(jaxpr.constvars, consts, strict=True):

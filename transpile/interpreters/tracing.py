@@ -133,7 +133,7 @@ const_fold_rules: dict = {}
 
 
 def _is_literalable(val) -> bool:
-    if isinstance(val, (bool, int, float)) and not isinstance(val, np.ndarray):
+    if isinstance(val, (bool, int, float, complex)) and not isinstance(val, np.ndarray):
         return True
     return isinstance(val, (np.generic, np.ndarray)) and np.ndim(val) == 0
 
@@ -155,7 +155,7 @@ class JaxprTrace(Trace):
         if _is_literalable(val):
             typed = core.to_numpy(val, aval)[()]  # also range-checks Python ints
             # A Python scalar literal keeps its Python value: it prints as written (1.67).
-            lit_val = val if type(val) in (bool, int, float) else typed
+            lit_val = val if type(val) in (bool, int, float, complex) else typed
             return JaxprTracer(self, aval, Literal(lit_val, aval))
         return JaxprTracer(self, aval, self.builder.add_const(val, aval))
 

@@ -10,9 +10,10 @@ __all__ = list(_ew_all)
 from . import (contraction, control_flow, indexing, layout, prng, reduction,  # noqa: E402
                slicing, sorting, special, structural)
 from . import convolution  # noqa: E402
+from . import complex_ops  # noqa: E402
 
 for _m in (structural, slicing, layout, reduction, contraction, sorting, control_flow,
-           indexing, prng, special, convolution):
+           indexing, prng, special, convolution, complex_ops):
     globals().update({_n: getattr(_m, _n) for _n in _m.__all__})
     __all__ += list(_m.__all__)
 

@@ -204,6 +204,8 @@ def default_fill_value(dtype) -> np.ndarray:
     dt = np.dtype(dtype)
     if dtypes.is_float(dt):
         return np.array(np.nan, dt)
+    if dtypes.is_complex(dt):
+        return np.array(complex(np.nan, np.nan), dt)
     if dt == np.bool_:
         return np.array(True)
     return np.array(np.iinfo(dt).min if dt.kind == "i" else np.iinfo(dt).max, dt)

@@ -73,7 +73,7 @@ def _one_precision(p, whole):
 
 dot_general_p = core.new_primitive("dot_general")
 
-_KIND_RANK = {"b": 0, "i": 1, "u": 1, "f": 2}
+_KIND_RANK = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
 
 
 def _result_dtype(a: np.dtype, b: np.dtype) -> np.dtype:
@@ -146,6 +146,8 @@ def _compute_dtype(operand_dtype: np.dtype, out_dtype: np.dtype) -> np.dtype:
     accumulate in uint64: wrapping arithmetic is modular, so narrowing the uint64 result
     gives the value XLA's wrapping integer dot gives, signed or not.
     """
+    if dtypes.is_complex(operand_dtype) or dtypes.is_complex(out_dtype):
+        return max(d for d in (operand_dtype, out_dtype) if dtypes.is_complex(d))
     floats = [d for d in (operand_dtype, out_dtype) if dtypes.is_float(d)]
     if floats:
         return max(floats + [np.dtype(np.float32)], key=lambda d: d.itemsize)
@@ -177,6 +179,8 @@ def _dot_general_impl(lhs, rhs, *, dimension_numbers, precision, preferred_eleme
     spec = _einsum_spec(lhs.ndim, rhs.ndim, dimension_numbers)
     out = np.einsum(spec, lhs.astype(compute), rhs.astype(compute), optimize=True)
     out = np.asarray(out)
+    if dtypes.is_complex(compute):
+        return convert_values(out, out_dtype)
     if dtypes.is_float(compute):
         # Round to the operands' float type first when that is what XLA accumulates in.
         if dtypes.is_float(operand_dtype) and not dtypes.is_float(out_dtype):

@@ -64,7 +64,7 @@ def _t_aval(aval):
 
 
 def _is_float(aval) -> bool:
-    return dtypes.is_float(aval.dtype)
+    return dtypes.is_float(aval.dtype) or dtypes.is_complex(aval.dtype)
 
 
 def _zero_tangents(avals) -> list:

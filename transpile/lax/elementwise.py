@@ -50,6 +50,7 @@ from ..ir import Literal, pp_param_rules
 from . import _bfloat16 as bf16
 from ._bfloat16 import from_float32, to_float32, via_float32
 from ._base import broadcasting_shape, check_same_dtypes, set_cost
+from ._complex_math import complex_rule
 from ._xla_exp import xla_exp_f32, xla_logistic_f32, xla_tanh_f32
 from ._xla_math import (libm_f64, xla_erf_inv_f32, xla_erf_inv_f64, xla_log1p_f32,
                         xla_log1p_f64, xla_log_f32, xla_log_f64)
@@ -89,6 +90,7 @@ INTEGER = ("integer",)
 INT_OR_BOOL = ("integer", "bool")
 REAL_NUMBER = ("integer", "floating")
 ANY = ("bool", "integer", "floating", "complexfloating")
+ORDERED = ("integer", "floating", "bool")
 
 
 def _accepts(accepted, dtype) -> bool:
@@ -182,15 +184,20 @@ _NO_FLUSH = dict(daz=(), ftz=())
 
 
 def _unop(name: str, accepted, impl, out_dtype=None):
-    """A unary primitive: the operand's shape, its dtype (or ``out_dtype``) and weak type."""
+    """A unary primitive: the operand's shape, its dtype (or ``out_dtype``, a dtype or a
+    function of the operand's dtype) and weak type; complex operands go to the rule of
+    ``_complex_math.py`` when it has one for ``name``."""
     p = core.new_primitive(name)
 
     def abstract(x, **params):
         _check_accepts(name, x.dtype, accepted)
-        return ShapedArray(x.shape, x.dtype if out_dtype is None else out_dtype, x.weak_type)
+        dt = x.dtype if out_dtype is None else (
+            out_dtype(x.dtype) if callable(out_dtype) and not isinstance(out_dtype, type)
+            else out_dtype)
+        return ShapedArray(x.shape, dt, x.weak_type)
 
     p.def_abstract_eval(abstract)
-    p.def_impl(via_float32(impl))
+    p.def_impl(complex_rule(name, via_float32(impl)))
     p.unflushed_dtypes = getattr(impl, "unflushed_dtypes", frozenset())
     return p
 
@@ -215,7 +222,7 @@ def _binop(name: str, accepted, impl, out_dtype=None, jnp_name=None, dtype_rule=
                            x.weak_type and y.weak_type)
 
     p.def_abstract_eval(abstract)
-    p.def_impl(via_float32(impl))
+    p.def_impl(complex_rule(name, via_float32(impl)))
     p.unflushed_dtypes = getattr(impl, "unflushed_dtypes", frozenset())
     return p
 
@@ -362,7 +369,7 @@ atanh_p = _unop("atanh", FLOATING, _transcendental(np.arctanh))
 logistic_p = _unop("logistic", FLOATING, bf16.native(_xla(_logistic_impl)))
 erf_p = _unop("erf", REAL_FLOATING, _transcendental(_erf_f64))
 erf_inv_p = _unop("erf_inv", REAL_FLOATING, _via_xla(xla_erf_inv_f32, xla_erf_inv_f64))
-abs_p = _unop("abs", SIGNED_NUMBER, np.abs)
+abs_p = _unop("abs", SIGNED_NUMBER, np.abs, out_dtype=dtypes.real_dtype)
 not_p = _unop("not", INT_OR_BOOL, np.invert)  # logical not for bool
 set_cost(core.Cost.TRANSCENDENTAL, exp_p, exp2_p, expm1_p, log_p, log1p_p, cbrt_p, sin_p,
          cos_p, tan_p, asin_p, acos_p, atan_p, sinh_p, cosh_p, tanh_p, asinh_p, acosh_p,
@@ -397,7 +404,7 @@ def _integer_pow_any(x, *, y):
 
 _integer_pow_flushed = _xla(_integer_pow_any)
 integer_pow_p = core.new_primitive("integer_pow")
-integer_pow_p.def_impl(_integer_pow_impl)
+integer_pow_p.def_impl(complex_rule("integer_pow", _integer_pow_impl))
 
 
 @integer_pow_p.def_abstract_eval
@@ -444,7 +451,7 @@ def _rem_impl(x, y):
 def _pow_dtype_rule(x, y):
     _check_accepts("pow", x.dtype, FLOATING, 0)
     _check_accepts("pow", y.dtype, NUMBER, 1)
-    if dtypes.is_float(y.dtype) and y.dtype != x.dtype:
+    if (dtypes.is_float(y.dtype) or dtypes.is_complex(y.dtype)) and y.dtype != x.dtype:
         raise TypeError(
             "the first argument to pow must have an inexact dtype (float or complex), and "
             "the second argument must have an inexact or integer dtype, and two inexact "
@@ -454,7 +461,7 @@ def _pow_dtype_rule(x, y):
 
 def _pow_impl(x, y):
     # An integer exponent is converted to the base's dtype first (so 2**31 - 1 is even).
-    return _pow_float(x, y if dtypes.is_float(y.dtype) else convert_values(y, x.dtype))
+    return _pow_float(x, y if y.dtype == x.dtype else convert_values(y, x.dtype))
 
 
 _pow_float = _transcendental(np.power, daz=())
@@ -543,10 +550,10 @@ eq_p = _binop("eq", ANY, _keys_as_words(_xla(np.equal)), out_dtype=np.bool_,
               jnp_name="equal")
 ne_p = _binop("ne", ANY, _keys_as_words(_xla(np.not_equal)), out_dtype=np.bool_,
               jnp_name="not_equal")
-lt_p = _binop("lt", ANY, _xla(np.less), out_dtype=np.bool_)
-le_p = _binop("le", ANY, _xla(np.less_equal), out_dtype=np.bool_)
-gt_p = _binop("gt", ANY, _xla(np.greater), out_dtype=np.bool_)
-ge_p = _binop("ge", ANY, _xla(np.greater_equal), out_dtype=np.bool_)
+lt_p = _binop("lt", ORDERED, _xla(np.less), out_dtype=np.bool_)
+le_p = _binop("le", ORDERED, _xla(np.less_equal), out_dtype=np.bool_)
+gt_p = _binop("gt", ORDERED, _xla(np.greater), out_dtype=np.bool_)
+ge_p = _binop("ge", ORDERED, _xla(np.greater_equal), out_dtype=np.bool_)
 add_any_p = _binop("add_any", NUMBER, _xla(np.add))
 
 
@@ -628,6 +635,10 @@ def convert_values(x: np.ndarray, new_dtype) -> np.ndarray:
     new_dtype = np.dtype(new_dtype)
     if x.dtype == new_dtype:
         return x  # a no-op in XLA: subnormals survive
+    if dtypes.is_complex(x.dtype) and not dtypes.is_complex(new_dtype):
+        x = x.real.copy()  # XLA converts the real part (to bool too)
+        if x.dtype == new_dtype:
+            return x
     if x.dtype == dtypes.bfloat16:  # exact in float32; XLA converts from there
         x = to_float32(x)
         if new_dtype == np.float32:
@@ -800,6 +811,6 @@ def _convert_element_type(operand, new_dtype, weak_type: bool = False):
     new_dtype = dtypes.canonicalize_dtype(new_dtype)
     aval = core.get_aval(operand)
     if aval.dtype == new_dtype and aval.weak_type == weak_type and not isinstance(
-            operand, (bool, int, float)):
+            operand, (bool, int, float, complex)):
         return operand
     return convert_element_type_p.bind(operand, new_dtype=new_dtype, weak_type=bool(weak_type))

@@ -15,6 +15,7 @@ import numpy as np
 from .. import core, dtypes
 from ..interpreters import ad
 from ..interpreters.ad import Zero, defjvp, defjvp2, defjvp_zero, is_undefined_primal
+from . import complex_ops
 from . import elementwise as ew
 from .fma import fma_p
 from .reduction import reduce_sum
@@ -31,7 +32,7 @@ def _const(example, val):
     scalar (so it stays weak and prints as written), else a NumPy scalar array."""
     aval = core.get_aval(example)
     if aval.weak_type and not aval.shape:
-        val = {"b": bool, "i": int, "u": int}.get(aval.dtype.kind, float)(val)
+        val = {"b": bool, "i": int, "u": int, "c": complex}.get(aval.dtype.kind, float)(val)
         if dtypes.dtype(val) == aval.dtype:
             return val
     return np.array(val, aval.dtype)
@@ -266,6 +267,11 @@ defjvp2(ew.erf_inv_p, lambda g, ans, x: mul(_const(x, math.sqrt(math.pi) / 2),
 
 
 def _abs_jvp(g, ans, x):
+    if dtypes.is_complex(core.get_aval(x).dtype):
+        # JAX's: real(g * conj(x) / |x|), |x| = 0 replaced by 1
+        xc = complex_ops.conj(x)
+        return complex_ops.real(mul(g, div(xc, _replace_zero(
+            _convert(ans, core.get_aval(x).dtype)))))
     return select(ew.ge_p.bind(x, _full_like(x, 0, shape=())), g, neg(g))
 
 

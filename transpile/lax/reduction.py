@@ -36,7 +36,7 @@ def _check_axes(x: ShapedArray, axes) -> None:
 
 
 def _check_number(name: str, dtype) -> None:
-    if dtypes.kind(np.dtype(dtype)) not in "iuf":
+    if dtypes.kind(np.dtype(dtype)) not in "iufc":
         raise TypeError(f"{name} does not accept dtype {np.dtype(dtype).name}. Accepted "
                         "dtypes are subtypes of number.")
 
@@ -84,7 +84,7 @@ def _identity(op: str, dtype) -> np.generic:
     if op == "and":
         return np.invert(dtype.type(0)) if dtype.kind in "iu" else np.bool_(True)
     lowest = op == "max"
-    if dtypes.is_float(dtype):
+    if dtypes.is_float(dtype) or dtypes.is_complex(dtype):
         return dtype.type(-np.inf if lowest else np.inf)
     if dtype.kind == "b":
         return np.bool_(not lowest)
@@ -220,6 +220,11 @@ def _arg_reduction(name: str, np_fn):
             shown = axes[0] if len(axes) == 1 else axes
             raise ValueError(f"Invalid axis {shown} for operand shape {x.shape}")
         axis = axes[0]
+        if dtypes.is_complex(x.dtype):  # JAX's comparator refuses complex operands
+            op = "gt" if name == "argmax" else "lt"
+            raise TypeError(f"{op} does not accept dtype {x.dtype.name} at position 0. "
+                            "Accepted dtypes at position 0 are subtypes of integer, "
+                            "floating, bool.")
         if x.shape[axis] == 0:
             raise ValueError("argmin and argmax require non-empty reduced dimension. "
                              f"operand.shape={x.shape} axis={axis}")

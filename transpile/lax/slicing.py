@@ -273,7 +273,7 @@ iota_p.cost = core.Cost.FREE
 
 @iota_p.def_abstract_eval
 def _iota_abstract(*, dtype, shape, dimension, sharding):
-    if dtypes.kind(np.dtype(dtype)) not in "iuf":
+    if dtypes.kind(np.dtype(dtype)) not in "iufc":
         raise TypeError(f"iota does not accept dtype {np.dtype(dtype).name}. Accepted "
                         "dtypes are subtypes of integer, floating, complexfloating.")
     _check_ints("iota", "shape", shape)

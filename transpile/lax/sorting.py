@@ -54,6 +54,9 @@ def _sort_abstract(*operands, dimension, is_stable, num_keys):
 
 def _sort_keys(x: np.ndarray) -> list:
     """``np.lexsort`` keys for one operand, least significant first."""
+    if dtypes.is_complex(x.dtype):  # lexicographic: the real part, then the imaginary
+        return _sort_keys(np.ascontiguousarray(x.imag)) + _sort_keys(
+            np.ascontiguousarray(x.real))
     if not dtypes.is_float(x.dtype):
         return [x]
     nan = np.isnan(x)

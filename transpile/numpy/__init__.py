@@ -68,6 +68,8 @@ from .indexing_extra import __all__ as _indexing_extra_all
 from .array_io import *  # noqa: F401,F403
 from .array_io import __all__ as _array_io_all
 from .vectorize import vectorize  # noqa: F401
+from .complex_funcs import *  # noqa: F401,F403
+from .complex_funcs import __all__ as _complex_all
 from numpy import (floating, inexact, integer, number, signedinteger,  # noqa: F401
                    unsignedinteger, generic)
 
@@ -92,7 +94,8 @@ __all__ = sorted(
                  + _setops_all + _calculus_all + _histograms_all
                  + _windows_all + _polynomial_all + _einsum_all
                  + _pad_all + _shape_extra_all + _triangular_all + _index_tricks_all
-                 + _indexing_extra_all + _array_io_all + ["vectorize", "convolve", "correlate"])
+                 + _indexing_extra_all + _array_io_all + ["vectorize", "convolve", "correlate"]
+                 + _complex_all)
      if n not in _internal}
     | {"unique", "ndarray", "bool", "pi", "e", "inf", "nan", "euler_gamma", "newaxis", "floating",
        "inexact", "integer", "number", "signedinteger", "unsignedinteger", "generic",

@@ -23,7 +23,7 @@ __all__ = ["check_arraylike", "is_arraylike", "promote_dtypes", "promote_dtypes_
            "broadcast_to_rank", "canonicalize_axis", "canonicalize_axes", "ensure_array",
            "aval", "convert", "lift_constant", "to_inexact_dtype", "is_python_scalar"]
 
-_SCALAR_TYPES = (bool, int, float)
+_SCALAR_TYPES = (bool, int, float, complex)
 
 
 def is_python_scalar(x) -> bool:
@@ -75,9 +75,10 @@ def ensure_array(x):
 
 
 def to_inexact_dtype(dt) -> np.dtype:
-    """``dt`` if it is a float dtype, else the default float dtype."""
+    """``dt`` if it is a float or complex dtype, else the default float dtype."""
     dt = np.dtype(dt)
-    return dt if dtypes.is_float(dt) else dtypes.default_float_dtype()
+    return dt if dtypes.is_float(dt) or dtypes.is_complex(dt) else \
+        dtypes.default_float_dtype()
 
 
 def convert(x, dtype, weak_type: bool):

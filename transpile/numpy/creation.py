@@ -47,7 +47,8 @@ def fill_scalar(dtype, value, weak_type: bool = False):
     it stages as a weak literal), else a NumPy scalar."""
     dtype = np.dtype(dtype)
     if weak_type:
-        return {"b": bool, "i": int, "u": int, "f": float}[dtypes.kind(dtype)](value)
+        return {"b": bool, "i": int, "u": int, "f": float,
+                "c": complex}[dtypes.kind(dtype)](value)
     return np.array(value).astype(dtype)[()]
 
 
@@ -179,7 +180,7 @@ def _check_leaf(x) -> None:
     if x is None:
         raise ValueError("None is not a valid value for jnp.array")
     if isinstance(x, (str, bytes)) or (isinstance(x, (np.ndarray, np.generic))
-                                       and dtypes.kind(x.dtype) not in "biuf"):
+                                       and dtypes.kind(x.dtype) not in "biufc"):
         arr = np.asarray(x)
         raise TypeError(f"Value {x!r} with dtype {arr.dtype} is not a valid JAX array type. "
                         "Only arrays of numeric types are supported by JAX.")
@@ -230,7 +231,7 @@ def array(object, dtype=None, copy=True, order="K", ndmin=0, *, device=None):  #
                             else dtypes.default_float_dtype())
             out = _stack_traced(object, target)
         else:
-            weak = dt is None and type(object) in (int, float)
+            weak = dt is None and type(object) in (int, float, complex)
             if dt is None:
                 if isinstance(object, (list, tuple)):
                     dt = dtypes.result_type(*leaves) if leaves else \

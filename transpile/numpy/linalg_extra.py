@@ -70,7 +70,7 @@ def vector_norm(x, /, *, axis=None, keepdims: bool = False, ord=2):  # noqa: A00
     if ord == 1:
         return reductions.sum(mag, axis=axis, keepdims=keepdims)
     if ord == 2:
-        return ufuncs.sqrt(reductions.sum(ufuncs.multiply(x, x), axis=axis,
+        return ufuncs.sqrt(reductions.sum(_abs2(x), axis=axis,
                                           keepdims=keepdims))
     p = np.array(ord, _util.aval(x).dtype)
     total = reductions.sum(ufuncs_compound.power(mag, p), axis=axis, keepdims=keepdims)
@@ -95,6 +95,11 @@ def matrix_norm(x, /, *, keepdims: bool = False, ord="fro"):  # noqa: A002
     return norm(x, ord=ord, axis=(-2, -1), keepdims=keepdims)
 
 
+def _abs2(x):
+    """``|x|^2`` as JAX writes it, ``real(x * conj(x))`` (just ``x * x`` for reals)."""
+    return ufuncs.real(ufuncs.multiply(x, ufuncs.conj(x)))
+
+
 def norm(x, ord=None, axis=None, keepdims: bool = False):  # noqa: A002
     """A vector or matrix norm of ``x`` (NumPy's ``norm``).
 
@@ -116,7 +121,7 @@ def norm(x, ord=None, axis=None, keepdims: bool = False):  # noqa: A002
     nd = _util.aval(x).ndim
     if axis is None:
         if ord is None:
-            out = ufuncs.sqrt(reductions.sum(ufuncs.multiply(x, x)))
+            out = ufuncs.sqrt(reductions.sum(_abs2(x)))
             return shape_ops.reshape(out, (1,) * nd) if keepdims else out
         axis = tuple(range(nd))
     elif isinstance(axis, int) or not hasattr(axis, "__len__"):
@@ -129,7 +134,7 @@ def norm(x, ord=None, axis=None, keepdims: bool = False):  # noqa: A002
                          f"axis={axis}")
     r, c = axis
     if ord in (None, "fro", "f"):
-        return ufuncs.sqrt(reductions.sum(ufuncs.multiply(x, x), axis=axis,
+        return ufuncs.sqrt(reductions.sum(_abs2(x), axis=axis,
                                           keepdims=keepdims))
     if ord in (1, -1, np.inf, -np.inf):
         along, over = (r, c) if ord in (1, -1) else (c, r)

@@ -145,6 +145,8 @@ def matmul(a, b, *, precision=None, preferred_element_type=None):
 def vdot(a, b, *, precision=None, preferred_element_type=None):
     """Dot product of the flattened inputs."""
     check_arraylike("vdot", a, b)
+    if dtypes.is_complex(aval(a).dtype):
+        a = lax.conj(a)
     return dot(ravel(a), ravel(b), precision=precision,
                preferred_element_type=preferred_element_type)
 

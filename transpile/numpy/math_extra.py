@@ -407,7 +407,7 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 def _isclose(a, b, rtol, atol, *, equal_nan):
     a, b = promote_args_inexact("isclose", a, b)
-    dt = _dtype(a)
+    dt = dtypes.real_dtype(_dtype(a))  # complex operands: tolerances of their parts
     rtol_c = lax.convert_element_type(rtol, dt)
     atol_c = lax.convert_element_type(atol, dt)
     out = lax.le(lax.abs(lax.sub(a, b)),
@@ -417,7 +417,8 @@ def _isclose(a, b, rtol, atol, *, equal_nan):
     any_inf = lax.bitwise_or(a_inf, b_inf)
     both_inf = lax.bitwise_and(a_inf, b_inf)
     out = lax.bitwise_and(out, lax.bitwise_not(any_inf))
-    same_sign = lax.eq(lax.lt(a, const_like(a, 0)), lax.lt(b, const_like(b, 0)))
+    same_sign = lax.eq(a, b) if dtypes.is_complex(_dtype(a)) else \
+        lax.eq(lax.lt(a, const_like(a, 0)), lax.lt(b, const_like(b, 0)))
     out = lax.bitwise_or(out, lax.bitwise_and(both_inf, same_sign))
     a_nan, b_nan = isnan(a), isnan(b)
     any_nan = lax.bitwise_or(a_nan, b_nan)

@@ -66,7 +66,7 @@ def _identity_scalar(kind: str, dt: np.dtype):
         value = 0
     elif kind in ("prod", "all"):
         value = 1
-    elif dtypes.is_float(dt):
+    elif dtypes.is_float(dt) or dtypes.is_complex(dt):
         value = -math.inf if kind == "max" else math.inf
     elif dt == np.bool_:
         value = kind == "min"
@@ -203,7 +203,8 @@ def _mean_dtypes(a_dtype: np.dtype, dtype):
     if dtype is not None:
         dt = dtypes.canonicalize_dtype(dtype, warn_name="mean")
         return dt, dt
-    result = a_dtype if dtypes.is_float(a_dtype) else dtypes.default_float_dtype()
+    result = a_dtype if dtypes.is_float(a_dtype) or dtypes.is_complex(a_dtype) else \
+        dtypes.default_float_dtype()
     return result, _upcast_f16(result)
 
 
@@ -301,6 +302,8 @@ def _promote_pair(x, y):
 
 
 def _var_dtypes(a_dtype: np.dtype, dtype):
+    if dtype is None and dtypes.is_complex(a_dtype):  # a real result, computed complex
+        return dtypes.real_dtype(a_dtype), a_dtype
     if dtype is None:
         result = a_dtype if dtypes.is_float(a_dtype) else dtypes.default_float_dtype()
         return result, _upcast_f16(result)
@@ -314,7 +317,13 @@ def _var(a, correction, *, axis, dtype, keepdims):
     result_dt, compute_dt = _var_dtypes(a_aval.dtype, dtype)
     a = lax._convert_element_type(a, compute_dt, False)
     a_mean = mean(a, axis, keepdims=True)
-    centered = lax.square(lax.sub(a, a_mean))
+    centered = lax.sub(a, a_mean)
+    if dtypes.is_complex(compute_dt):
+        # |a - mean|^2 as JAX's real(c * conj(c)); the rest in the parts' dtype
+        centered = lax.real(lax.mul(centered, lax.conj(centered)))
+        compute_dt = dtypes.real_dtype(compute_dt)
+    else:
+        centered = lax.square(centered)
     count = math.prod(a_aval.shape[i] for i in axes)
     normalizer = lax.sub(np.array(count, compute_dt)[()],
                          lax.convert_element_type(correction, compute_dt))

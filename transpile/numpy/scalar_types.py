@@ -12,7 +12,8 @@ from .. import dtypes
 from .creation import asarray
 
 __all__ = ["bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
-           "uint64", "float16", "bfloat16", "float32", "float64", "int_", "uint", "float_", "double",
+           "uint64", "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
+           "complex_", "csingle", "cdouble", "complexfloating", "int_", "uint", "float_", "double",
            "single", "scalar_types"]
 
 
@@ -59,6 +60,8 @@ float16 = _make("float16", np.float16)
 bfloat16 = _make("bfloat16", dtypes.bfloat16)
 float32 = _make("float32", np.float32)
 float64 = _make("float64", np.float64)
+complex64 = _make("complex64", np.complex64)
+complex128 = _make("complex128", np.complex128)
 
 # NumPy's aliases for the default widths; like JAX these stay the 64-bit types, and
 # only arrays built from them are canonicalised.
@@ -67,6 +70,9 @@ uint = uint64
 float_ = float64
 double = float64
 single = float32
+complex_ = cdouble = complex128
+csingle = complex64
+complexfloating = np.complexfloating  # the abstract category, as jnp.floating is
 
 scalar_types = (bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
-                float16, bfloat16, float32, float64)
+                float16, bfloat16, float32, float64, complex64, complex128)

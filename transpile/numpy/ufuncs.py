@@ -63,8 +63,8 @@ def _unary(name: str, body, doc: str):
 
 def _binary(name: str, body, doc: str):
     def fn(x, y, /):
-        if type(x) is Array and type(y) is Array and dtypes.kind(x._value.dtype) in "biuf" \
-                and dtypes.kind(y._value.dtype) in "biuf":
+        if type(x) is Array and type(y) is Array and dtypes.kind(x._value.dtype) in "biufc" \
+                and dtypes.kind(y._value.dtype) in "biufc":
             return body(x, y)  # arrays of numbers: nothing below can fail
         check_arraylike(name, x, y)
         check_int_overflow("xy", (x, y))
@@ -158,6 +158,8 @@ def _isnan(x):
 def _isfinite(x):
     if dtypes.is_float(_dtype(x)):
         return lax.is_finite(x)
+    if dtypes.is_complex(_dtype(x)):  # both parts finite
+        return lax.bitwise_and(lax.is_finite(lax.real(x)), lax.is_finite(lax.imag(x)))
     return full_like_bool(x, True)
 
 
@@ -175,7 +177,17 @@ def _logical_not(x):
 
 
 def _imag(x):
+    if dtypes.is_complex(_dtype(x)):
+        return lax.imag(x)
     return zeros_like(x)
+
+
+def _real(x):
+    return lax.real(x) if dtypes.is_complex(_dtype(x)) else ensure_array(x)
+
+
+def _conj(x):
+    return lax.conj(x) if dtypes.is_complex(_dtype(x)) else ensure_array(x)
 
 
 negative = _unary("negative", lax.neg, "Numerical negative")
@@ -216,9 +228,9 @@ radians, degrees = deg2rad, rad2deg
 logical_not = _unary("logical_not", _logical_not, "Logical not")
 bitwise_not = _unary("bitwise_not", lax.bitwise_not, "Bitwise (logical for bool) not")
 invert = bitwise_invert = bitwise_not
-conj = _unary("conj", ensure_array, "Complex conjugate (the input, for real dtypes)")
+conj = _unary("conj", _conj, "Complex conjugate (the input, for real dtypes)")
 conjugate = conj
-real = _unary("real", ensure_array, "Real part (the input, for real dtypes)")
+real = _unary("real", _real, "Real part (the input, for real dtypes)")
 imag = _unary("imag", _imag, "Imaginary part (zeros, for real dtypes)")
 
 
@@ -230,6 +242,18 @@ def _promoted(lax_fn, promote=promote_args, bool_fn=None, fun_name=""):
         x, y = promote(fun_name, x, y)
         if bool_fn is not None and _dtype(x) == np.bool_:
             return bool_fn(x, y)
+        return lax_fn(x, y)
+    return body
+
+
+def _ordered(lax_fn, fun_name):
+    """An order comparison; complex operands compare lexicographically, (real, imag)."""
+    def body(x, y):
+        x, y = promote_args(fun_name, x, y)
+        if dtypes.is_complex(_dtype(x)):
+            same = lax.eq(lax.real(x), lax.real(y))
+            by_imag = lax_fn(lax.imag(x), lax.imag(y))
+            return lax.select(same, by_imag, lax_fn(lax.real(x), lax.real(y)))
         return lax_fn(x, y)
     return body
 
@@ -278,10 +302,10 @@ nextafter = _binary("nextafter", _promoted(lax.nextafter, promote_args_inexact,
                     "Next representable float after x toward y")
 equal = _binary("equal", _promoted(lax.eq, fun_name="equal"), "x == y")
 not_equal = _binary("not_equal", _promoted(lax.ne, fun_name="not_equal"), "x != y")
-less = _binary("less", _promoted(lax.lt, fun_name="less"), "x < y")
-less_equal = _binary("less_equal", _promoted(lax.le, fun_name="less_equal"), "x <= y")
-greater = _binary("greater", _promoted(lax.gt, fun_name="greater"), "x > y")
-greater_equal = _binary("greater_equal", _promoted(lax.ge, fun_name="greater_equal"),
+less = _binary("less", _ordered(lax.lt, "less"), "x < y")
+less_equal = _binary("less_equal", _ordered(lax.le, "less_equal"), "x <= y")
+greater = _binary("greater", _ordered(lax.gt, "greater"), "x > y")
+greater_equal = _binary("greater_equal", _ordered(lax.ge, "greater_equal"),
                         "x >= y")
 logical_and = _binary("logical_and", _logical(lax.bitwise_and, "logical_and"), "Logical and")
 logical_or = _binary("logical_or", _logical(lax.bitwise_or, "logical_or"), "Logical or")

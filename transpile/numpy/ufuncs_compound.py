@@ -118,6 +118,12 @@ def clip(arr=None, /, min=None, max=None):  # noqa: A002
     """
     check_arraylike("clip", arr)
     check_int_overflow(("min", "max"), (min, max))
+    if any(b is not None and dtypes.is_complex(aval(b).dtype) for b in (arr, min, max)):
+        raise ValueError(
+            "Clip received a complex value either through the input or the min/max "
+            "keywords. Complex values have no ordering and cannot be clipped. Please "
+            "convert to a real value or array by taking the real or imaginary components "
+            "via jax.numpy.real/imag respectively.")
     return _clip_jit(arr, min, max)
 
 
@@ -129,6 +135,8 @@ def _round(a, decimals=0):
         if decimals < 0:
             raise NotImplementedError("integer np.round not implemented for decimals < 0")
         return ensure_array(a)
+    if dtypes.is_complex(dt):  # the parts round separately
+        return lax.complex(_round(lax.real(a), decimals), _round(lax.imag(a), decimals))
     if decimals == 0:
         return lax.round(a, lax.RoundingMethod.TO_NEAREST_EVEN)
     # float16 loses too much in the scaling: round in float32.
@@ -228,6 +236,8 @@ def _float_divmod(x1, x2):
 def _floor_divide(x, y):
     x, y = promote_args_numeric("floor_divide", x, y)
     dt = _dtype(x)
+    if dtypes.is_complex(dt):
+        raise TypeError("floor_divide does not support complex-valued inputs")
     if dt.kind == "i":
         quotient = lax.div(x, y)
         fix_down = lax.bitwise_and(not_equal(lax.sign(x), lax.sign(y)),
@@ -473,6 +483,10 @@ def logaddexp(x1, x2, /):
 def _isinf(x):
     if dtypes.is_float(_dtype(x)):
         return lax.eq(lax.abs(x), const_like(x, np.inf))
+    if dtypes.is_complex(_dtype(x)):  # either part infinite
+        re, im = lax.real(x), lax.imag(x)
+        return lax.bitwise_or(lax.eq(lax.abs(re), const_like(re, np.inf)),
+                              lax.eq(lax.abs(im), const_like(im, np.inf)))
     return full_like_bool(x, False)
 
 
