@@ -165,6 +165,14 @@ def programs(jax, jnp, lax, np, random) -> dict:
     add("poisson/2.5 (16,)", lambda k: random.poisson(k, 2.5, (16,)), typed(6))
     add("poisson/x64", lambda k: random.poisson(k, 12.0, (4,)), raw(7), x64=True)
 
+    # complex draws recorded as their parts (the data format holds real numbers)
+    def parts(z):
+        return lax.real(z), lax.imag(z)
+    add("normal/complex64", lambda k: parts(random.normal(k, (3, 2), jnp.complex64)),
+        raw(8), jaxpr=True, jit=True)
+    add("normal/complex128", lambda k: parts(random.normal(k, (4,), jnp.complex128)),
+        typed(9), x64=True)
+
     # ------------------------------------------------------------ vmap over keys
     add("vmap/gamma", lambda k, a: jax.vmap(lambda kk: random.gamma(kk, a))(
         random.split(k, 3)), with_arr(0, [0.4, 2.0]), jit=True)

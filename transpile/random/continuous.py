@@ -15,7 +15,7 @@ from .. import numpy as jnp
 from ..jit import internal_jit
 from ..numpy import asarray, clip
 from ..numpy._util import broadcast_shapes, promote_dtypes_inexact
-from .keys import check_prng_key, random_bits_p
+from .keys import check_prng_key, random_bits_p, random_split_p
 
 __all__ = ["bits", "uniform", "normal", "truncated_normal", "exponential", "gumbel",
            "laplace", "logistic", "multivariate_normal", "check_shape", "float_dtype",
@@ -154,7 +154,7 @@ def normal(key, shape=(), dtype=None, *, out_sharding=None):
     """
     key, _ = check_prng_key("normal", key)
     shape = core.canonicalize_shape(shape)
-    dt = float_dtype("normal", dtype, what="a float or complex")
+    dt = float_dtype("normal", dtype, kinds="fc", what="a float or complex")
     return _normal(key, shape, dt)
 
 
@@ -170,7 +170,15 @@ _normal_real = sampler_jit(_normal_real_impl, static_argnums=(1, 2))
 
 
 def _normal_impl(key, shape, dtype):
-    return _normal_real(key, shape, dtype)
+    if dtypes.kind(dtype) != "c":
+        return _normal_real(key, shape, dtype)
+    # complex: independent real and imaginary parts, each of variance 1/2, from two keys
+    key_re, key_im = random_split_p.bind(key, shape=(2,))
+    part = np.dtype(np.float64 if dtype == np.complex128 else np.float32)
+    re = lax.convert_element_type(_normal_real(key_re, shape, part), dtype)
+    im = lax.convert_element_type(_normal_real(key_im, shape, part), dtype)
+    z = lax.add(re, lax.mul(np.array(1j, dtype), im))
+    return lax.div(z, np.array(np.sqrt(2), dtype))
 
 
 _normal_impl.__name__ = "_normal"
