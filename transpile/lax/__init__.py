@@ -9,9 +9,10 @@ __all__ = list(_ew_all)
 
 from . import (contraction, control_flow, indexing, layout, prng, reduction,  # noqa: E402
                slicing, sorting, special, structural)
+from . import reduce_generic, windowed  # noqa: E402
 
 for _m in (structural, slicing, layout, reduction, contraction, sorting, control_flow,
-           indexing, prng, special):
+           indexing, prng, special, windowed, reduce_generic):
     globals().update({_n: getattr(_m, _n) for _n in _m.__all__})
     __all__ += list(_m.__all__)
 
@@ -28,6 +29,8 @@ from . import dot_ad, indexing_ad, reduction_ad, sort_ad, structural_ad  # noqa:
 from . import elementwise_batching  # noqa: E402,F401
 from . import structural_batching, reduction_batching  # noqa: E402,F401
 from . import indexing_batching, control_flow_batching  # noqa: E402,F401
+# Windowed reductions (pooling) and reductions with a user's monoid: their rules.
+from . import windowed_ad, windowed_batching  # noqa: E402,F401
 
 # ``lax.linalg`` is a namespace of its own, as in JAX (``lax.linalg.cholesky``).
 from . import linalg  # noqa: E402,F401
