@@ -26,7 +26,8 @@ from .cuda_launch import LAUNCH, _grid
 from .index import row_major_strides
 from .kernel_plans import CumulativePlan, KernelFields
 from .kernels import _acc, _kernel_plan, _params, _read, _split, _store
-from .lowering import KERNEL, Lowering, register
+from ..ir import Literal
+from .lowering import ELEMENTWISE, KERNEL, Lowering, lowering_of, register
 from .program import PARALLEL_MIN_ELEMENTS
 
 __all__ = ["WindowPlan"]
@@ -162,15 +163,93 @@ def _scatter_body(e, ins, outs):
     return items, body + loop
 
 
+def _scalar_jaxpr(jaxpr, consts, args: list, tag: str) -> tuple:
+    """C lines computing ``jaxpr`` (scalar elementwise equations only) on the C
+    expressions ``args``; returns ``(lines, result expressions)``."""
+    env = {}
+    for v, c in zip(jaxpr.constvars, consts, strict=True):
+        env[v] = emit_c.literal(np.asarray(c), v.aval.dtype)
+    for v, a in zip(jaxpr.invars, args, strict=True):
+        env[v] = a
+
+    def read(a):
+        return emit_c.literal(a.val, a.aval.dtype) if isinstance(a, Literal) else env[a]
+
+    lines = []
+    for i, eq in enumerate(jaxpr.eqns):
+        low = lowering_of(eq.primitive)
+        if low is None or low.kind != ELEMENTWISE or eq.primitive.multiple_results:
+            raise NotImplementedError(
+                f"transpile cannot compile a reduction whose computation uses "
+                f"{eq.primitive.name!r} to C yet")
+        expr = low.emit([read(a) for a in eq.invars], [a.aval for a in eq.invars],
+                        eq.outvars[0].aval, **eq.params)
+        name = f"{tag}{i}"
+        lines.append(f"const {emit_c.ctype(eq.outvars[0].aval.dtype)} {name} = {expr};")
+        env[eq.outvars[0]] = name
+    return lines, [read(a) for a in jaxpr.outvars]
+
+
+def _generic_body(e, ins, outs, jaxpr, consts, params) -> list:
+    """A window reduction with the monoid ``jaxpr``: accumulators start at the init
+    operands and take each window element in row-major order."""
+    n = len(outs)
+    xs, inits = ins[:n], ins[n:]
+    out_shape = outs[0].aval.shape
+    body = _coords("o", "g", out_shape) if out_shape else []
+    for i, (x, init) in enumerate(zip(xs, inits, strict=True)):
+        ct = emit_c.ctype(x.aval.dtype)
+        first = (emit_c.literal(init.val, x.aval.dtype) if hasattr(init, "val")
+                 else _read(init, "0"))
+        body.append(f"{ct} acc{i} = {first};")
+    lines, res = _scalar_jaxpr(jaxpr, consts, [f"acc{i}" for i in range(n)] +
+                               [f"x{i}" for i in range(n)], "t")
+    visit = [f"const {emit_c.ctype(x.aval.dtype)} x{i} = {_read(x, 'at')};"
+             for i, x in enumerate(xs)] + lines
+    visit += [f"acc{i} = {r};" for i, r in enumerate(res)]
+    body += _window_walk(range(len(out_shape)), xs[0].aval.shape, params, visit)
+    body += [f"{o.name}[g] = {_store(o.aval.dtype, f'acc{i}')};"
+             for i, o in enumerate(outs)]
+    return body
+
+
+def _generic(e, ins, outs) -> list:
+    if e.primitive is win.reduce_window_p:
+        return _generic_body(e, ins, outs, e.params["jaxpr"], e.params["consts"],
+                             e.params)
+    # ``reduce``: a window spanning the reduced dimensions (the output's order is the
+    # window output's, with ones at those dimensions)
+    shape = ins[0].aval.shape
+    dims = e.params["dimensions"]
+    nd = len(shape)
+    params = dict(window_dimensions=tuple(shape[d] if d in dims else 1 for d in range(nd)),
+                  window_strides=(1,) * nd, padding=((0, 0),) * nd)
+    win_out = tuple(1 if d in dims else shape[d] for d in range(nd))
+    fake = [_Shaped(o, win_out) for o in outs]
+    closed = e.params["jaxpr"]
+    return _generic_body(e, ins, fake, closed.jaxpr, closed.consts, params)
+
+
+class _Shaped:
+    """A buffer seen with another shape of the same size."""
+
+    def __init__(self, buf, shape):
+        self.name, self.buf = buf.name, buf
+        self.aval = buf.aval.update(shape=shape)
+
+
 def _window(kname, e, ins, outs, reads, common):
     if e.primitive is win.select_and_scatter_add_p:
         outer, body = _scatter_body(e, ins, outs)
         work = outs[0].aval.size
     else:
-        body = (_gather_body if e.primitive is win.select_and_gather_add_p
-                else _reduce_body)(e, ins, outs)
+        if e.primitive in (win.reduce_window_p, rg.reduce_p):
+            body = _generic(e, ins, outs)
+        else:
+            body = (_gather_body if e.primitive is win.select_and_gather_add_p
+                    else _reduce_body)(e, ins, outs)
         outer = outs[0].aval.size
-        work = outer * int(np.prod(e.params["window_dimensions"], dtype=np.int64))
+        work = outer * max(1, ins[0].aval.size // max(outer, 1))
     fields = WindowPlan(params=_params(reads, outs), outer=int(outer), body=body,
                         parallel=outer > 1 and work >= PARALLEL_MIN_ELEMENTS)
     return _kernel_plan(template="kernel_window.j2", fields=fields, **common)
@@ -203,7 +282,8 @@ def _cumlogsumexp(kname, e, ins, outs, reads, common):
 
 
 register((win.reduce_window_sum_p, win.reduce_window_max_p, win.reduce_window_min_p,
-          win.select_and_gather_add_p, win.select_and_scatter_add_p),
+          win.reduce_window_p, rg.reduce_p, win.select_and_gather_add_p,
+          win.select_and_scatter_add_p),
          Lowering(KERNEL, build=_window))
 register(rg.cumlogsumexp_p, Lowering(KERNEL, build=_cumlogsumexp))
 LAUNCH["kernel_window.j2"] = _window_launch

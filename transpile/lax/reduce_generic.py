@@ -14,7 +14,7 @@ import operator
 
 import numpy as np
 
-from .. import core, tree_util
+from .. import core, dtypes, tree_util
 from ..core import ShapedArray
 from ..interpreters.eval import eval_jaxpr
 from ..interpreters.tracing import DebugInfo, trace_to_jaxpr
@@ -22,7 +22,7 @@ from ..ir import pp_param_rules
 from . import elementwise as ew
 from . import reduction as red
 from . import windowed as win
-from ._base import _as_value, check_dtype
+from ._base import _as_value
 from .elementwise import add, bitwise_or
 from .slicing import concatenate, pad, slice_in_dim
 from .structural import rev
@@ -193,8 +193,11 @@ def reduce_window(operand, init_value, computation, window_dimensions, window_st
     nd = len(window_dimensions)
     base_dilation = (1,) * nd if base_dilation is None else base_dilation
     window_dilation = (1,) * nd if window_dilation is None else window_dilation
+    shape = core.get_aval(flat_ops[0]).shape
+    if isinstance(padding, str) and len(shape) != nd:
+        win.padtype_to_pads((), (), (), padding)  # a bad name's error first
+        padding = ((0, 0),) * nd  # the rank error comes from the primitive's check
     if isinstance(padding, str):
-        shape = core.get_aval(flat_ops[0]).shape
         padding = tuple(win.padtype_to_pads(
             win._dilate_shape(shape, base_dilation), win._dilate_shape(
                 window_dimensions, window_dilation), window_strides, padding))
@@ -299,7 +302,9 @@ cumlogsumexp_p = core.new_primitive("cumlogsumexp")
 
 @cumlogsumexp_p.def_abstract_eval
 def _cumlogsumexp_abstract(x, *, axis, reverse):
-    check_dtype("cumlogsumexp", x.dtype, "f")
+    if dtypes.kind(x.dtype) != "f":
+        # JAX fails making the -inf identity in the operand's dtype
+        raise OverflowError("cannot convert float infinity to integer")
     if axis < 0:
         raise ValueError("XLA operations do not allow negative axes")
     if axis >= x.ndim:

@@ -56,8 +56,8 @@ def padtype_to_pads(in_shape, window_shape, window_strides, padding):
     if isinstance(padding, str):
         kind = padding.upper()
         if kind not in ("VALID", "SAME", "SAME_LOWER"):
-            raise RuntimeError("Unrecognized padding type: expected 'VALID' or 'SAME', "
-                               f"got {padding}.")
+            raise RuntimeError("Unrecognized padding type: expected 'VALID', 'SAME', or "
+                               f"'SAME_LOWER', got {padding}.")
     else:
         kind = getattr(padding, "name", padding)
     if kind == "VALID":
@@ -101,7 +101,8 @@ def _check_shapelike(name: str, arg: str, obj, positive: bool) -> None:
         raise TypeError(f"{name} {arg} must have every element be an integer type, "
                         f"got {tuple(type(x) for x in obj)}.")
     if positive and (arr <= 0).any():
-        raise TypeError(f"{name} {arg} must have all positive values, got {obj}.")
+        raise TypeError(f"{name} {arg} must have every element be strictly positive, "
+                        f"got {tuple(obj)}.")
     if not positive and (arr < 0).any():
         raise TypeError(f"{name} {arg} must have all non-negative values, got {obj}.")
 
@@ -116,13 +117,14 @@ def _window_shape(x: ShapedArray, window_dimensions, window_strides, padding,
     n = len(window_dimensions)
     if x.ndim != n:
         raise TypeError("reduce_window got the wrong number of window_dimensions for "
-                        f"operand array with {x.ndim} dimensions; got window_dimensions "
-                        f"{window_dimensions}.")
+                        f"operand: got operand shape {x.shape} with window_dimensions "
+                        f"{tuple(window_dimensions)}.")
     for arg, v in (("window_strides", window_strides), ("base_dilation", base_dilation),
                    ("window_dilation", window_dilation)):
         if len(v) != n:
             raise TypeError(f"reduce_window got inconsistent {arg} and window_dimensions: "
-                            f"got {arg} {v} and window_dimensions {window_dimensions}.")
+                            f"got {arg} {tuple(v)} and window_dimensions "
+                            f"{tuple(window_dimensions)}.")
     if len(padding) != n:
         raise TypeError("reduce_window got inconsistent padding and window_dimensions: "
                         f"got padding {padding} and window_dimensions {window_dimensions}.")
