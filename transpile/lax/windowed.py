@@ -217,14 +217,13 @@ reduce_window_p = core.new_primitive("reduce_window", multiple_results=True)
 def _reduce_window_abstract(*avals, jaxpr, consts, **params):
     n = len(avals) // 2
     xs, inits = avals[:n], avals[n:]
-    for x, i in zip(xs, inits, strict=True):
-        if i.shape != ():
-            raise TypeError(f"reduce_window expected init_values to be scalars but "
-                            f"init_values have shapes {[a.shape for a in inits]}.")
-        if x.dtype != i.dtype:
-            raise TypeError("reduce_window got operand and init_value of different "
-                            f"dtypes: {np.dtype(x.dtype).name} and "
-                            f"{np.dtype(i.dtype).name}")
+    if any(i.shape != () for i in inits):
+        raise TypeError(f"reduce_window expected init_values to be scalars but "
+                        f"init_values have shapes {[a.shape for a in inits]}.")
+    if any(x.dtype != i.dtype for x, i in zip(xs, inits, strict=True)):
+        raise TypeError("reduce_window got inconsistent dtypes for operands and "
+                        f"init_values: got operand dtypes {[x.dtype for x in xs]} and "
+                        f"init_value dtypes {[i.dtype for i in inits]}.")
     shape = _window_shape(xs[0], **params)
     if any(x.shape != xs[0].shape for x in xs):
         raise TypeError(f"reduce_window got operands of different shapes: "
