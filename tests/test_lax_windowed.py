@@ -16,10 +16,11 @@ import transpile as jax
 import transpile.numpy as jnp
 from transpile import lax
 from transpile.config import enable_x64
+from transpile.example_libraries import stax
 from windowed_cases import CASES, ERRORS, HELPERS, make_input
 
 DATA = json.loads((Path(__file__).parent / "data" / "windowed.json").read_text())
-ENV = {"jax": jax, "jnp": jnp, "lax": lax, "np": np}
+ENV = {"jax": jax, "jnp": jnp, "lax": lax, "np": np, "stax": stax}
 TOL = {"float16": 2e-3, "float32": 2e-5, "float64": 1e-12}
 
 

@@ -108,6 +108,27 @@ CASES = [
      ["x"], False),
 ]
 
+
+def _layer(make: str) -> str:
+    """A stax layer applied to ``x`` with the parameters its ``init_fun`` makes, and the
+    output shape ``init_fun`` reports (as an array, so that it is recorded too)."""
+    return (f"lambda x: (lambda l: (lambda s, p: (l[1](p, x), jnp.array(s)))"
+            f"(*l[0](jax.random.PRNGKey(0), x.shape)))({make})")
+
+
+CASES += [
+    ("stax_maxpool", _layer("stax.MaxPool((3, 3), (2, 2), 'SAME')"), ["img"], False),
+    ("stax_avgpool", _layer("stax.AvgPool((2, 3), (1, 2), 'SAME')"), ["img"], False),
+    ("stax_sumpool", _layer("stax.SumPool((2, 2))"), ["img"], False),
+    ("stax_avgpool_spec", _layer("stax.AvgPool((2, 2), (2, 1), 'SAME', spec='NCHW')"),
+     ["img"], False),
+    ("stax_batchnorm", _layer("stax.BatchNorm()"), ["img"], False),
+    ("stax_batchnorm_axis", _layer("stax.BatchNorm(axis=0, center=False)"), ["x"], False),
+    ("stax_flatten", _layer("stax.Flatten"), ["img"], False),
+    ("stax_pool_grad", "jax.grad(lambda x: jnp.sum(stax.AvgPool((2, 2), padding='SAME')[1]"
+     "((), jnp.sin(stax.MaxPool((2, 2), (1, 1), 'SAME')[1]((), x)))))", ["img"], False),
+]
+
 #: Plain-Python helpers: (name, source of a call) -> recorded value or error
 HELPERS = [
     ("pads_same", "lax.padtype_to_pads((5, 6), (2, 3), (1, 2), 'SAME')"),

@@ -25,10 +25,11 @@ import numpy as np  # noqa: E402
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 from jax import lax  # noqa: E402
+from jax.example_libraries import stax  # noqa: E402
 
 import windowed_cases as wc  # noqa: E402
 
-ENV = {"jax": jax, "jnp": jnp, "lax": lax, "np": np}
+ENV = {"jax": jax, "jnp": jnp, "lax": lax, "np": np, "stax": stax}
 
 
 def _plain(v):
