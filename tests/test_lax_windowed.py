@@ -6,8 +6,6 @@ against a direct NumPy loop in float64."""
 from __future__ import annotations
 
 import itertools
-import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,41 +14,13 @@ import transpile as jax
 import transpile.numpy as jnp
 from transpile import lax
 from transpile.config import enable_x64
-from transpile.example_libraries import stax
-from windowed_cases import CASES, ERRORS, HELPERS, make_input
-
-DATA = json.loads((Path(__file__).parent / "data" / "windowed.json").read_text())
-ENV = {"jax": jax, "jnp": jnp, "lax": lax, "np": np, "stax": stax}
-TOL = {"float16": 2e-3, "float32": 2e-5, "float64": 1e-12}
-
-
-def _values(leaf) -> np.ndarray:
-    vals = np.array(leaf["values"], dtype=object)
-    return np.array([float(v) if isinstance(v, str) else v for v in vals.ravel()],
-                    dtype=np.float64).reshape(leaf["shape"])
-
-
-def _check(out, recorded, name):
-    leaves = jax.tree_util.tree_leaves(out)
-    assert len(leaves) == len(recorded), name
-    for got, want in zip(leaves, recorded):
-        assert list(got.shape) == want["shape"], name
-        assert str(got.dtype) == want["dtype"], name
-        assert bool(got.weak_type) == want["weak_type"], name
-        tol = TOL.get(want["dtype"], 0)
-        np.testing.assert_allclose(np.asarray(got, np.float64), _values(want),
-                                   rtol=tol, atol=tol, err_msg=name)
+from windowed_cases import CASES, ERRORS, HELPERS
+from windowed_checks import DATA, ENV, check_case, check_error
 
 
 @pytest.mark.parametrize("name, src, inputs, want_jaxpr", CASES, ids=[c[0] for c in CASES])
 def test_known_answers(name, src, inputs, want_jaxpr):
-    fn = eval(src, ENV)  # noqa: S307 - sources from the case table
-    args = [jnp.asarray(make_input(i)) for i in inputs]
-    rec = DATA["cases"][name]
-    _check(fn(*args), rec["value"], name)
-    _check(jax.jit(fn)(*args), rec["value"], name + " (jit)")
-    if want_jaxpr:
-        assert str(jax.make_jaxpr(fn)(*args)) == rec["jaxpr"]
+    check_case(name, src, inputs, want_jaxpr)
 
 
 @pytest.mark.parametrize("name, src", HELPERS, ids=[h[0] for h in HELPERS])
@@ -68,12 +38,7 @@ def test_helpers(name, src):
 
 @pytest.mark.parametrize("name, src, inputs", ERRORS, ids=[e[0] for e in ERRORS])
 def test_errors(name, src, inputs):
-    want = DATA["errors"][name]
-    fn = eval(src, ENV)  # noqa: S307
-    with pytest.raises(Exception) as e:
-        fn(*[jnp.asarray(make_input(i)) for i in inputs])
-    assert type(e.value).__name__ == want["error"]
-    assert str(e.value) == want["message"]
+    check_error(name, src, inputs)
 
 
 def _pool_reference(x, window, strides, pads, op):

@@ -155,3 +155,37 @@ ERRORS = [
     ("scan_not_callable", "lambda x: lax.associative_scan(3, x)", ["x"]),
     ("scan_lengths", "lambda x: lax.associative_scan(lax.add, (x, x[:, :2]), axis=1)", ["x"]),
 ]
+
+#: ``jax.image`` (``tests/test_image.py``): (name, source, inputs, jaxpr), as CASES
+IMAGE_CASES = [
+    (f"{m}_{'up' if up else 'down'}_{'aa' if aa else 'noaa'}",
+     f"lambda x: jax.image.resize(x, {(1, 8, 4, 2) if up else (1, 3, 9, 2)}, '{m}', "
+     f"antialias={aa})", ["pic"], False)
+    for m in ("nearest", "linear", "cubic", "lanczos3", "lanczos5")
+    for up in (True, False) for aa in (True, False)
+    if not (m == "nearest" and not aa)
+] + [
+    ("alias_bilinear", "lambda x: jax.image.resize(x, (1, 7, 7, 2), 'bilinear')", ["pic"],
+     False),
+    ("method_enum", "lambda x: jax.image.resize(x, (1, 4, 4, 2), "
+     "jax.image.ResizeMethod.CUBIC)", ["pic"], False),
+    ("int_linear", "lambda x: jax.image.resize(x, (8,), 'linear')", ["xi1"], False),
+    ("int_nearest", "lambda x: jax.image.resize(x, (8,), 'nearest')", ["xi1"], False),
+    ("same_shape", "lambda x: jax.image.resize(x, x.shape, 'lanczos3')", ["pic"], False),
+    ("scale_translate", "lambda x: jax.image.scale_and_translate(x, (1, 7, 4, 2), (1, 2), "
+     "jnp.array([1.3, 0.7]), jnp.array([0.4, -0.2]), 'linear')", ["pic"], False),
+    ("scale_translate_noaa", "lambda x: jax.image.scale_and_translate(x, (1, 3, 5, 2), "
+     "(1, 2), jnp.array([0.5, 0.9]), jnp.array([1.0, 0.0]), 'lanczos5', antialias=False)",
+     ["pic"], False),
+    ("resize_grad", "jax.grad(lambda x: jnp.sum(jax.image.resize(x, (1, 8, 3, 2), "
+     "'cubic') ** 2))", ["pic"], False),
+    ("resize_jaxpr", "lambda x: jax.image.resize(x, (6,), 'linear')", ["v"], False),
+]
+IMAGE_ERRORS = [
+    ("bad_method", "lambda x: jax.image.resize(x, (1, 4, 4, 2), 'foo')", ["pic"]),
+    ("bad_rank", "lambda x: jax.image.resize(x, (4, 4), 'linear')", ["pic"]),
+    ("nearest_translate", "lambda x: jax.image.scale_and_translate(x, (1, 4, 4, 2), (1, 2), "
+     "jnp.ones(2), jnp.zeros(2), 'nearest')", ["pic"]),
+]
+INPUTS["pic"] = ((1, 5, 6, 2), "float32", "randn")
+INPUTS["xi1"] = ((5,), "int32", "arange")

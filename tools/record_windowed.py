@@ -4,6 +4,7 @@ Run with the JAX scratch environment (never by the test suite)::
 
     <jax-venv>/bin/python tools/record_windowed.py
 
+The ``jax.image`` cases (``IMAGE_CASES``, ``IMAGE_ERRORS``) are recorded alongside.
 It writes ``tests/data/windowed.json``: ``{"cases": {name: entry}, "helpers": {...},
 "errors": {...}}``. A case entry has ``"value"``: one ``{shape, dtype, weak_type,
 values}`` per output leaf (NaN and infinities as strings), and ``"jaxpr"`` (the text of
@@ -54,7 +55,7 @@ def _error(e: Exception) -> dict:
 
 def main() -> None:
     out = {"cases": {}, "helpers": {}, "errors": {}}
-    for name, src, inputs, want_jaxpr in wc.CASES:
+    for name, src, inputs, want_jaxpr in wc.CASES + wc.IMAGE_CASES:
         fn = eval(src, ENV)  # noqa: S307 - sources from the case table
         args = [jnp.asarray(wc.make_input(i)) for i in inputs]
         entry = {"value": [_leaf(v) for v in jax.tree_util.tree_leaves(fn(*args))]}
@@ -69,7 +70,7 @@ def main() -> None:
                                                          for t in v]))
         except Exception as e:  # noqa: BLE001 - recorded as the expected error
             out["helpers"][name] = _error(e)
-    for name, src, inputs in wc.ERRORS:
+    for name, src, inputs in wc.ERRORS + wc.IMAGE_ERRORS:
         fn = eval(src, ENV)  # noqa: S307
         try:
             fn(*[jnp.asarray(wc.make_input(i)) for i in inputs])
