@@ -14,6 +14,7 @@ import transpile as jax
 import transpile.numpy as jnp
 from transpile import lax
 from transpile.config import enable_x64
+from transpile.lax import windowed as win
 from windowed_cases import CASES, ERRORS, HELPERS
 from windowed_checks import DATA, ENV, check_case, check_error
 
@@ -68,3 +69,26 @@ def test_pooling_against_loop(op):
         xx = jnp.asarray(x)
         np.testing.assert_allclose(np.asarray(f(xx)), want, rtol=1e-12)
         np.testing.assert_allclose(np.asarray(jax.jit(f)(xx)), want, rtol=1e-12)
+
+
+def test_parallel_pooling_kernels_match_numpy_rules():
+    """Pooling big enough for the threaded kernels (one item per output, or per slab of
+    batch and channels for the gradient) gives the NumPy rules' results, ties and all."""
+    x = np.random.RandomState(5).randint(0, 4, (4, 30, 30, 8)).astype(np.float32)
+    params = dict(window_dimensions=(1, 3, 3, 1), window_strides=(1, 2, 2, 1),
+                  padding=((0, 0), (1, 1), (1, 1), (0, 0)))
+    ones = (1, 1, 1, 1)
+    g = np.random.RandomState(6).randn(4, 15, 15, 8).astype(np.float32)
+
+    def f(x, g):
+        pooled = lax.reduce_window(x, -jnp.inf, lax.max, params["window_dimensions"],
+                                   params["window_strides"], params["padding"])
+        back = win.select_and_scatter_add_p.bind(g, x, select_prim=lax.ge_p, **params)
+        return pooled, back
+
+    pooled, back = jax.jit(f)(x, g)
+    want_pooled = win.reduce_window_max_p.impl(x, base_dilation=ones,
+                                               window_dilation=ones, **params)
+    want_back = win.select_and_scatter_add_p.impl(g, x, select_prim=lax.ge_p, **params)
+    np.testing.assert_array_equal(np.asarray(pooled), want_pooled)
+    np.testing.assert_allclose(np.asarray(back), want_back, rtol=1e-6, atol=1e-6)

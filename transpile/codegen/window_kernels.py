@@ -40,6 +40,8 @@ class WindowPlan(KernelFields):
     outer: int
     parallel: bool
     body: list
+    #: element visits in all (what the thread count is judged by)
+    work: int = 0
 
 
 def _coords(prefix: str, index: str, shape) -> list:
@@ -241,7 +243,8 @@ class _Shaped:
 def _window(kname, e, ins, outs, reads, common):
     if e.primitive is win.select_and_scatter_add_p:
         outer, body = _scatter_body(e, ins, outs)
-        work = outs[0].aval.size
+        work = outs[0].aval.size * int(np.prod(e.params["window_dimensions"],
+                                                  dtype=np.int64))
     else:
         if e.primitive in (win.reduce_window_p, rg.reduce_p):
             body = _generic(e, ins, outs)
@@ -251,7 +254,8 @@ def _window(kname, e, ins, outs, reads, common):
         outer = outs[0].aval.size
         work = outer * max(1, ins[0].aval.size // max(outer, 1))
     fields = WindowPlan(params=_params(reads, outs), outer=int(outer), body=body,
-                        parallel=outer > 1 and work >= PARALLEL_MIN_ELEMENTS)
+                        parallel=outer > 1 and work >= PARALLEL_MIN_ELEMENTS,
+                        work=int(work))
     return _kernel_plan(template="kernel_window.j2", fields=fields, **common)
 
 

@@ -15,7 +15,6 @@ keeps the first maximum); positions outside the operand are never selected (XLA'
 from __future__ import annotations
 
 import itertools
-import operator
 
 import numpy as np
 
@@ -340,21 +339,16 @@ def _scatter_add_impl(source, operand, *, select_prim, window_dimensions, window
     return acc.astype(source.dtype)
 
 
-def _select_abstract(name: str):
-    def check(t, operand, select_prim):
-        if t.dtype != operand.dtype and name == "select_and_gather_add":
-            raise TypeError(f"{name} requires tangents and operand of the same dtype, got "
-                            f"{np.dtype(t.dtype).name} and {np.dtype(operand.dtype).name}")
-        _select_order(select_prim)
-    return check
-
-
 select_and_gather_add_p = core.new_primitive("select_and_gather_add")
 
 
 @select_and_gather_add_p.def_abstract_eval
 def _gather_add_abstract(tangents, operand, *, select_prim, **params):
-    _select_abstract("select_and_gather_add")(tangents, operand, select_prim)
+    _select_order(select_prim)
+    if tangents.dtype != operand.dtype:
+        raise TypeError("select_and_gather_add requires tangents and operand of the same "
+                        f"dtype, got {np.dtype(tangents.dtype).name} and "
+                        f"{np.dtype(operand.dtype).name}")
     if tangents.shape != operand.shape:
         raise TypeError("select_and_gather_add tangents and operand shapes must match, "
                         f"got {tangents.shape} and {operand.shape}.")
@@ -370,7 +364,7 @@ select_and_scatter_add_p = core.new_primitive("select_and_scatter_add")
 @select_and_scatter_add_p.def_abstract_eval
 def _scatter_add_abstract(source, operand, *, select_prim, window_dimensions,
                           window_strides, padding):
-    _select_abstract("select_and_scatter_add")(source, operand, select_prim)
+    _select_order(select_prim)
     ones = (1,) * operand.ndim
     shape = _window_shape(operand, window_dimensions, window_strides, padding, ones, ones)
     if tuple(source.shape) != shape:
@@ -381,10 +375,3 @@ def _scatter_add_abstract(source, operand, *, select_prim, window_dimensions,
 
 select_and_scatter_add_p.def_impl(_scatter_add_impl)
 
-
-def _as_int_tuple(name: str, v) -> tuple:
-    try:
-        return tuple(operator.index(d) for d in v)
-    except TypeError:
-        raise TypeError(f"reduce_window {name} must have every element be an integer "
-                        f"type, got {tuple(type(d) for d in v)}.") from None
