@@ -60,6 +60,10 @@ CASES = [
      ["x"], True),
     ("pair_generic", "lambda x: lax.reduce_window((x, 2 * x), (0., -jnp.inf), lambda a, b: "
      "(a[0] + b[0], lax.max(a[1], b[1])), (1, 2, 2), (1, 1, 1), 'VALID')", ["x"], False),
+    ("mul_generic_jvp", "lambda x: jax.jvp(lambda x: lax.reduce_window(x, 1., lax.mul, "
+     "(1, 2, 2), (1, 1, 1), 'VALID'), (x,), (jnp.cos(x),))", ["x"], True),
+    ("pair_generic_vmap", "jax.vmap(lambda x: lax.reduce_window((x, x), (0., 1.), "
+     "lambda a, b: (a[0] + b[0], a[1] * b[1]), (2, 2), (1, 2), 'SAME'))", ["x"], False),
     ("sum_f64", "lambda x: lax.reduce_window(x, 0., lax.add, (2, 2), (1, 1), 'VALID')",
      ["x64"], False),
     ("max_f16", "lambda x: lax.reduce_window(x, -jnp.inf, lax.max, (1, 2), (1, 2), 'VALID')",
