@@ -60,6 +60,7 @@ LAYERS = {
     "transpile.numpy": 9, "transpile.random": 9, "transpile.nn": 9,
     "transpile.scipy": 9, "transpile.example_libraries": 9,
     "transpile.ops": 9, "transpile.flatten_util": 9, "transpile.typing": 9,
+    "transpile.image": 9,
     # 10 surface
     "transpile": 10, "transpile.api": 10, "transpile.debug": 10,
     "transpile.experimental": 10, "transpile.__main__": 10,

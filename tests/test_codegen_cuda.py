@@ -123,6 +123,19 @@ def _extra_programs():
                                         (1, 1), "VALID")),
                  (rng.standard_normal((2, 5, 6, 3)).astype(F32),
                   rng.standard_normal((3, 2, 3, 4)).astype(F32))),
+        "pooling": (lambda x: (
+            lax.reduce_window(x[None, :, :, None], -jnp.inf, lax.max, (1, 2, 2, 1),
+                              (1, 1, 2, 1), "SAME"),
+            lax.reduce_window(x, 0.0, lax.add, (2, 2), (1, 1), ((1, 0), (0, 1)),
+                              base_dilation=(1, 2), window_dilation=(2, 1)),
+            lax.reduce_window(x, jnp.inf, lax.min, (2, 3), (1, 1), "VALID"),
+            lax.reduce_window(x, np.float32(1), lax.mul, (2, 2), (1, 1), "VALID"),
+            lax.reduce(x, np.float32(0), lambda a, b: a + 2.0 * b, (1,)),
+            lax.cumlogsumexp(x, axis=1, reverse=True),
+            jax.grad(lambda x: jnp.sum(lax.reduce_window(
+                x, -jnp.inf, lax.max, (2, 2), (2, 1), "SAME") ** 2))(x),
+            jax.jvp(lambda x: lax.reduce_window(x, -jnp.inf, lax.max, (2, 2), (1, 1),
+                                                "VALID"), (x,), (x,))[1]), (X,)),
     }
 
 

@@ -23,6 +23,7 @@ PRIMITIVE_MODULES = ["transpile.lax", "transpile.lax.elementwise", "transpile.la
                      "transpile.lax.linalg", "transpile.lax.convolution",
                      "transpile.lax.prng", "transpile.lax.call", "transpile.lax.keys",
                      "transpile.lax.custom_derivatives", "transpile.lax.callbacks",
+                     "transpile.lax.windowed", "transpile.lax.reduce_generic",
                      "transpile.jit", "transpile.random",
                      "transpile.custom_derivatives", "transpile.callbacks"]
 
@@ -78,6 +79,10 @@ RULE_TABLES = [
         "stop_gradient", "debug_callback", "debug_print", "io_callback", "pure_callback",
         # custom rules: replaced by their rule's jaxpr before transposing
         "custom_jvp_call", "custom_vjp_call", "remat2",
+        # not linear (pooling's tangents are select_and_gather_add, which is); the
+        # generic reductions' monoids are arbitrary (JAX has no transpose either)
+        "reduce_window_max", "reduce_window_min", "reduce_window", "reduce",
+        "cumlogsumexp",
     }),
     ("lowering (codegen)", lambda p: p in lowering.LOWERINGS, {
         # inlined by passes.inline before planning

@@ -30,6 +30,7 @@ from . import random  # noqa: E402
 from . import dtypes  # noqa: E402
 from . import nn  # noqa: E402
 from . import scipy  # noqa: E402,F401
+from . import image  # noqa: E402,F401
 from . import tree, ops, flatten_util, typing, checkpoint_policies, test_util  # noqa: E402,F401
 from . import example_libraries  # noqa: E402,F401
 from .api_extra import (clear_caches, closure_convert, ensure_compile_time_eval,  # noqa: E402,F401

@@ -2,17 +2,20 @@
 
 ``init_fun(rng, input_shape) -> (output_shape, params)`` and
 ``apply_fun(params, inputs, **kwargs) -> outputs``; ``serial`` and ``parallel`` combine
-layers. (Pooling and BatchNorm are not here yet.)
+layers.
 """
 from __future__ import annotations
 
 import functools
 
+import numpy as np
+
 from .. import lax
 from .. import numpy as jnp
 from .. import random
 from ..nn import elu, gelu, leaky_relu, log_softmax, relu, selu, sigmoid, softmax, softplus
-from ..nn.initializers import glorot_normal, normal
+from ..nn import standardize
+from ..nn.initializers import glorot_normal, normal, ones, zeros
 
 __all__ = ["Dense", "Dropout", "Elu", "Exp", "FanInConcat", "FanInSum", "FanOut", "Gelu",
            "Identity", "LeakyRelu", "LogSoftmax", "Relu", "Selu", "Sigmoid", "Softmax",
@@ -226,3 +229,84 @@ def shape_dependent(make_layer):
     def apply_fun(params, inputs, **kwargs):
         return make_layer(jnp.shape(inputs))[1](params, inputs, **kwargs)
     return init_fun, apply_fun
+
+
+# ---------------------------------------------------------------------------------------
+# Pooling, BatchNorm and Flatten (the windowed-reduction layers)
+
+def _pooling(reducer, init_val, rescale_by_window=False):
+    """A pooling layer constructor reducing windows with ``reducer`` from ``init_val``;
+    average pooling divides by each window's count of real (unpadded) elements."""
+    def layer(window_shape, strides=None, padding="VALID", spec=None):
+        strides = tuple(strides or (1,) * len(window_shape))
+        spatial_window, spatial_strides = tuple(window_shape), strides
+        # the batch and channel axes get windows of one element
+        batch_chan = (0, len(window_shape) + 1) if spec is None else \
+            (spec.index("N"), spec.index("C"))
+        window, steps = tuple(window_shape), strides
+        for i in sorted(batch_chan):
+            window = window[:i] + (1,) + window[i:]
+            steps = steps[:i] + (1,) + steps[i:]
+
+        def init_fun(rng, input_shape):
+            pads = lax.padtype_to_pads(input_shape, window, steps, padding)
+            ones = (1,) * len(window)
+            return lax.reduce_window_shape_tuple(input_shape, window, steps, pads, ones,
+                                                 ones), ()
+
+        def apply_fun(params, inputs, **kwargs):
+            out = lax.reduce_window(inputs, init_val, reducer, window, steps, padding)
+            if not rescale_by_window:
+                return out
+            axes = (0, inputs.ndim - 1) if spec is None else (spec.index("N"),
+                                                              spec.index("C"))
+            spatial = tuple(n for i, n in enumerate(inputs.shape) if i not in axes)
+            counts = lax.reduce_window(jnp.ones(spatial, inputs.dtype), 0., lax.add,
+                                       spatial_window, spatial_strides, padding)
+            for i in sorted(axes):
+                counts = jnp.expand_dims(counts, i)
+            return out / counts
+        return init_fun, apply_fun
+    return layer
+
+
+MaxPool = _pooling(lax.max, -jnp.inf)
+SumPool = _pooling(lax.add, 0.)
+AvgPool = _pooling(lax.add, 0., rescale_by_window=True)
+
+
+def BatchNorm(axis=(0, 1, 2), epsilon=1e-5, center=True, scale=True,  # noqa: N802
+              beta_init=zeros, gamma_init=ones):
+    """Normalise over ``axis`` (batch statistics), then scale by ``gamma`` and shift by
+    ``beta`` (parameters over the other axes; either left out with ``center``/``scale``
+    False, its parameter then ``()``)."""
+    axis = (axis,) if np.isscalar(axis) else tuple(axis)
+
+    def init_fun(rng, input_shape):
+        shape = tuple(d for i, d in enumerate(input_shape) if i not in axis)
+        k1, k2 = random.split(rng)
+        beta = beta_init(k1, shape) if center else ()
+        gamma = gamma_init(k2, shape) if scale else ()
+        return input_shape, (beta, gamma)
+
+    def apply_fun(params, x, **kwargs):
+        beta, gamma = params
+        expand = tuple(None if i in axis else slice(None) for i in range(jnp.ndim(x)))
+        z = standardize(x, axis, epsilon=epsilon)
+        if scale:
+            z = gamma[expand] * z
+        return z + beta[expand] if center else z
+    return init_fun, apply_fun
+
+
+def _flatten():
+    def init_fun(rng, input_shape):
+        return (input_shape[0], int(np.prod(input_shape[1:], dtype=np.int64))), ()
+
+    def apply_fun(params, inputs, **kwargs):
+        return jnp.reshape(inputs, (inputs.shape[0], -1))
+    return init_fun, apply_fun
+
+
+Flatten = _flatten()
+__all__ += ["AvgPool", "BatchNorm", "Flatten", "MaxPool", "SumPool"]

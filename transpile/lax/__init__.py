@@ -11,9 +11,10 @@ from . import (contraction, control_flow, indexing, layout, prng, reduction,  # 
                slicing, sorting, special, structural)
 from . import convolution  # noqa: E402
 from . import complex_ops  # noqa: E402
+from . import reduce_generic, windowed  # noqa: E402
 
 for _m in (structural, slicing, layout, reduction, contraction, sorting, control_flow,
-           indexing, prng, special, convolution, complex_ops):
+           indexing, prng, special, convolution, complex_ops, windowed, reduce_generic):
     globals().update({_n: getattr(_m, _n) for _n in _m.__all__})
     __all__ += list(_m.__all__)
 
@@ -32,6 +33,8 @@ from . import elementwise_batching  # noqa: E402,F401
 from . import structural_batching, reduction_batching  # noqa: E402,F401
 from . import indexing_batching, control_flow_batching  # noqa: E402,F401
 from . import convolution_batching  # noqa: E402,F401
+# Windowed reductions (pooling) and reductions with a user's monoid: their rules.
+from . import windowed_ad, windowed_batching  # noqa: E402,F401
 
 # ``lax.linalg`` is a namespace of its own, as in JAX (``lax.linalg.cholesky``).
 from . import linalg  # noqa: E402,F401

@@ -145,6 +145,8 @@ def padtype_to_pads(in_shape, window_shape, window_strides, padding):
         if kind not in ("VALID", "SAME", "SAME_LOWER"):
             raise RuntimeError("Unrecognized padding type: expected 'VALID', 'SAME', or "
                                f"'SAME_LOWER', got {padding}.")
+    elif getattr(padding, "name", None) in ("VALID", "SAME", "SAME_LOWER"):
+        kind = padding.name  # a PaddingType-like enum member
     else:
         raise TypeError(f"Unknown padding type: {padding}.")
     if kind == "VALID":

@@ -20,9 +20,10 @@ from ..interpreters import ad
 from ..interpreters.ad import Zero
 from . import elementwise
 from . import reduction as red
-from .elementwise import add, bitwise_or, convert_element_type, div, eq, mul
-from .slicing import concatenate, pad, slice_in_dim
-from .structural import _unchanged, broadcast_in_dim_p, full, reshape, rev, squeeze
+from .elementwise import convert_element_type, div, eq, mul
+from .reduce_generic import associative_scan
+from .slicing import pad, slice_in_dim
+from .structural import _unchanged, broadcast_in_dim_p, full, reshape, squeeze
 
 __all__ = ["associative_scan"]
 
@@ -109,45 +110,6 @@ for _p in (red.reduce_and_p, red.reduce_or_p, red.reduce_xor_p, red.argmax_p,
 
 ad.deflinear2(red.cumsum_p, lambda ct, operand, *, axis, reverse:
               [red.cumsum(ct, axis=axis, reverse=not reverse)])
-
-
-def associative_scan(fn, elems, reverse: bool = False, axis: int = 0):
-    """JAX's parallel prefix scan of one array ``elems`` with the associative binary
-    ``fn`` along ``axis`` (the form its cumulative-reduction JVPs differentiate)."""
-
-    def strided(x, start, stop=None, step=1):
-        return slice_in_dim(x, start, stop, step, axis)
-
-    def interleave(a, b):
-        # JAX's ``_interleave``: pad both with holes and add (the holes hold zeros).
-        a_len = core.get_aval(a).shape[axis]
-        b_len = core.get_aval(b).shape[axis]
-        nd = core.get_aval(a).ndim
-        op_pad = [(0, 0, 0)] * nd
-        other_pad = [(0, 0, 0)] * nd
-        op_pad[axis] = (0, 1 if a_len == b_len else 0, 1)
-        other_pad[axis] = (1, 0 if a_len == b_len else 1, 1)
-        zero = np.array(0, core.get_aval(a).dtype)
-        combine = bitwise_or if core.get_aval(a).dtype == np.bool_ else add
-        return combine(pad(a, zero, op_pad), pad(b, zero, other_pad))
-
-    def scan(x):
-        n = core.get_aval(x).shape[axis]
-        if n < 2:
-            return x
-        reduced = fn(strided(x, 0, -1, 2), strided(x, 1, None, 2))
-        odd = scan(reduced)
-        if n % 2 == 0:
-            even = fn(strided(odd, 0, -1), strided(x, 2, None, 2))
-        else:
-            even = fn(odd, strided(x, 2, None, 2))
-        even = concatenate([strided(x, 0, 1), even], axis)
-        return interleave(even, odd)
-
-    if reverse:
-        elems = rev(elems, (axis,))
-    out = scan(elems)
-    return rev(out, (axis,)) if reverse else out
 
 
 def _cumulative_jvp(combine_name):
