@@ -15,6 +15,7 @@ import pytest
 
 import transpile as tp
 from transpile import dispatch, eager_kernels, lax, stages
+from transpile.lax import reduction
 from transpile.array import Array
 from transpile.backend.build import CompilerNotFoundError
 
@@ -73,13 +74,14 @@ def _bits(a):
 @contextlib.contextmanager
 def _evaluator_only():
     """Every eager primitive on its NumPy rule, all else unchanged."""
-    saved = dispatch._COMPILABLE
+    saved, saved_sum = dispatch._COMPILABLE, dispatch.SUM_MIN_ELEMENTS
     dispatch._COMPILABLE = {}
+    dispatch.SUM_MIN_ELEMENTS = 1 << 62   # the prebuilt float32 sum too
     dispatch.clear_eager_cache()
     try:
         yield
     finally:
-        dispatch._COMPILABLE = saved
+        dispatch._COMPILABLE, dispatch.SUM_MIN_ELEMENTS = saved, saved_sum
         dispatch.clear_eager_cache()
 
 
@@ -396,3 +398,32 @@ def test_prebuilt_without_a_compiler_the_evaluator_answers(monkeypatch):
     assert all(r.prebuilt is None for r in dispatch._routes.values())
     eager_kernels.reset()
     dispatch.clear_eager_cache()
+
+
+def _sum_operands():
+    rng = np.random.default_rng(7)
+    for n in (dispatch.SUM_MIN_ELEMENTS, 5003, 70_000, 1_000_003):
+        # magnitudes over 60 decades: the summation order shows in the last bits
+        v = (rng.standard_normal(n) * 10.0 ** rng.uniform(-30, 30, n)).astype(F32)
+        yield f"{n}", v
+        yield f"{n} 2-d", v[:n - n % 4].reshape(4, -1)
+    sub = np.full(5000, 1e-40, F32)   # subnormals are summed, not flushed
+    sub[::3] = -3e-39
+    yield "subnormal", sub
+    special = rng.standard_normal(6000).astype(F32)
+    special[[7, 900]] = [np.inf, -np.inf]
+    yield "inf - inf", special
+    special = special.copy()
+    special[33] = np.nan
+    yield "nan", special
+
+
+@pytest.mark.parametrize("label,v", list(_sum_operands()), ids=lambda p: str(p)[:20])
+def test_prebuilt_full_float32_sum_is_the_evaluators_pairwise_sum(prebuilt, label, v):
+    # the prebuilt pairwise sum replaces np.sum's float32 pairwise summation bit for bit
+    x = Array._new(v, False)
+    with np.errstate(invalid="ignore"):   # inf - inf
+        want = reduction.reduce_sum_p.impl(v, axes=tuple(range(v.ndim)))
+    got = lax.reduce_sum(x, tuple(range(v.ndim)))
+    assert np.asarray(got).tobytes() == np.asarray(want).astype(F32).tobytes()
+    assert any(r.prebuilt is not None for r in dispatch._routes.values())

@@ -92,6 +92,10 @@ _COMPILABLE: dict = {
     **_exact("reduce_and reduce_or", _BOOL),
 }
 
+#: Full float32 sums at least this long run on the prebuilt library's pairwise sum (the
+#: NumPy rule's bits, without its float64 copy); shorter ones cost NumPy little.
+SUM_MIN_ELEMENTS = 4096
+
 _ARRAYS = (Array, PooledArray)
 _ROUTE_CACHE_SIZE = 4096
 _routes: dict = {}
@@ -207,7 +211,10 @@ def _resolve(primitive, args, params) -> _Route:
     route = _Route(out_avals, None, params, _compilable(primitive, avals))
     route.prebuilt_ok = (primitive in eager_kernels.PRIMITIVES and len(avals) == 1
                          and avals[0].dtype == _F32 and route.compilable
-                         and all(v is None for v in params.values()))
+                         and all(v is None for v in params.values())) or (
+        primitive is eager_kernels.SUM and avals[0].dtype == _F32
+        and len(params["axes"]) == len(avals[0].shape) >= 1
+        and int(np.prod(avals[0].shape, dtype=np.int64)) >= SUM_MIN_ELEMENTS)
     if route.prebuilt_ok:
         _request_prebuilt()   # queued before this signature's own build: it is quicker
     if not config.jax_disable_jit and _wants_compiled(primitive, params, avals, out_avals):
