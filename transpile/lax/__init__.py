@@ -11,9 +11,10 @@ from . import (contraction, control_flow, indexing, layout, prng, reduction,  # 
                slicing, sorting, special, structural)
 from . import convolution  # noqa: E402
 from . import complex_ops  # noqa: E402
+from . import fft as _fft_mod  # noqa: E402
 
 for _m in (structural, slicing, layout, reduction, contraction, sorting, control_flow,
-           indexing, prng, special, convolution, complex_ops):
+           indexing, prng, special, convolution, complex_ops, _fft_mod):
     globals().update({_n: getattr(_m, _n) for _n in _m.__all__})
     __all__ += list(_m.__all__)
 
