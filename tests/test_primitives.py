@@ -20,7 +20,7 @@ PRIMITIVE_MODULES = ["transpile.lax", "transpile.lax.elementwise", "transpile.la
                      "transpile.lax.layout",
                      "transpile.lax.reduction", "transpile.lax.contraction", "transpile.lax.sorting",
                      "transpile.lax.control_flow", "transpile.lax.indexing",
-                     "transpile.lax.linalg", "transpile.lax.convolution",
+                     "transpile.lax.linalg", "transpile.lax.convolution", "transpile.lax.fft",
                      "transpile.lax.prng", "transpile.lax.call", "transpile.lax.keys",
                      "transpile.lax.custom_derivatives", "transpile.lax.callbacks",
                      "transpile.lax.windowed", "transpile.lax.reduce_generic",

@@ -168,7 +168,7 @@ def render_module(programs: list, export: dict | None = None,
     source = environment(target).get_template(module).render(
         export=export, cuda=target == "cuda",
         version=__version__, programs=views, uses_matmul=bool(templates & {"kernel_dot.j2", "kernel_conv.j2"}),
-        uses_sort="kernel_sort.j2" in templates,
+        uses_sort="kernel_sort.j2" in templates, uses_fft="kernel_fft.j2" in templates,
         # Loop kernels of samplers call the key functions of tp_threefry.h too.
         uses_threefry="kernel_threefry.j2" in templates or any(
             "random_" in text for _, text in programs),

@@ -12,9 +12,11 @@ from . import (contraction, control_flow, indexing, layout, prng, reduction,  # 
 from . import convolution  # noqa: E402
 from . import complex_ops  # noqa: E402
 from . import reduce_generic, windowed  # noqa: E402
+from . import fft as _fft_mod  # noqa: E402
 
 for _m in (structural, slicing, layout, reduction, contraction, sorting, control_flow,
-           indexing, prng, special, convolution, complex_ops, windowed, reduce_generic):
+           indexing, prng, special, convolution, complex_ops, windowed, reduce_generic,
+           _fft_mod):
     globals().update({_n: getattr(_m, _n) for _n in _m.__all__})
     __all__ += list(_m.__all__)
 

@@ -22,6 +22,7 @@ from .array_api import __array_namespace_info__, from_dlpack  # noqa: F401
 from .linalg_ops import *  # noqa: F401,F403
 from .linalg_ops import __all__ as _linalg_all
 from . import linalg  # noqa: F401  (jnp.linalg, a namespace of its own as in JAX)
+from . import fft  # noqa: F401  (jnp.fft, likewise)
 from .reductions import *  # noqa: F401,F403
 from .reductions import __all__ as _reductions_all
 from .scalar_types import *  # noqa: F401,F403

@@ -1,0 +1,46 @@
+"""FFT benchmark of issue 21: transpile's fft kernel against JAX's, medians of jitted
+calls, ratio = JAX time / transpile time (> 1: transpile is faster).
+
+Run from the repository root (JAX from the scratch virtualenv):
+
+    PYTHONPATH=. $JAX_PYTHON benchmarks/bench_fft.py
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from bench_backend import _ready, jax, jnp, median_time, tnp, tp
+
+
+def _c64(*shape, seed=0):
+    r = np.random.default_rng(seed)
+    return (r.standard_normal(shape) + 1j * r.standard_normal(shape)).astype(np.complex64)
+
+
+CASES = [
+    ("fft 1D 2^20 complex64", _c64(1 << 20), lambda m: m.fft.fft),
+    ("fft2 batched 16x256x256 complex64", _c64(16, 256, 256), lambda m: m.fft.fft2),
+    ("rfft 1D 2^20 float32", _c64(1 << 20).real.copy(), lambda m: m.fft.rfft),
+    ("fft 1D 1000 x 64 (radix 2/5)", _c64(64, 1000), lambda m: m.fft.fft),
+    ("fft 1D 1031 x 64 (Bluestein)", _c64(64, 1031), lambda m: m.fft.fft),
+]
+
+
+def main():
+    print(f"{'case':40s} {'transpile ms':>13s} {'JAX ms':>9s} {'ratio':>7s}")
+    for name, x, fn in CASES:
+        f = tp.jit(fn(tnp))
+        a = tnp.asarray(x)
+        _ready(f(a))
+        t_tp = median_time(lambda: _ready(f(a)), repeat=7, number=1)
+        t_jax = float("nan")
+        if jax:
+            g = jax.jit(fn(jnp))
+            b = jnp.asarray(x)
+            _ready(g(b))
+            t_jax = median_time(lambda: _ready(g(b)), repeat=7, number=1)
+        print(f"{name:40s} {t_tp * 1e3:13.2f} {t_jax * 1e3:9.2f} {t_jax / t_tp:7.2f}")
+
+
+if __name__ == "__main__":
+    main()
