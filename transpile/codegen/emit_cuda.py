@@ -95,6 +95,9 @@ def check_supported(program) -> None:
     if any(k.template == "kernel_rows.j2" for k in program.kernels):
         raise ValueError("a program planned for C (row-fused kernels) rendered for CUDA: "
                          "plan it with plan_program(..., fuse_rows=False)")
+    if any(k.template == "kernel_fft.j2" for k in program.kernels):
+        raise NotImplementedError("the CUDA backend has no FFT kernel yet; jit this "
+                                  "function for the CPU backend (backend='cpu')")
     if program.host_callbacks:
         names = sorted({prim.name for prim, *_ in program.host_callbacks})
         raise NotImplementedError(

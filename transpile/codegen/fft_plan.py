@@ -15,7 +15,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..lax.fft import FftType, fft_p
-from . import cuda_launch
 from .kernel_plans import KernelFields, KernelParam
 from .lowering import KERNEL, Lowering, register
 from .program import KernelPlan
@@ -91,10 +90,4 @@ def _fft(kname, e, ins, outs, reads, common):
     return KernelPlan(template="kernel_fft.j2", fields=fields, **common)
 
 
-def _cuda_launch(k) -> dict:
-    size = int(k.writes[0].aval.size)
-    return dict(cuda=dict(size=size, grid=cuda_launch._grid(size)), scratch_exprs=[])
-
-
 register(fft_p, Lowering(KERNEL, build=_fft))
-cuda_launch.LAUNCH["kernel_fft.j2"] = _cuda_launch
