@@ -5,7 +5,7 @@ channels, 56 x 56, 3 x 3, NHWC).
 
 Run from the repository root with JAX's interpreter:
 
-    PYTHONPATH=. /tmp/jaxenv/bin/python benchmarks/bench_conv.py [row substrings...]
+    PYTHONPATH=. $JAX_PYTHON benchmarks/bench_conv.py [row substrings...]
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Record JAX 0.10.2's convolution answers into ``tests/data/convolution.json``.
 
-Run with the JAX venv: ``/tmp/jaxenv/bin/python tools/record_convolution.py``. The
+Run with the JAX venv: ``$JAX_PYTHON tools/record_convolution.py``. The
 configurations and the input formula are in ``tests/convolution_cases.py``.
 """
 from __future__ import annotations
