@@ -63,6 +63,28 @@ TP_INLINE float tp_f32_of_bits(uint32_t u) { float x; memcpy(&x, &u, sizeof x); 
 TP_INLINE uint64_t tp_bits_of_f64(double x) { uint64_t u; memcpy(&u, &x, sizeof u); return u; }
 TP_INLINE double tp_f64_of_bits(uint64_t u) { double x; memcpy(&x, &u, sizeof x); return x; }
 
+/* reduce_precision (lax/bits.py): XLA's rounding of the mantissa to m bits (to nearest,
+ * ties to even) and clamping of the exponent to e bits, on the bits of a float of format
+ * (se, sm); NaN is kept where m > 0. */
+#define TPC_REDUCE_PRECISION(sfx, T, U, SE, SM) \
+    TP_INLINE T tp_reduce_precision_##sfx(T x, int e, int m) \
+    { \
+        U u = tp_bits_of_##sfx(x); \
+        if (m < SM) { \
+            U last = (U)1 << (SM - m); \
+            u = (u + (((u & last) >> (SM - m)) + ((last >> 1) - 1))) & ~(last - 1); \
+        } \
+        if (e < SE) { \
+            U sign = (U)1 << (SE + SM), emask = (((U)1 << SE) - 1) << SM; \
+            U bs = ((U)1 << (SE - 1)) - 1, bn = ((U)1 << (e - 1)) - 1, ex = u & emask; \
+            if (ex > ((bs + bn) << SM)) u = (u & sign) | emask; \
+            else if (ex <= ((bs - bn) << SM)) u = u & sign; \
+        } \
+        return (m > 0 && x != x) ? x : tp_##sfx##_of_bits(u); \
+    }
+TPC_REDUCE_PRECISION(f32, float, uint32_t, 8, 23)
+TPC_REDUCE_PRECISION(f64, double, uint64_t, 11, 52)
+
 /* Dynamic indexing: a start index from run-time data, for a window of the operand whose
  * last valid start is hi (dim - window size, >= 0). Clamped starts keep every access in
  * bounds whatever the index (negative, huge, INT64_MIN); the u64 forms compare without

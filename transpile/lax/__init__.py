@@ -44,3 +44,9 @@ from . import linear_solve  # noqa: E402
 from .linear_solve import custom_linear_solve, custom_root  # noqa: E402,F401
 
 __all__ += ["custom_linear_solve", "custom_root"]
+
+# Bit-level primitives (clz, population_count, mulhi, reduce_precision, optimization_barrier).
+from . import bits  # noqa: E402
+
+globals().update({_n: getattr(bits, _n) for _n in bits.__all__})
+__all__ += list(bits.__all__)
