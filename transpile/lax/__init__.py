@@ -46,7 +46,9 @@ from .linear_solve import custom_linear_solve, custom_root  # noqa: E402,F401
 __all__ += ["custom_linear_solve", "custom_root"]
 
 # Bit-level primitives (clz, population_count, mulhi, reduce_precision, optimization_barrier).
-from . import bits  # noqa: E402
+# ... and the smaller names composed of other primitives (``extra``), ``unstack``.
+from . import bits, extra  # noqa: E402
 
-globals().update({_n: getattr(bits, _n) for _n in bits.__all__})
-__all__ += list(bits.__all__)
+for _m in (bits, extra):
+    globals().update({_n: getattr(_m, _n) for _n in _m.__all__})
+    __all__ += list(_m.__all__)
