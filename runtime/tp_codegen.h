@@ -65,7 +65,7 @@ TP_INLINE double tp_f64_of_bits(uint64_t u) { double x; memcpy(&x, &u, sizeof x)
 
 /* reduce_precision (lax/bits.py): XLA's rounding of the mantissa to m bits (to nearest,
  * ties to even) and clamping of the exponent to e bits, on the bits of a float of format
- * (se, sm); NaN is kept where m > 0. */
+ * (se, sm); a NaN operand is returned unchanged. */
 #define TPC_REDUCE_PRECISION(sfx, T, U, SE, SM) \
     TP_INLINE T tp_reduce_precision_##sfx(T x, int e, int m) \
     { \
@@ -80,7 +80,7 @@ TP_INLINE double tp_f64_of_bits(uint64_t u) { double x; memcpy(&x, &u, sizeof x)
             if (ex > ((bs + bn) << SM)) u = (u & sign) | emask; \
             else if (ex <= ((bs - bn) << SM)) u = u & sign; \
         } \
-        return (m > 0 && x != x) ? x : tp_##sfx##_of_bits(u); \
+        return x != x ? x : tp_##sfx##_of_bits(u); \
     }
 TPC_REDUCE_PRECISION(f32, float, uint32_t, 8, 23)
 TPC_REDUCE_PRECISION(f64, double, uint64_t, 11, 52)

@@ -9,8 +9,8 @@ and ``optimization_barrier``, with all their rules.
 * ``reduce_precision`` rounds a float to ``mantissa_bits`` explicit mantissa bits (to
   nearest, ties to even) and clamps it to the exponent range of ``exponent_bits``: a
   magnitude above it becomes infinity, one at or below its smallest normal exponent a
-  signed zero (no subnormals), as XLA's bit manipulation does. NaN stays NaN (with no
-  mantissa bits it becomes infinity, as XLA). Linear: its JVP and transpose apply it to
+  signed zero (no subnormals), as XLA's bit manipulation does. NaN stays NaN (the
+  operand's, even with no mantissa bits, as JAX on CPU gives). Linear: its JVP and transpose apply it to
   the tangent and the cotangent, as JAX's rules do.
 * ``optimization_barrier`` returns its operands unchanged; it is compiled as the identity
   (``lax.call.EXPANSIONS``).
@@ -153,9 +153,7 @@ def _reduce_precision_impl(x, *, exponent_bits, mantissa_bits):
     with np.errstate(over="ignore"):
         out = reduce_precision_bits(u, float_format(x.dtype), exponent_bits, mantissa_bits)
     out = np.asarray(out, u.dtype).view(x.dtype).reshape(x.shape)
-    if mantissa_bits > 0:
-        out = np.where(np.isnan(x), x, out)
-    return out
+    return np.where(np.isnan(x), x, out)
 
 
 ad.deflinear(reduce_precision_p,
