@@ -24,7 +24,8 @@ PRIMITIVE_MODULES = ["transpile.lax", "transpile.lax.elementwise", "transpile.la
                      "transpile.lax.prng", "transpile.lax.call", "transpile.lax.keys",
                      "transpile.lax.custom_derivatives", "transpile.lax.callbacks",
                      "transpile.jit", "transpile.random",
-                     "transpile.custom_derivatives", "transpile.callbacks"]
+                     "transpile.custom_derivatives", "transpile.callbacks",
+                     "transpile.lax.bits", "transpile.lax.extra"]
 
 for _name in PRIMITIVE_MODULES:
     try:
@@ -73,7 +74,7 @@ RULE_TABLES = [
         "shift_right_arithmetic", "shift_right_logical", "reduce_and", "reduce_or",
         "reduce_xor", "bitcast_convert_type", "iota", "threefry2x32", "random_bits",
         "random_clone", "random_fold_in", "random_seed", "random_split", "random_unwrap",
-        "random_wrap", "random_gamma",
+        "random_wrap", "random_gamma", "clz", "population_count", "mulhi",
         # stop_gradient's tangent is zero; callbacks are not differentiated through
         "stop_gradient", "debug_callback", "debug_print", "io_callback", "pure_callback",
         # custom rules: replaced by their rule's jaxpr before transposing
@@ -83,7 +84,7 @@ RULE_TABLES = [
         # inlined by passes.inline before planning
         "jit", "custom_jvp_call", "custom_vjp_call", "remat2", "custom_linear_solve",
         # expanded by passes.inline (lax.call.EXPANSIONS), as JAX's lower_fun
-        "random_gamma",
+        "random_gamma", "optimization_barrier", "unstack",
         # only in the tangent jaxprs of reverse mode, which are transposed, never compiled
         "custom_lin",
     }),
