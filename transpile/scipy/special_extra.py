@@ -3,7 +3,7 @@
 (re-exported by ``special.py``).
 
 Each promotes its arguments to an inexact dtype as ``jax.numpy`` does and returns a
-strongly typed result, as JAX's do. The algorithms are classical ones written on
+strongly typed result, as JAX's do (``owens_t``: float64 whenever x64 is enabled). The algorithms are classical ones written on
 ``jax.numpy`` and fixed-length ``lax.fori_loop``s, so they trace, differentiate and
 batch like any jnp code: power series where they converge quickly, continued fractions
 (complex ones carried as real pairs) or asymptotic series elsewhere, and reflection
@@ -17,7 +17,7 @@ import math
 
 import numpy as np
 
-from .. import lax
+from .. import dtypes, lax
 from .. import numpy as jnp
 from ..custom_derivatives import custom_jvp
 from ..numpy._util import aval, promote_args_inexact
@@ -319,7 +319,10 @@ def owens_t(h, a):
     Array
     """
     h, a = _real("owens_t", h, a)
-    h, a = jnp.broadcast_arrays(h, a)
+    # JAX's result is float64 whenever x64 is on (its constants are float64 arrays)
+    wide = dtypes.canonicalize_dtype(np.float64)
+    h, a = jnp.broadcast_arrays(h.astype(jnp.promote_types(h.dtype, wide)),
+                                a.astype(jnp.promote_types(a.dtype, wide)))
     sign = jnp.where(a < 0, -1, 1).astype(aval(a).dtype)
     h, a = jnp.abs(h), jnp.abs(a)
     small = a <= 1
