@@ -194,3 +194,33 @@ def test_dlpack_round_trip():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         np.testing.assert_array_equal(jax.dlpack.from_dlpack(jnp.ones(2)), [1.0, 1.0])
+
+
+def test_custom_vmap_uses_its_rule_under_vmap():
+    from transpile.custom_batching import custom_vmap
+    calls = []
+
+    @custom_vmap
+    def f(x, y):
+        return x + y
+
+    @f.def_vmap
+    def rule(axis_size, in_batched, x, y):
+        calls.append((axis_size, in_batched))
+        return x * 100 + y, True
+    assert float(f(1.0, 2.0)) == 3.0 and not calls
+    xs = jnp.arange(3.0)
+    assert jax.vmap(f, (0, None))(xs, 2.0).tolist() == [2, 102, 202]  # JAX's answer
+    assert calls == [(3, (True, False))]
+    assert jax.jit(jax.vmap(f, (0, None)))(xs, 2.0).tolist() == [2, 102, 202]
+    assert float(jax.grad(f)(1.0, 2.0)) == 1.0  # the body's derivative
+    with pytest.raises(AttributeError, match="No batching rule defined"):
+        custom_vmap(lambda x: x)(1.0)
+
+
+def test_sequential_vmap_loops_over_the_batch():
+    from transpile.custom_batching import sequential_vmap
+    g = sequential_vmap(lambda x, y: jnp.sum(x) * y)
+    x = jnp.asarray(np.arange(6.0).reshape(3, 2))
+    assert jax.vmap(g, (0, None))(x, 2.0).tolist() == [2.0, 10.0, 18.0]
+    assert "scan" in str(jax.make_jaxpr(jax.vmap(g, (0, None)))(x, 2.0))

@@ -25,7 +25,8 @@ PRIMITIVE_MODULES = ["transpile.lax", "transpile.lax.elementwise", "transpile.la
                      "transpile.lax.custom_derivatives", "transpile.lax.callbacks",
                      "transpile.jit", "transpile.random",
                      "transpile.custom_derivatives", "transpile.callbacks",
-                     "transpile.lax.bits", "transpile.lax.extra"]
+                     "transpile.lax.bits", "transpile.lax.extra",
+                     "transpile.lax.custom_batching"]
 
 for _name in PRIMITIVE_MODULES:
     try:
@@ -79,12 +80,14 @@ RULE_TABLES = [
         "stop_gradient", "debug_callback", "debug_print", "io_callback", "pure_callback",
         # custom rules: replaced by their rule's jaxpr before transposing
         "custom_jvp_call", "custom_vjp_call", "remat2",
+        # its JVP is the body's JVP, so it never appears in a tangent jaxpr
+        "custom_vmap_call",
     }),
     ("lowering (codegen)", lambda p: p in lowering.LOWERINGS, {
         # inlined by passes.inline before planning
         "jit", "custom_jvp_call", "custom_vjp_call", "remat2", "custom_linear_solve",
         # expanded by passes.inline (lax.call.EXPANSIONS), as JAX's lower_fun
-        "random_gamma", "optimization_barrier", "unstack",
+        "random_gamma", "optimization_barrier", "unstack", "custom_vmap_call",
         # only in the tangent jaxprs of reverse mode, which are transposed, never compiled
         "custom_lin",
     }),
