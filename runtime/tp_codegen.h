@@ -85,6 +85,28 @@ TP_INLINE double tp_f64_of_bits(uint64_t u) { double x; memcpy(&x, &u, sizeof x)
 TPC_REDUCE_PRECISION(f32, float, uint32_t, 8, 23)
 TPC_REDUCE_PRECISION(f64, double, uint64_t, 11, 52)
 
+/* clz, population_count, mulhi (lax/bits.py) on unsigned bits: CUDA's intrinsics on the
+ * GPU, gcc's builtins (clz of 0 defined as the width) and 128-bit products on the host. */
+#ifdef __CUDACC__
+TP_INLINE int tp_clz_u32(uint32_t x) { return __clz((int)x); }
+TP_INLINE int tp_clz_u64(uint64_t x) { return __clzll((long long)x); }
+TP_INLINE int tp_popcount_u32(uint32_t x) { return __popc(x); }
+TP_INLINE int tp_popcount_u64(uint64_t x) { return __popcll((unsigned long long)x); }
+TP_INLINE uint64_t tp_mulhi_u64(uint64_t a, uint64_t b)
+{ return (uint64_t)__umul64hi((unsigned long long)a, (unsigned long long)b); }
+TP_INLINE int64_t tp_mulhi_i64(int64_t a, int64_t b)
+{ return (int64_t)__mul64hi((long long)a, (long long)b); }
+#else
+TP_INLINE int tp_clz_u32(uint32_t x) { return x == 0 ? 32 : __builtin_clz(x); }
+TP_INLINE int tp_clz_u64(uint64_t x) { return x == 0 ? 64 : __builtin_clzll(x); }
+TP_INLINE int tp_popcount_u32(uint32_t x) { return __builtin_popcount(x); }
+TP_INLINE int tp_popcount_u64(uint64_t x) { return __builtin_popcountll(x); }
+TP_INLINE uint64_t tp_mulhi_u64(uint64_t a, uint64_t b)
+{ return (uint64_t)(((unsigned __int128)a * b) >> 64); }
+TP_INLINE int64_t tp_mulhi_i64(int64_t a, int64_t b)
+{ return (int64_t)(((__int128)a * b) >> 64); }
+#endif
+
 /* Dynamic indexing: a start index from run-time data, for a window of the operand whose
  * last valid start is hi (dim - window size, >= 0). Clamped starts keep every access in
  * bounds whatever the index (negative, huge, INT64_MIN); the u64 forms compare without

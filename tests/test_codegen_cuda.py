@@ -112,6 +112,14 @@ def _extra_programs():
                                lax.random_gamma_grad(x * x, x * x), lax.polygamma(x * 0 + 2, x),
                                lax.zeta(x * 0 + 2, x), lax.betainc(x * x, x * x + 1, x * x / 9)),
                     (X,)),
+        "bits": (lambda x: (lax.clz(lax.convert_element_type(x, np.int32)),
+                            lax.population_count(lax.convert_element_type(x, np.uint64)),
+                            lax.mulhi(lax.convert_element_type(x, np.int64),
+                                      lax.convert_element_type(x * 7, np.int64)),
+                            lax.mulhi(lax.convert_element_type(x, np.uint16),
+                                      lax.convert_element_type(x, np.uint16)),
+                            lax.reduce_precision(x, 5, 3),
+                            lax.reduce_precision(x.astype(np.float64), 4, 10)), (X,)),
     }
 
 
@@ -223,6 +231,8 @@ def test_every_primitive_is_compiled_for_cuda(cuda_build):
     # host callbacks are refused by the CUDA backend (test below)
     exempt = {"jit", "custom_jvp_call", "custom_vjp_call", "remat2", "custom_lin",
               "debug_print", "debug_callback", "pure_callback", "io_callback"}
+    # expanded into their bodies by passes.inline (lax.call.EXPANSIONS)
+    exempt |= {"optimization_barrier", "unstack", "custom_vmap_call"}
     missing = sorted(set(core.primitives) - used - exempt)
     assert not missing, f"primitives no CUDA program uses: {missing}"
 

@@ -1,8 +1,8 @@
 """C expressions of the bit-level primitives (``lax/bits.py``).
 
-``clz`` and ``population_count`` use gcc's builtins on the operand's unsigned bits;
-``mulhi`` multiplies in the double width (``__int128`` for 64-bit operands);
-``reduce_precision`` calls ``runtime/tp_codegen.h``. float16 and bfloat16 are computed
+``clz``, ``population_count`` and 64-bit ``mulhi`` call ``runtime/tp_codegen.h`` (gcc's
+builtins and 128-bit products on the host, CUDA's intrinsics on the GPU); narrower
+``mulhi`` multiplies in 64 bits; ``reduce_precision`` calls its helper there too. float16 and bfloat16 are computed
 in float32 (their compute type) with the same exponent clamp and mantissa rounding,
 which agree with rounding in the narrow format except on its subnormals.
 """
@@ -26,29 +26,27 @@ def _unsigned(arg: str, dtype) -> str:
 
 def _clz(args, in_avals, out_aval, **_):
     dt = np.dtype(out_aval.dtype)
-    n, u = _nbits(dt), _unsigned(args[0], dt)
+    n = _nbits(dt)
     if n == 64:
-        count = f"__builtin_clzll({u})"
-    else:  # in 32 bits, less the padding above the operand's width
-        count = f"(__builtin_clz((uint32_t){u}) - {32 - n})"
-    return f"({emit_c.ctype(dt)})({u} == 0 ? {n} : {count})"
+        return f"({emit_c.ctype(dt)})tp_clz_u64({_unsigned(args[0], dt)})"
+    # in 32 bits, less the padding above the operand's width
+    return f"({emit_c.ctype(dt)})(tp_clz_u32((uint32_t){_unsigned(args[0], dt)}) - {32 - n})"
 
 
 def _population_count(args, in_avals, out_aval, **_):
     dt = np.dtype(out_aval.dtype)
-    fn = "__builtin_popcountll" if _nbits(dt) == 64 else "__builtin_popcount"
+    fn = "tp_popcount_u64" if _nbits(dt) == 64 else "tp_popcount_u32"
     return f"({emit_c.ctype(dt)}){fn}({_unsigned(args[0], dt)})"
 
 
 def _mulhi(args, in_avals, out_aval, **_):
     dt = np.dtype(out_aval.dtype)
     n = _nbits(dt)
-    signed = dt.kind == "i"
-    if n == 64:
-        wide = "__int128" if signed else "unsigned __int128"
-    else:
-        wide = "int64_t" if signed else "uint64_t"
     a, b = args
+    if n == 64:
+        fn = "tp_mulhi_i64" if dt.kind == "i" else "tp_mulhi_u64"
+        return f"{fn}({a}, {b})"
+    wide = "int64_t" if dt.kind == "i" else "uint64_t"  # the exact product fits
     return f"({emit_c.ctype(dt)})((({wide})({a}) * ({wide})({b})) >> {n})"
 
 
