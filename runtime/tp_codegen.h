@@ -85,6 +85,12 @@ TP_INLINE double tp_f64_of_bits(uint64_t u) { double x; memcpy(&x, &u, sizeof x)
 TPC_REDUCE_PRECISION(f32, float, uint32_t, 8, 23)
 TPC_REDUCE_PRECISION(f64, double, uint64_t, 11, 52)
 
+/* eq_to, le_to, lt_to (lax/bits.py): floats compared by their bits in total order. */
+TP_INLINE int32_t tp_total_key_f32(float x)
+{ int32_t b = (int32_t)tp_bits_of_f32(x); return b < 0 ? -(b & INT32_MAX) - 1 : b; }
+TP_INLINE int64_t tp_total_key_f64(double x)
+{ int64_t b = (int64_t)tp_bits_of_f64(x); return b < 0 ? -(b & INT64_MAX) - 1 : b; }
+
 /* clz, population_count, mulhi (lax/bits.py) on unsigned bits: CUDA's intrinsics on the
  * GPU, gcc's builtins (clz of 0 defined as the width) and 128-bit products on the host. */
 #ifdef __CUDACC__

@@ -28,6 +28,14 @@ def _arr(values, dtype):
     return ("arr", values, dtype)
 
 
+def resolve(lax_module, name: str):
+    """The function a case calls: ``lax.<name>``, or the primitive ``<name>_p``'s bind
+    for the primitives without an API function (``eq_to``, ``le_to``, ``lt_to``)."""
+    if name.endswith("_to"):
+        return getattr(lax_module, f"{name}_p").bind
+    return getattr(lax_module, name)
+
+
 def calls():
     out = []
     for dt, vals in (("int8", _INTS), ("uint8", [v % 256 for v in _INTS]),
@@ -72,6 +80,14 @@ def calls():
         ("shape_as_value", [(2, 3)], {}),
         ("optimization_barrier", [(_arr([1.0, 2.0], "float32"), _arr([3], "int32"))], {}),
     ]
+    nan = float("nan")
+    t = [-nan, -float("inf"), -1.0, -0.0, 0.0, 1.0, float("inf"), nan]
+    tx = [a for a in t for _ in t]
+    ty = [b for _ in t for b in t]
+    for name in ("eq_to", "le_to", "lt_to"):
+        for dt in ("float32", "float64", "float16"):
+            out.append((name, [_arr(tx, dt), _arr(ty, dt)], {}))
+        out.append((name, [_arr([1, -2, 3], "int32"), _arr([1, 3, -3], "int32")], {}))
     return out
 
 
@@ -101,6 +117,7 @@ JAXPR_CALLS = [
     ("unstack", [_arr(np.ones((2, 3)), "float32")]),
     ("batch_matmul", [_arr(np.ones((2, 2, 3)), "float32"), _arr(np.ones((2, 3, 2)), "float32")]),
     ("reciprocal", [_arr([1.0], "float32")]),
+    ("lt_to", [_arr([1.0], "float32"), _arr([1.0], "float32")]),
 ]
 
 

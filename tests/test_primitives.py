@@ -75,7 +75,8 @@ RULE_TABLES = [
         "shift_right_arithmetic", "shift_right_logical", "reduce_and", "reduce_or",
         "reduce_xor", "bitcast_convert_type", "iota", "threefry2x32", "random_bits",
         "random_clone", "random_fold_in", "random_seed", "random_split", "random_unwrap",
-        "random_wrap", "random_gamma", "clz", "population_count", "mulhi",
+        "random_wrap", "random_gamma", "clz", "population_count", "mulhi", "eq_to", "le_to",
+        "lt_to",
         # stop_gradient's tangent is zero; callbacks are not differentiated through
         "stop_gradient", "debug_callback", "debug_print", "io_callback", "pure_callback",
         # custom rules: replaced by their rule's jaxpr before transposing

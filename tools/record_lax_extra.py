@@ -54,11 +54,11 @@ def main() -> None:
     data = {"_meta": {"jax": jax.__version__}, "calls": [], "errors": [], "jaxprs": []}
     jax.config.update("jax_enable_x64", True)
     for name, args, kwargs in cases.calls():
-        out = getattr(lax, name)(*[cases.make_arg(a, np, jnp) for a in args], **kwargs)
+        out = cases.resolve(lax, name)(*[cases.make_arg(a, np, jnp) for a in args], **kwargs)
         data["calls"].append([_enc_out(y) for y in jax.tree_util.tree_leaves(out)])
     for name, args, kwargs in cases.ERROR_CALLS:
         try:
-            getattr(lax, name)(*[cases.make_arg(a, np, jnp) for a in args], **kwargs)
+            cases.resolve(lax, name)(*[cases.make_arg(a, np, jnp) for a in args], **kwargs)
             data["errors"].append(None)
         except Exception as e:  # noqa: BLE001  (recording what JAX raises)
             data["errors"].append([type(e).__name__, str(e).split("\n")[0]])
@@ -75,7 +75,7 @@ def main() -> None:
         made = [cases.make_arg(a, np, jnp) for a in args]
         arrays = [a for a in made if not isinstance(a, int)]
         statics = [a for a in made if isinstance(a, int)]
-        fn = getattr(lax, name)
+        fn = cases.resolve(lax, name)
         data["jaxprs"].append(str(jax.make_jaxpr(lambda *xs: fn(*xs, *statics))(*arrays)))
     path = ROOT / "tests" / "data" / "lax_extra.json"
     path.write_text(json.dumps(data, indent=1) + "\n")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import dtypes
 from ..lax import bits
 from . import emit_c
 
@@ -61,6 +62,22 @@ def _reduce_precision(args, in_avals, out_aval, *, exponent_bits, mantissa_bits)
     return f"tp_reduce_precision_f32({args[0]}, {e}, {m})"
 
 
+def _total_compare(op: str):
+    def rule(args, in_avals, out_aval, **_):
+        dt = np.dtype(in_avals[0].dtype)
+        if dt.kind == "f" or dtypes.half_name(dt):
+            # float16/bfloat16 are computed in float, which keeps their order
+            fn = "tp_total_key_f64" if dt == np.float64 else "tp_total_key_f32"
+            a, b = (f"{fn}({x})" for x in args)
+        else:
+            a, b = args
+        return f"(uint8_t)({a} {op} {b})"
+    return rule
+
+
+emit_c._def(bits.eq_to_p, _total_compare("=="))
+emit_c._def(bits.le_to_p, _total_compare("<="))
+emit_c._def(bits.lt_to_p, _total_compare("<"))
 emit_c._def(bits.clz_p, _clz)
 emit_c._def(bits.population_count_p, _population_count)
 emit_c._def(bits.mulhi_p, _mulhi)

@@ -12,6 +12,9 @@ and ``optimization_barrier``, with all their rules.
   signed zero (no subnormals), as XLA's bit manipulation does. NaN stays NaN (the
   operand's, even with no mantissa bits, as JAX on CPU gives). Linear: its JVP and transpose apply it to
   the tangent and the cotangent, as JAX's rules do.
+* ``eq_to``, ``le_to``, ``lt_to`` compare in the total order of ``top_k`` and ``sort``
+  (floats by their bits: ``-NaN < -inf < ... < -0 < +0 < ... < inf < NaN``); boolean
+  results, zero tangents.
 * ``optimization_barrier`` returns its operands unchanged; it is compiled as the identity
   (``lax.call.EXPANSIONS``).
 
@@ -28,11 +31,12 @@ from ..interpreters.batching import defbroadcasting, defvectorized, primitive_ba
 from ..interpreters.tracing import trace_to_jaxpr
 from ..tree_util import tree_flatten, tree_unflatten
 from .call import EXPANSIONS
-from .elementwise import INTEGER, REAL_FLOATING, _binop, _check_accepts, _unop
+from .elementwise import ANY, INTEGER, REAL_FLOATING, _binop, _check_accepts, _unop
+from .sorting import total_order_key
 
 __all__ = ['clz', 'population_count', 'mulhi', 'reduce_precision', 'optimization_barrier',
            'clz_p', 'population_count_p', 'mulhi_p', 'reduce_precision_p',
-           'optimization_barrier_p']
+           'optimization_barrier_p', 'eq_to_p', 'le_to_p', 'lt_to_p']
 
 
 def _unsigned(x: np.ndarray) -> np.ndarray:
@@ -97,11 +101,24 @@ clz_p = _unop("clz", INTEGER, _clz_impl)
 population_count_p = _unop("population_count", INTEGER, _population_count_impl)
 mulhi_p = _binop("mulhi", INTEGER, _mulhi_impl)
 
-for _p in (clz_p, population_count_p, mulhi_p):
+
+
+def _total_order(compare):
+    def impl(x, y):
+        return compare(total_order_key(np.asarray(x)), total_order_key(np.asarray(y)))
+    return impl
+
+
+eq_to_p = _binop("eq_to", ANY, _total_order(np.equal), out_dtype=np.bool_)
+le_to_p = _binop("le_to", ANY, _total_order(np.less_equal), out_dtype=np.bool_)
+lt_to_p = _binop("lt_to", ANY, _total_order(np.less), out_dtype=np.bool_)
+
+for _p in (clz_p, population_count_p, mulhi_p, eq_to_p, le_to_p, lt_to_p):
     ad.defjvp_zero(_p)
 defvectorized(clz_p)
 defvectorized(population_count_p)
-defbroadcasting(mulhi_p)
+for _p in (mulhi_p, eq_to_p, le_to_p, lt_to_p):
+    defbroadcasting(_p)
 
 
 # ---------------------------------------------------------------------------------------
