@@ -119,7 +119,10 @@ def _extra_programs():
                             lax.mulhi(lax.convert_element_type(x, np.uint16),
                                       lax.convert_element_type(x, np.uint16)),
                             lax.reduce_precision(x, 5, 3),
-                            lax.reduce_precision(x.astype(np.float64), 4, 10)), (X,)),
+                            lax.reduce_precision(x.astype(np.float64), 4, 10),
+                            lax.eq_to_p.bind(x, -x), lax.le_to_p.bind(x, x * 2),
+                            lax.lt_to_p.bind(x.astype(np.float64), x.astype(np.float64))),
+                 (X,)),
     }
 
 

@@ -25,7 +25,7 @@ from ..numpy._util import aval, promote_args_inexact
 from ._normal import log_ndtr, ndtr, ndtri
 from . import special_extra as _extra
 from .special_extra import (bessel_jn, dawsn, erfcx, expn, fresnel, hyp1f1,  # noqa: F401
-                            owens_t, sici, spence)
+                            hyp2f1, owens_t, sici, spence)
 
 __all__ = ["betainc", "betaln", "beta", "digamma", "entr", "erf", "erfc", "erfinv",
            "expit", "factorial", "gamma", "gammainc", "gammaincc", "gammaln", "gammasgn",

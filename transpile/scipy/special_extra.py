@@ -1,5 +1,5 @@
 """More of ``jax.scipy.special`` for real dtypes: ``erfcx``, ``dawsn``, ``spence``,
-``expn``, ``owens_t``, ``sici``, ``fresnel``, ``hyp1f1`` and ``bessel_jn``
+``expn``, ``owens_t``, ``sici``, ``fresnel``, ``hyp1f1``, ``hyp2f1`` and ``bessel_jn``
 (re-exported by ``special.py``).
 
 Each promotes its arguments to an inexact dtype as ``jax.numpy`` does and returns a
@@ -23,7 +23,7 @@ from ..custom_derivatives import custom_jvp
 from ..numpy._util import aval, promote_args_inexact
 
 __all__ = ["erfcx", "dawsn", "spence", "expn", "owens_t", "sici", "fresnel", "hyp1f1",
-           "bessel_jn"]
+           "hyp2f1", "bessel_jn"]
 
 _EULER = 0.57721566490153286061
 _SQRT_PI = math.sqrt(math.pi)
@@ -507,6 +507,65 @@ def hyp1f1(a, b, x):
     out = _hyp1f1_series(jnp.where(neg, b - a, a), b, jnp.abs(x))
     out = jnp.where(neg, jnp.exp(x) * out, out)
     out = jnp.where(a == 0, 1, out)
+    return _strong(out)
+
+
+def _hyp2f1_series(a, b, c, z):
+    def body(k, carry):
+        term, total = carry
+        term = term * (a + k) * (b + k) / ((c + k) * (k + 1)) * z
+        return term, total + term
+    _, total = _loop(1000, body, (jnp.ones_like(z), jnp.ones_like(z)))
+    return total
+
+
+def _log_abs_gamma_sign(x):
+    """(log|Gamma(x)|, sign Gamma(x)) for non-integer or positive x."""
+    odd = (jnp.floor(x) % 2) != 0
+    return lax.lgamma(x), jnp.where((x < 0) & odd, -1, 1).astype(aval(x).dtype)
+
+
+def hyp2f1(a, b, c, x):
+    """The Gauss hypergeometric function ``2F1(a, b; c; x)`` for real arguments,
+    ``x <= 1``.
+
+    Parameters
+    ----------
+    a, b, c, x : array_like
+        Real values (broadcast together).
+
+    Returns
+    -------
+    Array
+        1 where ``x``, ``a`` or ``b`` is 0 (``c`` nonzero); inf where ``c`` is 0 or a
+        negative integer, and for ``x > 1`` (as JAX) unless ``a`` or ``b`` equals ``c``
+        (then ``(1 - x)**-b`` or ``(1 - x)**-a``, as JAX and SciPy); Gauss's value at ``x = 1`` (inf
+        unless ``c - a - b > 0``). Elsewhere the power series: after Pfaff's
+        transformation for ``x < 0`` (to ``x / (x - 1)`` in [0, 1)), after Euler's for
+        ``c - a - b <= -1`` (terms that converge faster).
+    """
+    a, b, c, x = _real("hyp2f1", a, b, c, x)
+    a, b, c, x = jnp.broadcast_arrays(a, b, c, x)
+    neg = x < 0
+    z = jnp.where(neg, x / (x - 1), jnp.where(x < 1, x, 0))
+    b2 = jnp.where(neg, c - b, b)            # Pfaff: 2F1(a, c - b; c; z) (1 - x)^-a
+    pre = jnp.where(neg, (1 - jnp.where(neg, x, 0)) ** -a, 1)
+    d = c - a - b2
+    euler = d <= -1                          # Euler: (1 - z)^d 2F1(c - a, c - b; c; z)
+    a3, b3 = jnp.where(euler, c - a, a), jnp.where(euler, c - b2, b2)
+    series = _hyp2f1_series(a3, b3, c, z) * jnp.where(euler, (1 - z) ** d, 1)
+    out = pre * series
+    # x = 1: Gamma(c) Gamma(c - a - b) / (Gamma(c - a) Gamma(c - b))
+    g = [_log_abs_gamma_sign(v) for v in (c, c - a - b, c - a, c - b)]
+    gauss = jnp.exp(g[0][0] + g[1][0] - g[2][0] - g[3][0]) * g[0][1] * g[1][1] * g[2][1] * \
+        g[3][1]
+    out = jnp.where(x == 1, jnp.where(c - a - b > 0, gauss, np.inf), out)
+    # x > 1: inf, except where 2F1 reduces to a power of (1 - x) (a or b equal to c)
+    s1 = 1 - x
+    out = jnp.where(x > 1, jnp.where(a == c, s1 ** -b, jnp.where(b == c, s1 ** -a, np.inf)),
+                    out)
+    out = jnp.where((c == 0) | ((c < 0) & (c == jnp.round(c))), np.inf, out)
+    out = jnp.where((x == 0) | (((a == 0) | (b == 0)) & (c != 0)), 1, out)
     return _strong(out)
 
 
