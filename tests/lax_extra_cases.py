@@ -118,6 +118,8 @@ JAXPR_CALLS = [
     ("batch_matmul", [_arr(np.ones((2, 2, 3)), "float32"), _arr(np.ones((2, 3, 2)), "float32")]),
     ("reciprocal", [_arr([1.0], "float32")]),
     ("lt_to", [_arr([1.0], "float32"), _arr([1.0], "float32")]),
+    ("approx_max_k", [_arr(np.ones((2, 3)), "float32"), 2]),
+    ("approx_min_k", [_arr(np.ones((2, 3)), "float32"), 1]),
 ]
 
 

@@ -147,6 +147,16 @@ def test_unstack_transforms():
         np.testing.assert_array_equal(o, np.moveaxis(np.asarray(x)[:, :, :], 2, 0)[:, :, i])
 
 
+def test_approx_top_k_transforms():
+    x = jnp.asarray(np.array([[3.0, 1.0, 2.0], [0.0, 5.0, -1.0]]))
+    g = jax.grad(lambda v: lax.approx_max_k(v, 2)[0].sum())(x)
+    np.testing.assert_array_equal(g, [[1, 0, 1], [1, 1, 0]])
+    vals, idx = jax.vmap(lambda v: lax.approx_min_k(v, 1, reduction_dimension=0), 1)(x)
+    assert vals.tolist() == [[0.0], [1.0], [-1.0]] and idx.tolist() == [[1], [0], [1]]
+    jv, ji = jax.jit(lambda v: lax.approx_max_k(v, 1, reduction_dimension=0))(x)
+    assert jv.tolist() == [[3.0, 5.0, 2.0]] and ji.tolist() == [[0, 1, 0]]
+
+
 def test_ragged_dot_grad_matches_dense():
     lhs = jnp.asarray(np.arange(15.0).reshape(5, 3) / 7)
     rhs = jnp.asarray(np.arange(18.0).reshape(3, 3, 2) / 5 - 1)

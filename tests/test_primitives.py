@@ -70,6 +70,7 @@ RULE_TABLES = [
         "random_gamma_grad", "bessel_i0e", "bessel_i1e", "polygamma", "zeta",
         "regularized_incomplete_beta", "cholesky", "lu", "qr", "eigh", "svd", "cummax", "cummin", "cumprod", "reduce_max", "reduce_min",
         "reduce_prod", "scatter-max", "scatter-min", "sort", "top_k", "argmax", "argmin",
+        "approx_top_k",
         # integer or boolean results: their tangents are symbolic zeros, never transposed
         "and", "or", "xor", "not", "eq", "ne", "lt", "le", "gt", "ge", "shift_left",
         "shift_right_arithmetic", "shift_right_logical", "reduce_and", "reduce_or",
@@ -88,7 +89,7 @@ RULE_TABLES = [
         # inlined by passes.inline before planning
         "jit", "custom_jvp_call", "custom_vjp_call", "remat2", "custom_linear_solve",
         # expanded by passes.inline (lax.call.EXPANSIONS), as JAX's lower_fun
-        "random_gamma", "optimization_barrier", "unstack", "custom_vmap_call",
+        "random_gamma", "optimization_barrier", "unstack", "custom_vmap_call", "approx_top_k",
         # only in the tangent jaxprs of reverse mode, which are transposed, never compiled
         "custom_lin",
     }),

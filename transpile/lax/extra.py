@@ -4,8 +4,9 @@
 its JVP, transpose and batching rules below; it is compiled as slices
 (``lax.call.EXPANSIONS``). Everything else composes existing primitives as JAX does:
 ``batch_matmul`` and ``ragged_dot`` are ``dot_general``s, ``index_take`` a ``gather``,
-``approx_max_k``/``approx_min_k`` the exact ``top_k`` (what JAX computes on CPU; the
-recall arguments are accepted and have no effect), ``reciprocal`` ``integer_pow(x, -1)``.
+``approx_max_k``/``approx_min_k`` bind ``approx_top_k`` (a primitive, as in JAX), whose
+value is the exact ``top_k`` (what JAX computes on CPU; the recall arguments are
+accepted and have no effect), compiled and differentiated as that expansion, ``reciprocal`` ``integer_pow(x, -1)``.
 
 ``platform_dependent`` runs the ``cpu`` branch (or ``default``): the compiled programs
 here run on the host. ``composite`` runs its decomposition, as JAX evaluates a composite
@@ -24,6 +25,7 @@ from .. import core, dtypes
 from ..core import ShapedArray
 from ..interpreters import ad
 from ..interpreters.batching import primitive_batchers
+from ..interpreters.eval import eval_jaxpr, eval_jaxpr_numpy
 from ..interpreters.tracing import trace_to_jaxpr
 from ._base import _as_value, aval_of, numpy_api
 from ._indexing_common import GatherDimensionNumbers
@@ -42,7 +44,8 @@ __all__ = [
     'approx_max_k', 'approx_min_k', 'ragged_dot', 'ragged_dot_general',
     'RaggedDotDimensionNumbers', 'DotDimensionNumbers', 'DotAlgorithm',
     'DotAlgorithmPreset', 'PrecisionLike', 'Tolerance', 'AccuracyMode', 'RandomAlgorithm',
-    'unstack', 'unstack_p', 'create_token', 'after_all', 'dce_sink', 'Token']
+    'unstack', 'unstack_p', 'approx_top_k_p', 'create_token', 'after_all', 'dce_sink',
+    'Token']
 
 
 # ---------------------------------------------------------------------------------------
@@ -364,41 +367,107 @@ def _moveaxis_perm(nd: int, src: int, dst: int) -> tuple:
     return tuple(perm)
 
 
-def _approx_k(name, operand, k, reduction_dimension, negate):
-    operand = _as_value(operand)
-    aval = aval_of(operand)
-    if not dtypes.is_float(aval.dtype):
+approx_top_k_p = core.new_primitive("approx_top_k", multiple_results=True)
+
+
+def _approx_dim(nd: int, reduction_dimension: int) -> int:
+    return reduction_dimension + nd if reduction_dimension < 0 else reduction_dimension
+
+
+@approx_top_k_p.def_abstract_eval
+def _approx_top_k_abstract(operand, *, k, reduction_dimension, recall_target, is_max_k,
+                           reduction_input_size_override, aggregate_to_topk):
+    if not dtypes.is_float(operand.dtype):
         raise ValueError("operand must be a floating type")
-    nd = len(aval.shape)
-    dim = reduction_dimension + nd if reduction_dimension < 0 else reduction_dimension
+    nd = len(operand.shape)
+    dim = _approx_dim(nd, reduction_dimension)
     if not 0 <= dim < nd:
-        raise ValueError(f"{name}: reduction_dimension {reduction_dimension} is out of "
-                         f"bounds for an operand of rank {nd}")
-    size = aval.shape[dim]
+        raise ValueError(f"approx_top_k: reduction_dimension {reduction_dimension} is out "
+                         f"of bounds for an operand of rank {nd}")
+    size = operand.shape[dim]
     if k > size:
         raise ValueError(f"k must be smaller than the size of reduction_dim {size}, got {k}")
-    x = neg(operand) if negate else operand
+    shape = tuple(operand.shape[:dim]) + (k,) + tuple(operand.shape[dim + 1:])
+    return [ShapedArray(shape, operand.dtype, operand.weak_type),
+            ShapedArray(shape, np.dtype(np.int32), operand.weak_type)]
+
+
+def _approx_top_k_exact(x, *, k, reduction_dimension, is_max_k, **_):
+    """The exact answer, as XLA:CPU computes it: ``top_k`` along the dimension (of the
+    negated operand for the smallest)."""
+    nd = len(aval_of(x).shape)
+    dim = _approx_dim(nd, reduction_dimension)
+    x = x if is_max_k else neg(x)
     if dim != nd - 1:
         x = transpose(x, _moveaxis_perm(nd, dim, nd - 1))
     vals, idx = top_k(x, k)
     if dim != nd - 1:
         back = _moveaxis_perm(nd, nd - 1, dim)
         vals, idx = transpose(vals, back), transpose(idx, back)
-    return (neg(vals) if negate else vals), idx
+    return [vals if is_max_k else neg(vals), idx]
+
+
+def _approx_expand(in_avals, **params):
+    return trace_to_jaxpr(lambda x: _approx_top_k_exact(x, **params), list(in_avals))
+
+
+@approx_top_k_p.def_impl
+def _approx_top_k_impl(x, **params):
+    closed = _approx_expand([core.get_aval(x)], **params)
+    return eval_jaxpr_numpy(closed.jaxpr, closed.consts, x)
+
+
+def _approx_top_k_jvp(primals, tangents, **params):
+    outs = approx_top_k_p.bind(*primals, **params)
+    closed = _approx_expand([core.get_aval(primals[0])], **params)
+    _, t_outs = ad.jvp_flat(lambda x: eval_jaxpr(closed, None, x), list(primals),
+                            list(tangents))
+    return outs, t_outs
+
+
+def _approx_top_k_batch(vals, dims, *, reduction_dimension, **params):
+    (x,), (d,) = vals, dims
+    nd = len(aval_of(x).shape) - 1
+    dim = _approx_dim(nd, reduction_dimension)
+    inner = dim if dim < d else dim + 1
+    outs = approx_top_k_p.bind(x, reduction_dimension=inner, **params)
+    return outs, [d, d]
+
+
+ad.jvp_rules[approx_top_k_p] = _approx_top_k_jvp
+primitive_batchers[approx_top_k_p] = _approx_top_k_batch
+EXPANSIONS[approx_top_k_p] = _approx_expand
+
+
+def _approx_k(operand, k, reduction_dimension, recall_target, reduction_input_size_override,
+              aggregate_to_topk, is_max_k):
+    vals, idx = approx_top_k_p.bind(
+        _as_value(operand), k=int(k), reduction_dimension=int(reduction_dimension),
+        recall_target=float(recall_target), is_max_k=is_max_k,
+        reduction_input_size_override=int(reduction_input_size_override),
+        aggregate_to_topk=bool(aggregate_to_topk))
+    return vals, idx
 
 
 def approx_max_k(operand, k: int, reduction_dimension: int = -1,
                  recall_target: float = 0.95, reduction_input_size_override: int = -1,
                  aggregate_to_topk: bool = True):
     """The ``k`` largest values of a float array along ``reduction_dimension`` and their
-    indices (exact: ``recall_target`` and the other tuning arguments have no effect).
+    indices (exact, as on CPU: ``recall_target`` and the other tuning arguments have no
+    effect).
 
     Returns
     -------
     (Array, Array)
         Values, descending, and their int32 indices.
+
+    Raises
+    ------
+    ValueError
+        For a non-float operand or ``k`` above the dimension's size (JAX's messages).
     """
-    return _approx_k("approx_max_k", operand, int(k), int(reduction_dimension), False)
+    return _approx_k(operand, k, reduction_dimension, recall_target,
+                     reduction_input_size_override, aggregate_to_topk, True)
 
 
 def approx_min_k(operand, k: int, reduction_dimension: int = -1,
@@ -406,7 +475,8 @@ def approx_min_k(operand, k: int, reduction_dimension: int = -1,
                  aggregate_to_topk: bool = True):
     """The ``k`` smallest values of a float array along ``reduction_dimension``
     (ascending) and their indices; exact, as ``approx_max_k``."""
-    return _approx_k("approx_min_k", operand, int(k), int(reduction_dimension), True)
+    return _approx_k(operand, k, reduction_dimension, recall_target,
+                     reduction_input_size_override, aggregate_to_topk, False)
 
 
 # ---------------------------------------------------------------------------------------
