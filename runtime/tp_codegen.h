@@ -64,6 +64,56 @@ TP_INLINE float tp_f32_of_bits(uint32_t u) { float x; memcpy(&x, &u, sizeof x); 
 TP_INLINE uint64_t tp_bits_of_f64(double x) { uint64_t u; memcpy(&u, &x, sizeof u); return u; }
 TP_INLINE double tp_f64_of_bits(uint64_t u) { double x; memcpy(&x, &u, sizeof x); return x; }
 
+/* reduce_precision (lax/bits.py): XLA's rounding of the mantissa to m bits (to nearest,
+ * ties to even) and clamping of the exponent to e bits, on the bits of a float of format
+ * (se, sm); a NaN operand is returned unchanged. */
+#define TPC_REDUCE_PRECISION(sfx, T, U, SE, SM) \
+    TP_INLINE T tp_reduce_precision_##sfx(T x, int e, int m) \
+    { \
+        U u = tp_bits_of_##sfx(x); \
+        if (m < SM) { \
+            U last = (U)1 << (SM - m); \
+            u = (u + (((u & last) >> (SM - m)) + ((last >> 1) - 1))) & ~(last - 1); \
+        } \
+        if (e < SE) { \
+            U sign = (U)1 << (SE + SM), emask = (((U)1 << SE) - 1) << SM; \
+            U bs = ((U)1 << (SE - 1)) - 1, bn = ((U)1 << (e - 1)) - 1, ex = u & emask; \
+            if (ex > ((bs + bn) << SM)) u = (u & sign) | emask; \
+            else if (ex <= ((bs - bn) << SM)) u = u & sign; \
+        } \
+        return x != x ? x : tp_##sfx##_of_bits(u); \
+    }
+TPC_REDUCE_PRECISION(f32, float, uint32_t, 8, 23)
+TPC_REDUCE_PRECISION(f64, double, uint64_t, 11, 52)
+
+/* eq_to, le_to, lt_to (lax/bits.py): floats compared by their bits in total order. */
+TP_INLINE int32_t tp_total_key_f32(float x)
+{ int32_t b = (int32_t)tp_bits_of_f32(x); return b < 0 ? -(b & INT32_MAX) - 1 : b; }
+TP_INLINE int64_t tp_total_key_f64(double x)
+{ int64_t b = (int64_t)tp_bits_of_f64(x); return b < 0 ? -(b & INT64_MAX) - 1 : b; }
+
+/* clz, population_count, mulhi (lax/bits.py) on unsigned bits: CUDA's intrinsics on the
+ * GPU, gcc's builtins (clz of 0 defined as the width) and 128-bit products on the host. */
+#ifdef __CUDACC__
+TP_INLINE int tp_clz_u32(uint32_t x) { return __clz((int)x); }
+TP_INLINE int tp_clz_u64(uint64_t x) { return __clzll((long long)x); }
+TP_INLINE int tp_popcount_u32(uint32_t x) { return __popc(x); }
+TP_INLINE int tp_popcount_u64(uint64_t x) { return __popcll((unsigned long long)x); }
+TP_INLINE uint64_t tp_mulhi_u64(uint64_t a, uint64_t b)
+{ return (uint64_t)__umul64hi((unsigned long long)a, (unsigned long long)b); }
+TP_INLINE int64_t tp_mulhi_i64(int64_t a, int64_t b)
+{ return (int64_t)__mul64hi((long long)a, (long long)b); }
+#else
+TP_INLINE int tp_clz_u32(uint32_t x) { return x == 0 ? 32 : __builtin_clz(x); }
+TP_INLINE int tp_clz_u64(uint64_t x) { return x == 0 ? 64 : __builtin_clzll(x); }
+TP_INLINE int tp_popcount_u32(uint32_t x) { return __builtin_popcount(x); }
+TP_INLINE int tp_popcount_u64(uint64_t x) { return __builtin_popcountll(x); }
+TP_INLINE uint64_t tp_mulhi_u64(uint64_t a, uint64_t b)
+{ return (uint64_t)(((unsigned __int128)a * b) >> 64); }
+TP_INLINE int64_t tp_mulhi_i64(int64_t a, int64_t b)
+{ return (int64_t)(((__int128)a * b) >> 64); }
+#endif
+
 /* Dynamic indexing: a start index from run-time data, for a window of the operand whose
  * last valid start is hi (dim - window size, >= 0). Clamped starts keep every access in
  * bounds whatever the index (negative, huge, INT64_MIN); the u64 forms compare without

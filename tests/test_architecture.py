@@ -65,6 +65,8 @@ LAYERS = {
     "transpile": 10, "transpile.api": 10, "transpile.debug": 10,
     "transpile.experimental": 10, "transpile.__main__": 10,
     "transpile.api_extra": 10, "transpile.test_util": 10, "transpile.debugger": 10,
+    "transpile.monitoring": 0, "transpile.config_flags": 0, "transpile.api_more": 10,
+    "transpile.profiler": 10, "transpile.dlpack": 10, "transpile.custom_batching": 8,
 }
 
 #: Import cycles (strongly connected components of more than one module) that are

@@ -25,7 +25,9 @@ PRIMITIVE_MODULES = ["transpile.lax", "transpile.lax.elementwise", "transpile.la
                      "transpile.lax.custom_derivatives", "transpile.lax.callbacks",
                      "transpile.lax.windowed", "transpile.lax.reduce_generic",
                      "transpile.jit", "transpile.random",
-                     "transpile.custom_derivatives", "transpile.callbacks"]
+                     "transpile.custom_derivatives", "transpile.callbacks",
+                     "transpile.lax.bits", "transpile.lax.extra",
+                     "transpile.lax.custom_batching"]
 
 for _name in PRIMITIVE_MODULES:
     try:
@@ -69,12 +71,14 @@ RULE_TABLES = [
         "random_gamma_grad", "bessel_i0e", "bessel_i1e", "polygamma", "zeta",
         "regularized_incomplete_beta", "cholesky", "lu", "qr", "eigh", "svd", "cummax", "cummin", "cumprod", "reduce_max", "reduce_min",
         "reduce_prod", "scatter-max", "scatter-min", "sort", "top_k", "argmax", "argmin",
+        "approx_top_k",
         # integer or boolean results: their tangents are symbolic zeros, never transposed
         "and", "or", "xor", "not", "eq", "ne", "lt", "le", "gt", "ge", "shift_left",
         "shift_right_arithmetic", "shift_right_logical", "reduce_and", "reduce_or",
         "reduce_xor", "bitcast_convert_type", "iota", "threefry2x32", "random_bits",
         "random_clone", "random_fold_in", "random_seed", "random_split", "random_unwrap",
-        "random_wrap", "random_gamma",
+        "random_wrap", "random_gamma", "clz", "population_count", "mulhi", "eq_to", "le_to",
+        "lt_to",
         # stop_gradient's tangent is zero; callbacks are not differentiated through
         "stop_gradient", "debug_callback", "debug_print", "io_callback", "pure_callback",
         # custom rules: replaced by their rule's jaxpr before transposing
@@ -83,12 +87,14 @@ RULE_TABLES = [
         # generic reductions' monoids are arbitrary (JAX has no transpose either)
         "reduce_window_max", "reduce_window_min", "reduce_window", "reduce",
         "cumlogsumexp",
+        # its JVP is the body's JVP, so it never appears in a tangent jaxpr
+        "custom_vmap_call",
     }),
     ("lowering (codegen)", lambda p: p in lowering.LOWERINGS, {
         # inlined by passes.inline before planning
         "jit", "custom_jvp_call", "custom_vjp_call", "remat2", "custom_linear_solve",
         # expanded by passes.inline (lax.call.EXPANSIONS), as JAX's lower_fun
-        "random_gamma",
+        "random_gamma", "optimization_barrier", "unstack", "custom_vmap_call", "approx_top_k",
         # only in the tangent jaxprs of reverse mode, which are transposed, never compiled
         "custom_lin",
     }),

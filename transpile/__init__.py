@@ -36,6 +36,12 @@ from . import example_libraries  # noqa: E402,F401
 from .api_extra import (clear_caches, closure_convert, ensure_compile_time_eval,  # noqa: E402,F401
                         jacobian, linear_transpose, live_arrays, named_call, named_scope)
 from .dtypes import float0  # noqa: E402,F401
+# The rest of JAX's top level: config context managers, process queries, profiling.
+from . import config_flags as _config_flags  # noqa: E402
+from . import api_more as _api_more  # noqa: E402
+from . import custom_batching, dlpack, monitoring, profiler  # noqa: E402,F401
+globals().update({_n: getattr(_m, _n) for _m in (_config_flags, _api_more)
+                  for _n in _m.__all__})
 
 def _typeof(x):
     """The abstract value of ``x`` (``jax.typeof``)."""
@@ -54,7 +60,8 @@ __all__ = ["jit", "make_jaxpr", "block_until_ready", "ShapeDtypeStruct", "Array"
            "export_c", "vmap", "nn", "tree", "ops", "flatten_util", "typing",
            "checkpoint_policies", "test_util", "example_libraries", "clear_caches",
            "closure_convert", "ensure_compile_time_eval", "jacobian", "linear_transpose",
-           "live_arrays", "named_call", "named_scope", "float0"]
+           "live_arrays", "named_call", "named_scope", "float0", "custom_batching", "dlpack", "monitoring",
+           "profiler"] + _config_flags.__all__ + _api_more.__all__
 
 # The compile pipeline (imported already through ``jit``; named here because
 # ``transpile.stages`` is part of the AOT API). jinja2 stays lazy: a warm disk cache never

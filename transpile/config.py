@@ -79,6 +79,8 @@ class _Option:
         return value
 
 
+_TRANSFER_GUARDS = ("allow", "log", "disallow", "log_explicit", "disallow_explicit")
+
 _OPTIONS = {
     "jax_enable_x64": _Option("bool", False),
     "jax_disable_jit": _Option("bool", False),
@@ -109,6 +111,14 @@ _OPTIONS = {
                                                          "remove_frames",
                                                          "quiet_remove_frames", "auto")),
     "jax_pprint_use_color": _Option("bool", False, env=()),
+    # Accepted for JAX's sake (config_flags.py): single-process, host-memory arrays make
+    # transfers and key reuse unobservable; no_tracing is honoured by jit.
+    "jax_debug_key_reuse": _Option("bool", False),
+    "jax_legacy_prng_key": _Option("enum", "allow", ("allow", "warn", "error")),
+    "jax_enable_custom_prng": _Option("bool", False),
+    "jax_no_tracing": _Option("bool", False),
+    **{f"jax_transfer_guard{k}": _Option("enum_or_none", None, _TRANSFER_GUARDS)
+       for k in ("", "_host_to_device", "_device_to_device", "_device_to_host")},
 }
 
 

@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import core, float_checks, tree_util
+from . import core, float_checks, monitoring, tree_util
 from .config import config
 from .core import ShapedArray, Tracer
 from .interpreters.eval import eval_jaxpr, eval_jaxpr_numpy
@@ -358,8 +358,13 @@ class JitWrapped:
         if entry is None:
             if config.jax_explain_cache_misses or config.jax_log_compiles:
                 _explain_miss(self, cache, key, args, kwargs)
+            if config.jax_no_tracing:
+                raise RuntimeError(f"re-tracing function {_source_info(self._fun)} for "
+                                   "`jit`, but 'no_tracing' is set")
             t0 = time.perf_counter()
             entry = self._trace(key, in_tree, avals, statics, args, kwargs)
+            monitoring.record_event_duration_secs("/jax/core/compile/jaxpr_trace_duration",
+                                                  time.perf_counter() - t0)
             if config.jax_log_compiles:
                 _logger.warning("Finished tracing %s for signature (%s) in %.4f s",
                                 self._name, ", ".join(a.str_short() for a in avals),
@@ -525,6 +530,13 @@ def _unflattener(out_tree):
             flat_tuple == tuple(range(n)):
         return tuple
     return functools.partial(tree_util.tree_unflatten, out_tree)
+
+
+def _source_info(fun) -> str:
+    """``name at file:line`` of a Python function, as JAX's messages name it."""
+    code = getattr(fun, "__code__", None)
+    name = getattr(fun, "__name__", type(fun).__name__)
+    return f"{name} at {code.co_filename}:{code.co_firstlineno}" if code else name
 
 
 def _explain_miss(wrapped, cache, key, args, kwargs) -> None:

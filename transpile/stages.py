@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import core, tree_util
+from . import core, monitoring, tree_util
 from .abi import EntryABI
 from .backend import build, compiler_info, load_entry
 from .backend.cache import CACHE_VERSION, index_get, index_put
@@ -151,6 +151,8 @@ def _compile_cuda(lowering: Lowering, device=None):
 
 
 def _log_compile(name, signature, lib, t0) -> None:
+    monitoring.record_event_duration_secs("/jax/core/compile/backend_compile_duration",
+                                          time.perf_counter() - t0)
     if config.jax_log_compiles or _debug("compile"):
         how = "loaded from the disk cache" if lib.disk_hit else \
             f"compiled in {lib.seconds:.3f} s"

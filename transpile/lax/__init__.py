@@ -53,3 +53,12 @@ from . import linear_solve  # noqa: E402
 from .linear_solve import custom_linear_solve, custom_root  # noqa: E402,F401
 
 __all__ += ["custom_linear_solve", "custom_root"]
+
+# Bit-level primitives (clz, population_count, mulhi, reduce_precision, optimization_barrier).
+# ... and the smaller names composed of other primitives (``extra``), ``unstack``.
+from . import bits, extra  # noqa: E402
+from . import custom_batching  # noqa: E402,F401  (custom_vmap_call)
+
+for _m in (bits, extra):
+    globals().update({_n: getattr(_m, _n) for _n in _m.__all__})
+    __all__ += list(_m.__all__)

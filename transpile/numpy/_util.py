@@ -141,16 +141,7 @@ def promote_dtypes_numeric(*args) -> list:
 
 def broadcast_shapes(*shapes) -> tuple:
     """The NumPy broadcast of ``shapes``; raises JAX's ``ValueError`` when incompatible."""
-    rank = max((len(s) for s in shapes), default=0)
-    padded = [(1,) * (rank - len(s)) + tuple(s) for s in shapes]
-    out = []
-    for dims in zip(*padded, strict=True):
-        sizes = {d for d in dims if d != 1}
-        if len(sizes) > 1:
-            raise ValueError("Incompatible shapes for broadcasting: shapes="
-                             f"{[tuple(s) for s in shapes]}")
-        out.append(sizes.pop() if sizes else 1)
-    return tuple(out)
+    return lax.broadcast_shapes(*shapes)
 
 
 def broadcast_to_rank(x, rank: int):

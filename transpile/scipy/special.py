@@ -23,13 +23,16 @@ from ..lax._special_math import ZETA_TERMS
 from ..nn import log_softmax, logsumexp, softmax
 from ..numpy._util import aval, promote_args_inexact
 from ._normal import log_ndtr, ndtr, ndtri
+from . import special_extra as _extra, special_hyper as _hyper
+from .special_extra import dawsn, erfcx, expn, fresnel, owens_t, sici, spence  # noqa: F401
+from .special_hyper import bessel_jn, hyp1f1, hyp2f1  # noqa: F401
 
 __all__ = ["betainc", "betaln", "beta", "digamma", "entr", "erf", "erfc", "erfinv",
            "expit", "factorial", "gamma", "gammainc", "gammaincc", "gammaln", "gammasgn",
            "i0", "i0e", "i1", "i1e", "kl_div", "log_ndtr", "log_softmax", "loggamma",
            "logit", "logsumexp", "multigammaln", "ndtr", "ndtri", "poch", "polygamma",
            "rel_entr", "softmax", "xlog1py", "xlogy", "zeta", "boxcox", "boxcox1p", "comb",
-           "bernoulli", "exp1", "expi"]
+           "bernoulli", "exp1", "expi"] + _extra.__all__ + _hyper.__all__
 
 
 def _c(x, v):

@@ -1,0 +1,201 @@
+"""More of JAX's top-level functions: the process queries (one process), array
+construction from callbacks and per-device pieces (one device), ``copy_to_host_async``,
+``effects_barrier``, ``custom_gradient`` and ``fwd_and_bwd``.
+
+transpile runs as one process whose arrays each live whole on one device, so the
+multi-process and multi-device forms reduce to their single-device cases; asking for
+more than one device's pieces raises.
+"""
+from __future__ import annotations
+
+import functools
+import warnings
+from typing import Callable
+
+import numpy as np
+
+from . import tree_util
+from .api import device_put
+from .autodiff import vjp
+from .custom_derivatives import custom_vjp
+from .devices import _Device
+from .jit import jit
+from .numpy import asarray
+
+__all__ = ["process_count", "process_index", "process_indices", "host_count", "host_id",
+           "host_ids", "make_array_from_callback", "make_array_from_single_device_arrays",
+           "make_array_from_process_local_data", "copy_to_host_async", "effects_barrier",
+           "custom_gradient", "fwd_and_bwd", "Device"]
+
+#: The base class of ``CpuDevice`` and ``CudaDevice`` (``jax.Device``).
+Device = _Device
+
+
+def process_count(backend=None) -> int:
+    """The number of processes: 1."""
+    return 1
+
+
+def process_index(backend=None) -> int:
+    """This process's index: 0."""
+    return 0
+
+
+def process_indices(backend=None) -> list:
+    """Every process's index: ``[0]``."""
+    return list(range(process_count(backend)))
+
+
+def _renamed(old_msg: str, fn):
+    @functools.wraps(fn)
+    def alias(backend=None):
+        warnings.warn(f"{old_msg} This alias will eventually be removed; please update "
+                      "your code.")
+        return fn(backend)
+    return alias
+
+
+# JAX's deprecation messages, word for word
+host_count = _renamed("jax.process_count has been renamed to jax.process_count.",
+                      process_count)
+host_id = _renamed("jax.process_index has been renamed to jax.process_index.",
+                   process_index)
+host_ids = _renamed("jax.process_indexs has been renamed to jax.process_indices.",
+                    process_indices)
+host_count.__name__, host_id.__name__, host_ids.__name__ = "host_count", "host_id", "host_ids"
+
+
+def _device_of(sharding):
+    devices = getattr(sharding, "device_set", None)
+    if devices is None:
+        return None
+    if len(devices) != 1:
+        raise ValueError(f"transpile arrays live on one device; the sharding {sharding} "
+                         f"spans {len(devices)}")
+    return next(iter(devices))
+
+
+def _placed(value, shape, sharding, dtype=None):
+    x = asarray(value, dtype=dtype)
+    if tuple(x.shape) != tuple(shape):
+        raise ValueError(f"Expected shape {tuple(shape)} for the array, got "
+                         f"{tuple(x.shape)}")
+    device = _device_of(sharding)
+    return device_put(x, device) if device is not None else x
+
+
+def make_array_from_callback(shape, sharding, data_callback: Callable, dtype=None):
+    """An array of ``shape`` whose data ``data_callback(index)`` returns, ``index``
+    being the tuple of slices of the (single) device's piece: the whole array.
+
+    Raises
+    ------
+    ValueError
+        When the callback's data does not have ``shape``, or the sharding spans several
+        devices.
+    """
+    index = tuple(slice(None, None, None) for _ in shape)
+    return _placed(data_callback(index), shape, sharding, dtype)
+
+
+def make_array_from_single_device_arrays(shape, sharding, arrays, *, dtype=None):
+    """An array of ``shape`` from its per-device pieces: here exactly one, the whole.
+
+    Raises
+    ------
+    ValueError
+        For other than one piece, or a piece not of ``shape``.
+    """
+    arrays = list(arrays)
+    if len(arrays) != 1:
+        raise ValueError(f"make_array_from_single_device_arrays: expected 1 array for the "
+                         f"single device, got {len(arrays)}")
+    return _placed(arrays[0], shape, sharding, dtype)
+
+
+def make_array_from_process_local_data(sharding, local_data, global_shape=None):
+    """An array from this process's data: with one process, all of it."""
+    data = np.asarray(local_data)
+    shape = data.shape if global_shape is None else tuple(global_shape)
+    return _placed(data, shape, sharding)
+
+
+def copy_to_host_async(x):
+    """Start copying each array of the pytree ``x`` to the host; returns ``x``.
+
+    Host arrays are there already; device arrays are copied when read."""
+    for leaf in tree_util.tree_leaves(x):
+        fn = getattr(leaf, "copy_to_host_async", None)
+        if fn is not None:
+            fn()
+    return x
+
+
+def effects_barrier() -> None:
+    """Wait until every effect (host callback) issued so far has run: they run in
+    program order before a call returns, so there is nothing to wait for."""
+    return None
+
+
+def custom_gradient(fun: Callable) -> Callable:
+    """``fun(*args)`` returns ``(value, vjp_fn)``: differentiate ``value`` with
+    ``vjp_fn(cotangent)``, which returns one cotangent per argument (a tuple).
+
+    Returns
+    -------
+    callable
+        Returns ``value``. The backward pass calls ``fun`` again for ``vjp_fn``.
+    """
+    @custom_vjp
+    def wrapped(*args):
+        return fun(*args)[0]
+
+    def fwd(*args):
+        return fun(*args)[0], args
+
+    def bwd(args, ct):
+        cts = fun(*args)[1](ct)
+        return tuple(cts) if isinstance(cts, (tuple, list)) else (cts,)
+
+    wrapped.defvjp(fwd, bwd)
+    return functools.wraps(fun)(lambda *args: wrapped(*args))
+
+
+def fwd_and_bwd(fun: Callable, argnums, has_aux: bool = False, jitted: bool = True):
+    """The forward and backward passes of ``fun`` as two functions.
+
+    ``fwd(*primals)`` returns ``(out, residuals)`` (``(out, residuals, aux)`` with
+    ``has_aux``); ``bwd(residuals, cotangent)`` returns the cotangents of the arguments
+    ``argnums`` names (one, or a tuple for a sequence). The residuals here are the
+    primals themselves: ``bwd`` runs the forward pass again inside its VJP.
+
+    Returns
+    -------
+    (callable, callable)
+        ``fwd`` and ``bwd``, each jitted unless ``jitted`` is False.
+    """
+    single = isinstance(argnums, int)
+    nums = (argnums,) if single else tuple(argnums)
+
+    def fwd(*primals):
+        out = fun(*primals)
+        if has_aux:
+            value, aux = out
+            return value, primals, aux
+        return out, primals
+
+    def bwd(residuals, cotangent):
+        primals = list(residuals)
+
+        def of_diff(*diff):
+            full = list(primals)
+            for i, v in zip(nums, diff, strict=True):
+                full[i] = v
+            out = fun(*full)
+            return out[0] if has_aux else out
+
+        _, pullback = vjp(of_diff, *[primals[i] for i in nums])
+        cts = pullback(cotangent)
+        return cts[0] if single else tuple(cts)
+
+    return (jit(fwd), jit(bwd)) if jitted else (fwd, bwd)
