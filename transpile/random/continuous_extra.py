@@ -60,6 +60,16 @@ def check_safe_casts(name: str, dtype, *args) -> None:
                                      f"of type {asarray(arg).dtype} to {dtype}")
 
 
+
+def sampler_args(name: str, key, dtype, shape, *params, what: str = "a float"):
+    """``(key, dtype, shape)`` of a sampler with distribution parameters ``params``,
+    checked in JAX's order: the key, the dtype, the shapes, then the safe casts."""
+    key, _ = check_prng_key(name, key)
+    dt = float_dtype(name, dtype, what=what)
+    shape = broadcast_shape_arg(name, shape, *params)
+    check_safe_casts(name, dt, *params)
+    return key, dt, shape
+
 def _const(x, value):
     return np.array(value, x.dtype)
 
@@ -112,10 +122,7 @@ def pareto(key, b, shape=None, dtype=None, *, out_sharding=None):
     -------
     Array
     """
-    key, _ = check_prng_key("pareto", key)
-    dt = float_dtype("pareto", dtype)
-    shape = broadcast_shape_arg("pareto", shape, b)
-    check_safe_casts("pareto", dt, b)
+    key, dt, shape = sampler_args("pareto", key, dtype, shape, b)
     return _pareto(key, b, shape, dt)
 
 
@@ -144,10 +151,7 @@ def rayleigh(key, scale, shape=None, dtype=None, *, out_sharding=None):
     -------
     Array
     """
-    key, _ = check_prng_key("rayleigh", key)
-    dt = float_dtype("rayleigh", dtype)
-    shape = broadcast_shape_arg("rayleigh", shape, scale)
-    check_safe_casts("rayleigh", dt, scale)
+    key, dt, shape = sampler_args("rayleigh", key, dtype, shape, scale)
     return _rayleigh(key, scale, shape, dt)
 
 
@@ -179,10 +183,7 @@ def wald(key, mean, shape=None, dtype=None, *, out_sharding=None):
     -------
     Array
     """
-    key, _ = check_prng_key("wald", key)
-    dt = float_dtype("wald", dtype)
-    shape = broadcast_shape_arg("wald", shape, mean)
-    check_safe_casts("wald", dt, mean)
+    key, dt, shape = sampler_args("wald", key, dtype, shape, mean)
     return _wald(key, mean, shape, dt)
 
 
@@ -252,10 +253,7 @@ def triangular(key, left, mode, right, shape=None, dtype=None, *, out_sharding=N
     -------
     Array
     """
-    key, _ = check_prng_key("triangular", key)
-    dt = float_dtype("triangular", dtype)
-    shape = broadcast_shape_arg("triangular", shape, left, mode, right)
-    check_safe_casts("triangular", dt, left, mode, right)
+    key, dt, shape = sampler_args("triangular", key, dtype, shape, left, mode, right)
     left = jnp.broadcast_to(lax.convert_element_type(left, dt), shape)
     right = jnp.broadcast_to(lax.convert_element_type(right, dt), shape)
     mode = jnp.broadcast_to(lax.convert_element_type(mode, dt), shape)
@@ -282,10 +280,8 @@ def lognormal(key, sigma=np.float32(1), shape=None, dtype=None, *, out_sharding=
     -------
     Array
     """
-    key, _ = check_prng_key("lognormal", key)
-    dt = float_dtype("lognormal", dtype, what="a float or complex")
-    shape = broadcast_shape_arg("lognormal", shape, sigma)
-    check_safe_casts("lognormal", dt, sigma)
+    key, dt, shape = sampler_args("lognormal", key, dtype, shape, sigma,
+                                  what="a float or complex")
     sigma = lax.convert_element_type(sigma, dt)
     return lax.exp(normal(key, shape, dt) * sigma)
 

@@ -25,7 +25,8 @@ from ..lax.call import EXPANSIONS
 from ..lax.random_gamma import random_gamma_p
 from ..vmapping import vmap
 from .continuous import check_shape, exponential, float_dtype, normal, sampler_jit, uniform
-from .continuous_extra import broadcast_shape_arg, check_safe_casts, rademacher, split_n
+from .continuous_extra import (broadcast_shape_arg, check_safe_casts, rademacher,
+                              sampler_args, split_n)
 from .keys import check_prng_key, random_split_p
 
 __all__ = ["gamma", "loggamma", "beta", "dirichlet", "chisquare", "f", "t",
@@ -270,10 +271,7 @@ def chisquare(key, df, shape=None, dtype=None, *, out_sharding=None):
     -------
     Array
     """
-    key, _ = check_prng_key("chisquare", key)
-    dt = float_dtype("chisquare", dtype)
-    shape = broadcast_shape_arg("chisquare", shape, df)
-    check_safe_casts("chisquare", dt, df)
+    key, dt, shape = sampler_args("chisquare", key, dtype, shape, df)
     return _chisquare(key, df, shape, dt)
 
 
@@ -304,10 +302,7 @@ def f(key, dfnum, dfden, shape=None, dtype=None, *, out_sharding=None):
     -------
     Array
     """
-    key, _ = check_prng_key("f", key)
-    dt = float_dtype("f", dtype)
-    shape = broadcast_shape_arg("f", shape, dfnum, dfden)
-    check_safe_casts("f", dt, dfnum, dfden)
+    key, dt, shape = sampler_args("f", key, dtype, shape, dfnum, dfden)
     return _f(key, dfnum, dfden, shape, dt)
 
 
@@ -338,10 +333,7 @@ def t(key, df, shape=None, dtype=None, *, out_sharding=None):
     -------
     Array
     """
-    key, _ = check_prng_key("t", key)
-    dt = float_dtype("t", dtype)
-    shape = broadcast_shape_arg("t", shape, df)
-    check_safe_casts("t", dt, df)
+    key, dt, shape = sampler_args("t", key, dtype, shape, df)
     return _t(key, df, shape, dt)
 
 
