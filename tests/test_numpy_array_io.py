@@ -39,3 +39,14 @@ def test_save_load_round_trip(tmp_path):
     with jnp.load(path) as archive:
         assert sorted(archive.files) == ["a", "b"]
         np.testing.assert_array_equal(archive["a"], np.asarray(x))
+
+
+def test_save_load_round_trip_of_bfloat16():
+    # .npy stores bfloat16 as two raw bytes (V2); load reads that back as bfloat16
+    x = jnp.asarray([0.5, -1.25, 3.0e38, np.inf], jnp.float32).astype(jnp.bfloat16)
+    buf = io.BytesIO()
+    jnp.save(buf, x)
+    buf.seek(0)
+    back = jnp.load(buf)
+    assert back.dtype == jnp.bfloat16
+    assert np.asarray(back).tobytes() == np.asarray(x).tobytes()

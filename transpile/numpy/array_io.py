@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import core
+from .. import core, dtypes
 from ..array import Array
 from ..vmapping import vmap
 from . import creation
@@ -148,5 +148,9 @@ def load(file, *args, **kwargs):
     """
     out = np.load(file, *args, **kwargs)
     if isinstance(out, np.ndarray):
+        if out.dtype == np.dtype("V2"):
+            # np.save writes bfloat16 (an extension dtype) as two raw bytes: read back
+            # as bfloat16, as JAX does
+            out = out.view(dtypes.bfloat16)
         return creation.asarray(out)
     return out
