@@ -108,10 +108,23 @@ TP_INLINE int tp_clz_u32(uint32_t x) { return x == 0 ? 32 : __builtin_clz(x); }
 TP_INLINE int tp_clz_u64(uint64_t x) { return x == 0 ? 64 : __builtin_clzll(x); }
 TP_INLINE int tp_popcount_u32(uint32_t x) { return __builtin_popcount(x); }
 TP_INLINE int tp_popcount_u64(uint64_t x) { return __builtin_popcountll(x); }
+/* The high words from 32-bit halves: ISO C99 (no __int128, which exported code built
+ * with -pedantic refuses); the signed product's high word is the unsigned one less
+ * each operand where the other is negative (two's complement, modulo 2^64). */
 TP_INLINE uint64_t tp_mulhi_u64(uint64_t a, uint64_t b)
-{ return (uint64_t)(((unsigned __int128)a * b) >> 64); }
+{
+    const uint64_t a0 = a & 0xffffffffu, a1 = a >> 32, b0 = b & 0xffffffffu, b1 = b >> 32;
+    const uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+    const uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
+    return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+}
 TP_INLINE int64_t tp_mulhi_i64(int64_t a, int64_t b)
-{ return (int64_t)(((__int128)a * b) >> 64); }
+{
+    uint64_t hi = tp_mulhi_u64((uint64_t)a, (uint64_t)b);
+    hi -= a < 0 ? (uint64_t)b : 0u;
+    hi -= b < 0 ? (uint64_t)a : 0u;
+    return (int64_t)hi;
+}
 #endif
 
 /* Dynamic indexing: a start index from run-time data, for a window of the operand whose
