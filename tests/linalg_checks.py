@@ -82,6 +82,17 @@ class Recorded:
     def check_all_recorded(self) -> None:
         assert set(self.data) == set(self.table)
 
+    def outputs(self, name: str) -> tuple:
+        """``(eager, compiled, recorded)``: the case's output leaves run eagerly and under
+        ``jit``, and JAX's recorded eager outputs (as many of each)."""
+        fn, args, x64 = build(self.table, name)
+        with x64_mode(x64):
+            got = leaves(fn(*args))
+            compiled = leaves(transpile.jit(fn)(*args))
+        want = [expected(w) for w in self.data[name]["eager"]]
+        assert len(got) == len(compiled) == len(want)
+        return got, compiled, want
+
     def check_jaxpr(self, name: str) -> None:
         fn, args, x64 = build(self.table, name)
         with x64_mode(x64):

@@ -17,7 +17,7 @@ import transpile
 from transpile import lax
 
 from linalg_cases import TRIDIAGONAL
-from linalg_checks import Recorded, build, expected, leaves, same_bits, x64_mode
+from linalg_checks import Recorded, same_bits, x64_mode
 
 REC = Recorded(TRIDIAGONAL, "linalg_tridiagonal.json")
 DATA = REC.data
@@ -42,11 +42,7 @@ def test_trace_errors(name):
 
 @pytest.mark.parametrize("name", REC.names("eager"))
 def test_values(name):
-    fn, args, x64 = build(TRIDIAGONAL, name)
-    with x64_mode(x64):
-        got = leaves(fn(*args))
-        compiled = leaves(transpile.jit(fn)(*args))
-    want = [expected(w) for w in DATA[name]["eager"]]
+    got, compiled, want = REC.outputs(name)
     for g, c, w in zip(got, compiled, want, strict=True):
         for out in (np.asarray(g), np.asarray(c)):
             assert out.dtype == w.dtype and out.shape == w.shape
