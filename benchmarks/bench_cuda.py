@@ -20,6 +20,10 @@ figure the issue asks for:
 - ``matmul``: float32 4096^3 against cuBLAS through CuPy or PyTorch when importable
   (target 30%), TF32 off on both sides.
 
+Where JAX with a GPU backend is importable, each section also times ``jax.jit`` of the
+same function on the same card (TF32 off: ``jax_default_matmul_precision="highest"``;
+no preallocation, so the contenders share the card's memory) and prints its ratio.
+
 Without a GPU it says why and exits with status 0.
 """
 from __future__ import annotations
@@ -31,6 +35,10 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# before any contender initialises CUDA: JAX would otherwise take 75% of the card, and
+# CuPy reads its TF32 switch once
+os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+os.environ["CUPY_TF32"] = "0"
 os.environ.setdefault("TRANSPILE_CACHE_DIR", os.path.join(
     os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "build_cache"))
 
@@ -66,6 +74,48 @@ def row(label, seconds, extra=""):
     print(f"  {label:44s} {seconds * 1e3:10.4f} ms  {extra}")
 
 
+_JAX: list = []
+
+
+def _jax():
+    """``(jax, jax.numpy, gpu device)`` when JAX has a GPU backend here, else None."""
+    if not _JAX:
+        try:
+            import jax
+            import jax.numpy as jnp
+            jax.config.update("jax_default_matmul_precision", "highest")
+            gpus = [d for d in jax.devices() if d.platform == "gpu"]
+            _JAX.append((jax, jnp, gpus[0]) if gpus else None)
+            if not gpus:
+                print("  (JAX has no GPU backend here: no JAX figures)")
+        except Exception as e:  # noqa: BLE001 - any failure only drops the contender
+            print(f"  (JAX is not usable here: {type(e).__name__}: {e})")
+            _JAX.append(None)
+    return _JAX[0]
+
+
+def jax_row(make, host_args, ours, work=None, unit=""):
+    """Time ``jax.jit(make(jnp))`` on ``host_args`` placed on JAX's GPU and print it
+    with the ratio JAX time / ours (above 1: ours is faster)."""
+    j = _jax()
+    if j is None:
+        return
+    jax, jnp, dev = j
+    f = jax.jit(make(jnp))
+    args = [jax.device_put(a, dev) for a in host_args]
+    for _ in range(3):
+        f(*args).block_until_ready()
+    times = []
+    for _ in range(21):
+        t0 = time.perf_counter()
+        f(*args).block_until_ready()
+        times.append(time.perf_counter() - t0)
+    t = sorted(times)[len(times) // 2]
+    rate = f"{work / t / 1e9:8.1f} {unit}; " if work else ""
+    row(f"jax.jit ({jax.__version__}, {dev.device_kind})", t,
+        f"{rate}JAX/ours = {t / ours:.2f}x")
+
+
 _COPY_BW: list = []
 
 
@@ -93,33 +143,37 @@ def _copy_bw():
 
 def selu():
     bw = _copy_bw()
-    x = tp.device_put(np.random.default_rng(0).standard_normal(N64M).astype(np.float32),
-                      tp.devices("cuda")[0])
-    f = tp.jit(lambda v: 1.0507 * tnp.where(v > 0, v, 1.67326 * (tnp.exp(v) - 1)))
+    host = np.random.default_rng(0).standard_normal(N64M).astype(np.float32)
+    x = tp.device_put(host, tp.devices("cuda")[0])
+
+    def make(np_):
+        return lambda v: 1.0507 * np_.where(v > 0, v, 1.67326 * (np_.exp(v) - 1))
+    f = tp.jit(make(tnp))
     t = gpu_median(lambda: f(x))
     moved = 2 * N64M * 4
     print(f"\nselu on {N64M >> 20}M float32")
     row("transpile.jit (cuda)", t, f"{moved / t / 1e9:8.1f} GB/s = "
                                    f"{moved / t / bw:.0%} of copy (target 70%)")
+    jax_row(make, [host], t, moved, "GB/s")
 
 
 def sum_():
     bw = _copy_bw()
-    x = tp.device_put(np.random.default_rng(0).standard_normal(N64M).astype(np.float32),
-                      tp.devices("cuda")[0])
+    host = np.random.default_rng(0).standard_normal(N64M).astype(np.float32)
+    x = tp.device_put(host, tp.devices("cuda")[0])
     f = tp.jit(tnp.sum)
     t = gpu_median(lambda: f(x))
     read = N64M * 4
     print(f"\nsum of {N64M >> 20}M float32")
     row("transpile.jit (cuda)", t, f"{read / t / 1e9:8.1f} GB/s = "
                                    f"{read / t / bw:.0%} of copy (target 60%)")
+    jax_row(lambda np_: np_.sum, [host], t, read, "GB/s")
 
 
 def _cublas_matmul(a, b):
     """cuBLAS float32 (no TF32) through CuPy or PyTorch, or None."""
     try:
         import cupy
-        os.environ["CUPY_TF32"] = "0"
         ca, cb = cupy.asarray(a), cupy.asarray(b)
         return "cuBLAS via CuPy", (lambda: ca @ cb), cupy.cuda.Device().synchronize
     except ImportError:
@@ -145,6 +199,7 @@ def matmul():
     flops = 2 * n ** 3
     print(f"\nfloat32 matmul {n}^3")
     row("transpile.jit (cuda)", t, f"{flops / t / 1e12:8.2f} TFLOP/s")
+    jax_row(lambda np_: np_.matmul, [a, b], t, flops / 1e3, "TFLOP/s")
     other = _cublas_matmul(a, b)
     if other is None:
         print("  (neither CuPy nor PyTorch is importable: no cuBLAS figure)")
