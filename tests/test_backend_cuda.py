@@ -57,7 +57,9 @@ def test_every_program_matches_the_c_backend(both_backends):
             for k, (x, y) in enumerate(zip(got, want, strict=True)):
                 _same(x, y, f"{name} output {k}")
         except AssertionError as e:
-            failures.append(str(e).splitlines()[0] if str(e) else name)
+            # NumPy's messages start with a blank line and name the program last
+            detail = " | ".join(ln.strip() for ln in str(e).splitlines() if ln.strip())
+            failures.append(f"{name}: {detail[:600]}")
     assert not failures, f"{len(failures)} programs differ:\n" + "\n".join(failures[:40])
 
 
