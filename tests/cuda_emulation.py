@@ -73,8 +73,12 @@ class EmulatedProgram:
         keep = [np.ascontiguousarray(np.asarray(a), b.aval.dtype).reshape(b.aval.shape)
                 for a, b in zip(args, p.inputs, strict=True)]
         keep += self.consts
-        outs = [np.empty(b.aval.shape, b.aval.dtype) for b in p.outputs]
-        ws = np.zeros(self.workspace + 64, np.uint8)
+        # a GPU's fresh allocations hold what the last user left there: the outputs and
+        # the workspace start as garbage (0xA5 bytes) so that reading one before writing
+        # it shows here too
+        outs = [np.frombuffer(bytes([0xA5]) * (b.aval.size * b.aval.dtype.itemsize),
+                              b.aval.dtype).reshape(b.aval.shape).copy() for b in p.outputs]
+        ws = np.full(self.workspace + 64, 0xA5, np.uint8)
         ws_ptr = ffi.from_buffer(ws)
         ws_ptr = ffi.cast("char *", ws_ptr) + (-int(ffi.cast("uintptr_t", ws_ptr)) % 64)
         ptrs = [ffi.from_buffer(a) for a in keep + outs]

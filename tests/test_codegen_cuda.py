@@ -342,3 +342,17 @@ def test_compiling_for_cuda_without_a_gpu_is_a_clear_error():
         lowered.compile()
     with pytest.raises(RuntimeError, match="CUDA"):
         jax.jit(lambda x: x + 1, backend="cuda")(X)
+
+
+def test_cuda_scratch_pointers_are_not_restrict():
+    # nvcc 13.0 forwarded stores made through a restrict scratch pointer before a loop
+    # to the loads after it (svd's sweeps came out unrotated on an H200); C keeps it
+    from transpile.codegen.plan import plan_program
+    from transpile.codegen.render import render_module
+    from transpile.passes import optimize
+    opt = optimize(jax.make_jaxpr(lambda a: lax.linalg.svd(a))(PD))
+    cuda, _ = render_module([(plan_program(opt, "jit_svd", fuse_rows=False), str(opt))],
+                            target="cuda")
+    c, _ = render_module([(plan_program(opt, "jit_svd"), str(opt))])
+    assert "char *scratch" in cuda and "restrict scratch" not in cuda
+    assert "char *restrict scratch" in c

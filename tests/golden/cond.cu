@@ -86,7 +86,7 @@ __global__ void __launch_bounds__(TP_BLOCK) jit_cond_k0_final(const float *restr
     }
 }
 
-static void jit_cond_k0(const float *restrict A, float *restrict B, char *restrict scratch, cudaStream_t tp_stream)
+static void jit_cond_k0(const float *restrict A, float *restrict B, char *scratch, cudaStream_t tp_stream)
 {
     double *tp_part = (double *)scratch;
     jit_cond_k0_part<<<1, TP_BLOCK, 0, tp_stream>>>(A, B, tp_part);

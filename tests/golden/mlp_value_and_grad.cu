@@ -282,7 +282,7 @@ __global__ void __launch_bounds__(TP_BLOCK) jit_mlp_value_and_grad_k3_final(cons
     }
 }
 
-static void jit_mlp_value_and_grad_k3(const float *restrict G, float *restrict J, char *restrict scratch, cudaStream_t tp_stream)
+static void jit_mlp_value_and_grad_k3(const float *restrict G, float *restrict J, char *scratch, cudaStream_t tp_stream)
 {
     double *tp_part = (double *)scratch;
     jit_mlp_value_and_grad_k3_part<<<1, TP_BLOCK, 0, tp_stream>>>(G, J, tp_part);

@@ -127,7 +127,7 @@ __global__ void __launch_bounds__(TP_BLOCK) jit_scan_k2_final(const float *restr
     }
 }
 
-static void jit_scan_k2(const float *restrict I, float *restrict D_row, char *restrict scratch, cudaStream_t tp_stream)
+static void jit_scan_k2(const float *restrict I, float *restrict D_row, char *scratch, cudaStream_t tp_stream)
 {
     double *tp_part = (double *)scratch;
     jit_scan_k2_part<<<1, TP_BLOCK, 0, tp_stream>>>(I, D_row, tp_part);

@@ -36,7 +36,7 @@ static __device__ int jit_sort_cumsum_k0_dev_less(const void *ctx, int64_t i, in
 }
 
 /* b = sort[dimension=1, is_stable=True, num_keys=1] a */
-static __device__ void jit_sort_cumsum_k0_dev(const float *restrict A, float *restrict B, char *restrict scratch)
+static __device__ void jit_sort_cumsum_k0_dev(const float *restrict A, float *restrict B, char *scratch)
 {
     int64_t *idx = (int64_t *)scratch;
     int64_t *tmp = idx + 4;
@@ -54,12 +54,12 @@ static __device__ void jit_sort_cumsum_k0_dev(const float *restrict A, float *re
     }
 }
 
-__global__ void jit_sort_cumsum_k0_serial(const float *restrict A, float *restrict B, char *restrict scratch)
+__global__ void jit_sort_cumsum_k0_serial(const float *restrict A, float *restrict B, char *scratch)
 {
     jit_sort_cumsum_k0_dev(A, B, scratch);
 }
 
-static void jit_sort_cumsum_k0(const float *restrict A, float *restrict B, char *restrict scratch, cudaStream_t tp_stream)
+static void jit_sort_cumsum_k0(const float *restrict A, float *restrict B, char *scratch, cudaStream_t tp_stream)
 {
     jit_sort_cumsum_k0_serial<<<1, 1, 0, tp_stream>>>(A, B, scratch);
 }

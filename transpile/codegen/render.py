@@ -95,7 +95,11 @@ def _program_view(program: Program, jaxpr_text: str, target: str = "c") -> dict:
             exprs = view["scratch_exprs"]
         all_names = list(names)
         if exprs:
-            params.append("char *restrict scratch")
+            # not restrict for nvcc: its optimiser (CUDA 13.0, -O3) forwarded the stores
+            # made before a loop through a restrict scratch pointer to the loads after
+            # it, skipping the loop's own stores, when the area is carved into pointers
+            # of several types (svd's Jacobi sweeps came out unrotated on an H200)
+            params.append("char *restrict scratch" if target == "c" else "char *scratch")
             all_names.append("scratch")
             args.append(f"ws + {program.workspace_bytes}")
             scratch.extend(exprs)
