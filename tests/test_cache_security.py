@@ -305,3 +305,14 @@ def test_item2_runtime_objects_are_the_caches_own(cache_path):
     assert trust.is_marked(cache_path)
     cache.clear()
     assert not (cache_path / "runtime").exists()
+
+
+def test_item2_another_process_writing_its_marker_leaves_the_directory_unused(tmp_path):
+    # the race of four processes adopting one fresh directory: one of them sees the
+    # others' marker being written (under its temporary name) and nothing else
+    root = tmp_path / "fresh"
+    root.mkdir()
+    (root / f".{trust.MARKER}.4242.tmp").write_text("partial")
+    assert trust.looks_unused(root)
+    (root / "notes.txt").write_text("mine")
+    assert not trust.looks_unused(root)

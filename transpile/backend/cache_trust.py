@@ -164,7 +164,9 @@ def looks_unused(root: Path) -> bool:
     earlier version (so it may be marked and used): only the names such a cache holds,
     at least one of its own folders, and nothing foreign in ``tmp/``."""
     try:
-        names = os.listdir(root)
+        # another process's marker being written (its temporary name) is not content:
+        # four processes starting on a fresh directory see each other's
+        names = [n for n in os.listdir(root) if not n.startswith(f".{MARKER}.")]
         staged = os.listdir(root / "tmp") if "tmp" in names else []
     except OSError:
         return False
@@ -174,7 +176,7 @@ def looks_unused(root: Path) -> bool:
             ours = True
         elif name in ("compilers", "index"):
             ours = True
-        elif name not in _OWN_NAMES and not name.startswith(f".{MARKER}."):
+        elif name not in _OWN_NAMES:
             return False
     if not all(n.startswith(("build-", "trash-", "probe-")) for n in staged):
         return False
