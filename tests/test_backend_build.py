@@ -189,6 +189,24 @@ def test_flags_the_compiler_refuses_are_dropped(cache, tmp_path, monkeypatch):
     np.testing.assert_array_equal(call(library), 6.0 * np.arange(5, dtype=np.float32))
 
 
+def test_speed_flags_are_kept_only_where_the_compiler_accepts_them(cache, tmp_path,
+                                                                   monkeypatch):
+    real = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    version = subprocess.run([real, "--version"], capture_output=True, text=True).stdout
+    if "clang" not in version:  # gcc takes the flag
+        assert set(buildmod._SPEED_FLAGS) <= set(compiler_info().flags)
+    picky = tmp_path / "no-param-cc"
+    picky.write_text('#!/bin/sh\ncase "$*" in *--param*) '
+                     'echo "unknown option --param" >&2; exit 1;; esac\n'
+                     f'exec "{real}" "$@"\n')
+    picky.chmod(0o755)
+    monkeypatch.setenv("CC", str(picky))
+    info = compiler_info()
+    assert not any(f.startswith("--param") for f in info.flags) and "-O3" in info.flags
+    library = build(kernel(7.0), CDEF, name="scale", signature="f32[5]")
+    np.testing.assert_array_equal(call(library), 7.0 * np.arange(5, dtype=np.float32))
+
+
 def test_closing_the_last_openmp_library_keeps_the_runtime_mapped():
     # A cleared jit closes its library; were it the last user of libgomp, the loader
     # would unmap libgomp under its idle worker threads, which then crash (segfault).
