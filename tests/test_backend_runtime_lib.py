@@ -95,6 +95,29 @@ def test_cheap_calls_stay_inline_below_the_threshold(fresh_cache, monkeypatch):
     assert runtime_lib.link_arguments(compiler_info(), "int f(void);") == ([], [])
 
 
+def test_parallel_regions_use_the_object_only_once_it_is_there(fresh_cache):
+    x = np.random.RandomState(5).randn(1 << 17).astype(np.float32)
+
+    def f(v):
+        return v * 1.5 + 2.0
+    fresh_cache("none")
+    source = jax.jit(f).lower(x).as_text()
+    assert "tp_par_team(" in source and runtime_lib.math_calls(source) == (0, 0)
+    assert runtime_lib.link_arguments(compiler_info(), source) == ([], [])
+    inline = np.asarray(jax.jit(f)(x))
+    assert runtime_lib.runtime_object(compiler_info(), build=False) is None  # not built
+
+    lib_cache = fresh_cache("lib")
+    runtime_lib.runtime_object(compiler_info())
+    before, after = runtime_lib.link_arguments(compiler_info(), source)
+    assert before == ["-DTP_RUNTIME_LIB_PAR"]
+    assert after and after[0].startswith(str(lib_cache / "runtime"))
+    out = np.asarray(jax.jit(lambda v: f(v))(x))
+    assert out.tobytes() == inline.tobytes()
+    # one rounding, as the fused multiply-add XLA forms here: float64 holds x * 1.5 exactly
+    np.testing.assert_array_equal(out, (x.astype(np.float64) * 1.5 + 2.0).astype(np.float32))
+
+
 def test_big_sources_build_at_o2(monkeypatch):
     monkeypatch.setattr(runtime_lib, "O2_ABOVE_CHARS", 10)
     assert runtime_lib.link_arguments(compiler_info(), "int f(void) { return 0; }")[0] \

@@ -28,7 +28,7 @@ __all__ = ["runtime_object", "math_calls", "link_arguments", "LIB_WORTH_CALLS",
            "RUNTIME_VERSION"]
 
 #: Bump when the way the object is built changes.
-RUNTIME_VERSION = 1
+RUNTIME_VERSION = 2  # 2: tp_par_team and tp_par_arrive (TP_RUNTIME_PAR_DEFINE)
 #: Sources longer than this (characters) build at -O2: gcc's -O3 takes about twice as
 #: long on them, and the kernels' `omp simd` loops are vectorised at -O2 all the same
 #: (run times of the benchmarks within noise); small programs keep -O3.
@@ -41,8 +41,11 @@ LIB_WORTH_CALLS = 64
 #: the 15-30% a call costs them at run time.
 CHEAP_OUT_OF_LINE = 32
 
-_SOURCE = ('#include "tp_codegen.h"\n#define TP_RUNTIME_LIB_DEFINE\n#include "tp_math_lib.h"\n'
-           '#include "tp_matmul.h"\n')
+_SOURCE = ('#define TP_RUNTIME_PAR_DEFINE\n#include "tp_codegen.h"\n#define TP_RUNTIME_LIB_DEFINE\n'
+           '#include "tp_math_lib.h"\n#include "tp_matmul.h"\n')
+#: A parallel region's entry and exit calls (tp_parallel.h), from the object when there
+#: is one: compiled inline they cost ~19 ms of gcc in every file that has a region.
+_PAR_CALL = "tp_par_team("
 #: A matrix product's threaded paths weigh this many heavy calls (about 0.4 s of compile
 #: time per dtype in a file).
 GEMM_WEIGHT = 8
@@ -143,10 +146,14 @@ def link_arguments(info, source: str) -> tuple[list, list]:
         return before, []
     heavy, cheap = math_calls(source)
     cheap_out = cheap > CHEAP_OUT_OF_LINE
-    if not heavy and not cheap_out:
+    par = _PAR_CALL in source
+    if not heavy and not cheap_out and not par:
         return before, []
+    # regions alone never build the object (a few seconds): they use it once it is there
     obj = runtime_object(info, build=heavy + cheap / 4 > LIB_WORTH_CALLS)
     if obj is None:
         return before, []
-    before += ["-DTP_RUNTIME_LIB"] + (["-DTP_RUNTIME_LIB_ALL"] if cheap_out else [])
+    before += ["-DTP_RUNTIME_LIB_PAR"] if par else []
+    if heavy or cheap_out:
+        before += ["-DTP_RUNTIME_LIB"] + (["-DTP_RUNTIME_LIB_ALL"] if cheap_out else [])
     return before, [str(obj), "-Wl,--gc-sections"]
