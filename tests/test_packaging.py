@@ -25,6 +25,9 @@ def test_wheel_ships_templates_and_runtime_and_installs(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     assert "transpile/runtime/transpile_macros.h" in names
     assert any(n.startswith("transpile/templates/") for n in names)
+    # the templates compiled ahead of time (codegen/template_cache.py)
+    assert {"transpile/templates/compiled-c.zip", "transpile/templates/compiled-cuda.zip"} \
+        <= set(names)
     assert "transpile/numpy/__init__.py" in names and "transpile/lax/__init__.py" in names
 
     # Install into a fresh virtualenv (reusing this interpreter's numpy etc.) and import it

@@ -18,12 +18,13 @@ from ..abi import EntryABI
 from ..dtypes import dtype_name
 from ..resources import templates_dir
 from ..version import __version__
-from . import emit_cuda
+from . import emit_cuda, template_cache
 from .emit_cuda import check_supported
 from .program import Program
 from .steps import step_lines
 
-__all__ = ["render_module", "environment", "entry_abi"]
+__all__ = ["render_module", "environment", "source_environment", "template_folders",
+           "entry_abi"]
 
 
 TARGETS = ("c", "cuda")
@@ -35,14 +36,34 @@ def environment(target: str = "c") -> "jinja2.Environment":
     the C templates it shares (the entry point, and the kernels run serially)."""
     # Imported here: a process whose functions all come from the disk cache never
     # renders, and need not pay for importing jinja2.
-    import jinja2
+    return _environment(target, template_cache.ShippedBytecode(
+        template_cache.archive_path(templates_dir(), target)))
+
+
+def template_folders(target: str = "c") -> list:
+    """The folders ``target``'s templates are looked up in, in order."""
     folders = [templates_dir() / "c"]
     if target == "cuda":
         folders.insert(0, templates_dir() / "cuda")
+    return folders
+
+
+def _environment(target: str, compiled=None) -> "jinja2.Environment":
+    """The environment of ``target``'s templates; with ``compiled`` (a
+    ``template_cache.ShippedBytecode``) the templates compiled ahead of time are used
+    where they are current."""
+    import jinja2
     return jinja2.Environment(
-        loader=jinja2.FileSystemLoader([str(f) for f in folders]),
+        loader=jinja2.FileSystemLoader([str(f) for f in template_folders(target)]),
+        bytecode_cache=compiled,
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True, autoescape=False)
+
+
+def source_environment(target: str = "c") -> "jinja2.Environment":
+    """``target``'s environment compiling every template from its source (what
+    ``tools/compile_templates.py`` compiles, and what tests compare against)."""
+    return _environment(target)
 
 
 def entry_abi(program: Program, target: str = "c") -> EntryABI:
