@@ -12,10 +12,12 @@ from .linalg_base import *  # noqa: F401,F403
 from .linalg_base import __all__ as _base_all
 from .linalg_base import (_ACCEPTED, _check_supported, _swap_last, check_batch,  # noqa: F401
                           solve_layout, symmetrize, tril, triu)
+from .linalg_eig import EigImplementation, eig, eig_p  # noqa: F401
 from .linalg_eigh import eigh, eigh_p  # noqa: F401
 from .linalg_qr import qr, qr_p  # noqa: F401
 from .linalg_svd import svd, svd_p  # noqa: F401
 from .linalg_tridiagonal import tridiagonal_solve, tridiagonal_solve_p  # noqa: F401
 
 __all__ = list(_base_all) + ["qr", "qr_p", "eigh", "eigh_p", "svd", "svd_p",
-                             "tridiagonal_solve", "tridiagonal_solve_p"]
+                             "tridiagonal_solve", "tridiagonal_solve_p", "eig", "eig_p",
+                             "EigImplementation"]
