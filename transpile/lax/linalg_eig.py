@@ -111,6 +111,8 @@ def _one(a: np.ndarray, ct: np.dtype, left: bool):
     if left:
         try:
             vl = _geev_normalise(np.conj(np.linalg.inv(vr)).T.astype(ct)).astype(ct)
+            if a.dtype.kind == "f":  # a real eigenvalue's left vector is real
+                vl[:, w.imag == 0] = vl[:, w.imag == 0].real
         except np.linalg.LinAlgError:
             pass  # defective matrix: no basis of left eigenvectors from vr
     return w.astype(ct), vl, vr
