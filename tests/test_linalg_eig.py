@@ -223,3 +223,9 @@ def test_vector_derivatives_need_opt_in():
 def test_half_precision_refused():
     with pytest.raises(NotImplementedError, match="Unsupported dtype float16"):
         lax.linalg.eig(np.eye(2, dtype=np.float16))
+
+
+def test_cuda_refuses_eig():
+    lowered = transpile.jit(jnp.linalg.eigvals, backend="cuda")
+    with pytest.raises(NotImplementedError, match=r"cannot run host callbacks yet \(eig\)"):
+        lowered.lower(M["real3"].astype(np.float32))
