@@ -229,3 +229,62 @@ def test_cuda_refuses_eig():
     lowered = transpile.jit(jnp.linalg.eigvals, backend="cuda")
     with pytest.raises(NotImplementedError, match=r"cannot run host callbacks yet \(eig\)"):
         lowered.lower(M["real3"].astype(np.float32))
+
+
+# ---------------------------------------------------------------------------------------
+# Column-pivoted QR (recorded in the same file: lax.linalg.qr and jax.scipy.linalg.qr)
+
+QRP_CASES = [n for n in CASES if n.startswith("qrp_")]
+
+
+@pytest.mark.parametrize("name", QRP_CASES)
+def test_pivoted_qr_values(name):
+    args, got = run(name)
+    _, compiled = run(name, jit=True)
+    want = [recorded(o) for o in CASES[name]["outputs"]]
+    assert len(got) == len(compiled) == len(want)
+    for g, c, w in zip(got, compiled, want):
+        assert np.asarray(c).tobytes() == np.asarray(g).tobytes()  # C kernel == NumPy rule
+        assert g.dtype == w.dtype and g.shape == w.shape
+    p, wp = np.asarray(got[-1]), want[-1]
+    np.testing.assert_array_equal(p, wp)  # geqp3's column choice
+    tol = _tol(want[0].dtype)
+    for g, w in zip(got[:-1], want[:-1]):  # same reflector conventions: same signs
+        np.testing.assert_allclose(np.asarray(g), w, atol=10 * tol)
+    if len(got) == 3:  # independent: a[..., :, p] == q r, q orthonormal, r triangular
+        a = np.asarray(args[0], np.float64)
+        q, r = (np.asarray(v, np.float64) for v in got[:2])
+        ap = np.take_along_axis(a, p[..., None, :].astype(int).repeat(a.shape[-2], -2), -1)
+        np.testing.assert_allclose(q @ r, ap, atol=10 * tol)
+        np.testing.assert_allclose(np.swapaxes(q, -1, -2) @ q, np.eye(q.shape[-1]) +
+                                   0 * q[..., :1, :1], atol=10 * tol)
+        assert np.allclose(r, np.triu(r))
+        d = np.abs(np.diagonal(r, axis1=-2, axis2=-1))
+        assert np.all(d[..., :-1] >= d[..., 1:] - 10 * tol)  # pivoting orders |r_jj|
+
+
+def test_pivoted_qr_jvp():
+    a = M["real3"].astype(np.float32)
+    rec = CASES["jvp_qrp"]["outputs"]
+    primal, tangent = transpile.jvp(lambda x: lax.linalg.qr(x, pivoting=True), (a,), (a,))
+    assert np.asarray(tangent[2]).dtype == transpile.dtypes.float0
+    # jit returns no float0: the permutation's tangent stays inside
+    compiled = transpile.jit(lambda x: (lambda o: (o[0], o[1][:2]))(
+        transpile.jvp(lambda y: lax.linalg.qr(y, pivoting=True), (x,), (x,))))(a)
+    for p, t in ((primal, tangent), compiled):
+        np.testing.assert_array_equal(np.asarray(p[2]), recorded(rec[2]))
+        for g, w in zip(t[:2], rec[3:5]):
+            np.testing.assert_allclose(np.asarray(g), recorded(w), atol=1e-4)
+
+
+def test_pivoted_qr_jvp_finite_differences():
+    a, t = M["tall"], np.cos(np.arange(15.0)).reshape(5, 3)
+    with enable_x64(True):
+        f = lambda x: lax.linalg.qr(x, pivoting=True, full_matrices=False)[:2]  # noqa: E731
+        _, (dq, dr) = transpile.jvp(f, (a,), (t,))
+        eps = 1e-6
+        (q1, r1), (q0, r0) = f(a + eps * t), f(a - eps * t)
+    np.testing.assert_allclose(np.asarray(dq), (np.asarray(q1) - np.asarray(q0)) / (2 * eps),
+                               atol=1e-6)
+    np.testing.assert_allclose(np.asarray(dr), (np.asarray(r1) - np.asarray(r0)) / (2 * eps),
+                               atol=1e-6)

@@ -272,8 +272,8 @@ def _qr_impl(a, mode, pivoting):
     else:
         raise ValueError(f"Unsupported QR decomposition mode '{mode}'")
     a, = inexact(a)
-    q, r = lax_linalg.qr(a, full_matrices=full)
-    return (r,) if mode == "r" else (q, r)
+    q, r, *p = lax_linalg.qr(a, full_matrices=full, pivoting=pivoting)
+    return ((r,) if mode == "r" else (q, r)) + tuple(p)
 
 
 _qr = named_jit(_qr_impl, "_qr", static_argnames=("mode", "pivoting"))
@@ -291,19 +291,17 @@ def qr(a, overwrite_a: bool = False, lwork=None, mode: str = "full", pivoting: b
         ``Q`` square and ``R`` of ``a``'s shape; or ``k = min(m, n)`` columns of ``Q``
         and rows of ``R``; or ``(R,)`` alone (full).
     pivoting : bool
-        Column pivoting is not implemented by transpile.
+        Column pivoting: also return ``P`` (``int32``) with ``a[:, P] == Q @ R``.
     overwrite_a, lwork, check_finite
         Ignored.
 
     Returns
     -------
     tuple
-        ``(Q, R)``, or ``(R,)`` for ``mode="r"``.
+        ``(Q, R)``, or ``(R,)`` for ``mode="r"``; ``P`` last when pivoting.
     """
     del overwrite_a, lwork, check_finite
     check_real(a)
-    if pivoting:
-        raise NotImplementedError("transpile does not implement qr(pivoting=True)")
     return _qr(a, mode=mode, pivoting=bool(pivoting))
 
 
