@@ -15,9 +15,13 @@ from .linalg_base import (_ACCEPTED, _check_supported, _swap_last, check_batch, 
 from .linalg_eig import EigImplementation, eig, eig_p  # noqa: F401
 from .linalg_eigh import eigh, eigh_p  # noqa: F401
 from .linalg_qr import qr, qr_p  # noqa: F401
+from .linalg_schur import (hessenberg, hessenberg_p, householder_product,  # noqa: F401
+                           householder_product_p, schur, schur_p)
 from .linalg_svd import svd, svd_p  # noqa: F401
 from .linalg_tridiagonal import tridiagonal_solve, tridiagonal_solve_p  # noqa: F401
 
 __all__ = list(_base_all) + ["qr", "qr_p", "eigh", "eigh_p", "svd", "svd_p",
                              "tridiagonal_solve", "tridiagonal_solve_p", "eig", "eig_p",
-                             "EigImplementation"]
+                             "EigImplementation", "hessenberg", "hessenberg_p",
+                             "householder_product", "householder_product_p", "schur",
+                             "schur_p"]

@@ -31,10 +31,12 @@ from .linalg_base import (broadcast_batch, check_core, check_real, inexact, name
                           triangular, vector_core)
 from .linalg_expm import expm, expm_frechet
 from .linalg_matrices import block_diag, eigh_tridiagonal, hilbert, polar, toeplitz
+from .linalg_schur import hessenberg, schur
 
 __all__ = ["block_diag", "cho_factor", "cho_solve", "cholesky", "det", "eigh",
            "eigh_tridiagonal", "expm", "expm_frechet", "hilbert", "inv", "lu", "lu_factor",
-           "lu_solve", "polar", "qr", "solve", "solve_triangular", "svd", "toeplitz"]
+           "lu_solve", "polar", "qr", "solve", "solve_triangular", "svd", "toeplitz",
+           "hessenberg", "schur"]
 
 
 # ---------------------------------------------------------------------------------------
