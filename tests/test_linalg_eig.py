@@ -40,7 +40,9 @@ ROLES = {"eig_f32_real": "w vr", "eig_f32_pairs": "w vr", "eig_f64_pairs": "w vr
          "jvp_eigvals": "w dw", "jvp_eig_vectors": "w vr dw dvr",
          "jvp_eig_left": "w vl vr dw dvl dvr"}
 JAXPR_CASES = ["eig_f32_real", "eig_int", "eig_batch", "eigvals_f32", "eigvals_bool",
-               "lax_eig_left", "lax_eig_left_only", "eig_c64"]
+               "lax_eig_left", "lax_eig_left_only", "eig_c64", "qrp_lax", "qrp_scipy",
+               "qrp_scipy_r", "hess_f32", "hess_scipy", "hess_scipy_q", "hhp_tall",
+               "schur_f32", "schur_no_vectors", "schur_scipy", "schur_scipy_complex"]
 ERROR_CASES = [n for n, r in CASES.items() if "error" in r and n in
                {k for k in CASES if k.startswith(("err_", "eig_list"))}]
 
@@ -288,3 +290,76 @@ def test_pivoted_qr_jvp_finite_differences():
                                atol=1e-6)
     np.testing.assert_allclose(np.asarray(dr), (np.asarray(r1) - np.asarray(r0)) / (2 * eps),
                                atol=1e-6)
+
+
+# ---------------------------------------------------------------------------------------
+# Hessenberg reduction and householder_product: gehrd's reflectors, recorded values
+
+HESS_CASES = [n for n in CASES if n.startswith(("hess_", "hhp_", "vmap_hess"))]
+
+
+@pytest.mark.parametrize("name", HESS_CASES)
+def test_hessenberg_values(name):
+    args, got = run(name)
+    _, compiled = run(name, jit=True)
+    want = [recorded(o) for o in CASES[name]["outputs"]]
+    assert len(got) == len(compiled) == len(want)
+    tol = _tol(want[0].dtype)
+    for g, c, w in zip(got, compiled, want):
+        assert np.asarray(c).tobytes() == np.asarray(g).tobytes()
+        assert g.dtype == w.dtype and g.shape == w.shape
+        np.testing.assert_allclose(np.asarray(g), w, atol=10 * tol)
+    if name.startswith("hess_scipy_q"):  # independent: a == Q H Q^T, H Hessenberg
+        a = np.asarray(args[0], np.float64)
+        h, q = (np.asarray(v, np.float64) for v in got)
+        np.testing.assert_allclose(q @ h @ np.swapaxes(q, -1, -2), a, atol=10 * tol)
+        assert np.all(np.tril(h, -2) == 0)
+
+
+# ---------------------------------------------------------------------------------------
+# Schur decomposition: T's diagonal in LAPACK's order, Z up to column signs
+
+SCHUR_CASES = [n for n in CASES if n.startswith("schur_")]
+
+
+def _quasi_triangular(t, real, tol):
+    n = t.shape[-1]
+    below = np.tril(t, -1)
+    if not real:
+        assert np.all(below == 0)
+        return
+    sub = np.diagonal(t, -1)
+    assert np.all(np.tril(t, -2) == 0)
+    for j in np.flatnonzero(sub):  # a 2 x 2 block: lanv2's standard form
+        assert j + 1 < n and (j == 0 or sub[j - 1] == 0) and (j + 2 >= n or sub[j + 1] == 0)
+        assert abs(t[j, j] - t[j + 1, j + 1]) < 10 * tol * max(1, abs(t[j, j]))
+        assert t[j, j + 1] * t[j + 1, j] < 0
+
+
+@pytest.mark.parametrize("name", SCHUR_CASES)
+def test_schur_values(name):
+    args, got = run(name)
+    _, compiled = run(name, jit=True)
+    want = [recorded(o) for o in CASES[name]["outputs"]]
+    assert len(got) == len(compiled) == len(want)
+    for g, c, w in zip(got, compiled, want):
+        assert np.asarray(c).tobytes() == np.asarray(g).tobytes()
+        assert g.dtype == w.dtype and g.shape == w.shape
+    tol = _tol(want[0].dtype)
+    t = np.asarray(got[0]).reshape((-1,) + want[0].shape[-2:])
+    wt = want[0].reshape(t.shape)
+    for b in range(t.shape[0]):
+        np.testing.assert_allclose(np.diagonal(t[b]), np.diagonal(wt[b]), atol=10 * tol)
+        real = t.dtype.kind == "f"
+        _quasi_triangular(t[b], real, tol)
+        if len(got) == 2:
+            z = np.asarray(got[1]).reshape(t.shape)[b].astype(np.complex128)
+            wz = want[1].reshape(t.shape)[b]
+            a = np.asarray(args[0]).reshape(t.shape)[b]
+            if np.dtype(want[0].dtype).kind == "c":
+                a = a.astype(want[0].dtype)
+            np.testing.assert_allclose(z @ t[b] @ z.conj().T, a, atol=20 * tol)
+            np.testing.assert_allclose(z.conj().T @ z, np.eye(len(z)), atol=10 * tol)
+            if np.all(np.diagonal(t[b], -1) == 0) if real else True:
+                # triangular T: each Schur vector is fixed up to a unit phase
+                _check_vectors(z, wz, tol)
