@@ -34,6 +34,8 @@
  * reflector is applied to columns c as w = x[j][c] + sum_i v_i x[i][c] (rows top to
  * bottom), t = tau w, x[j][c] -= t, x[i][c] -= v_i t: always, even when tau = 0, so
  * that the NumPy rule (lax/linalg_qr.py) runs the same operations and agrees bit for bit.
+ * With a permutation to fill (column pivoting), each step first swaps in the remaining
+ * column of largest sum of squares from row j down (recomputed, the first on ties).
  *
  * eigh: cyclic Jacobi on one row-major n x n symmetric matrix (its lower or upper
  * triangle mirrored), in the matrix's precision. Pairs (p, q), p < q, row by row; a pair

@@ -3,8 +3,9 @@
 
 ``linalg_base.py`` holds cholesky, triangular_solve and lu with the helpers the others
 share (their derivative rules are in ``linalg_ad.py``); ``linalg_qr.py`` holds qr with
-its rules, ``linalg_eigh.py`` eigh, ``linalg_svd.py`` svd and ``linalg_tridiagonal.py``
-tridiagonal_solve, each with its rules. This module only re-exports, so the modules below it never import it back.
+its rules, ``linalg_eigh.py`` eigh, ``linalg_svd.py`` svd, ``linalg_tridiagonal.py``
+tridiagonal_solve, ``linalg_eig.py`` eig and ``linalg_schur.py`` hessenberg,
+householder_product and schur, each with its rules. This module only re-exports, so the modules below it never import it back.
 """
 from __future__ import annotations
 

@@ -7,7 +7,8 @@ float dtype, SciPy's ``overwrite_*``/``check_finite`` arguments accepted and ign
 ``solve(..., assume_a="pos")`` factors with Cholesky outside differentiation and solves
 in a symmetric ``custom_linear_solve``; the other ``assume_a`` are ``jnp.linalg.solve``.
 ``expm`` and ``expm_frechet`` are in ``linalg_expm.py``; ``block_diag``, ``toeplitz``,
-``hilbert``, ``polar`` and ``eigh_tridiagonal`` in ``linalg_matrices.py``.
+``hilbert``, ``polar`` and ``eigh_tridiagonal`` in ``linalg_matrices.py``; ``hessenberg``
+and ``schur`` in ``linalg_schur.py``.
 
 Batch axes are mapped with ``vmap`` as ``jnp.vectorize`` maps them. Where transpile
 differs: ``lu_solve`` turns pivots into a permutation with a ``fori_loop`` (JAX has a
