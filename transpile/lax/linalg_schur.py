@@ -1,13 +1,15 @@
 """``hessenberg``, ``householder_product`` and ``schur`` (JAX's ``lax.linalg`` functions
 and primitives of those names).
 
-``hessenberg_p`` is LAPACK ``gehrd``'s reduction ``a = Q H Q^T`` with
-``Q = H_0 H_1 ... H_{n-2}``: the output holds ``H`` on and above the first subdiagonal
-and reflector ``j``'s vector below it (a leading 1 implied at row ``j + 1``), and
-``taus`` (``(..., n - 1)``) their scales. Each reflector is ``geqrf``'s (``linalg_qr.py``):
-``beta = -sign(alpha) ||x||``, no reflection (``tau = 0``) when the part to annihilate
-is already zero, so the last one is always the identity. It is applied from the right
-(all rows), then from the left, as ``gehd2`` does.
+``hessenberg_p`` is LAPACK ``gehrd``'s reduction ``a = Q H Q^H`` with
+``Q = H_0 H_1 ... H_{n-2}``, ``H_j = I - tau_j v_j v_j^H``: the output holds ``H`` on and
+above the first subdiagonal and reflector ``j``'s vector below it (a leading 1 implied
+at row ``j + 1``), and ``taus`` (``(..., n - 1)``) their scales. Each reflector is
+``larfg``'s: ``beta = -sign(Re alpha) sqrt(|alpha|^2 + ||x||^2)`` (real),
+``tau = (beta - alpha) / beta``, ``v = x / (alpha - beta)``; no reflection (``tau = 0``)
+when the part to annihilate is zero and ``alpha`` real, so for a real matrix the last
+one is the identity. It is applied from the right (all rows), then from the left, as
+``gehd2`` does.
 
 ``householder_product_p`` is ``orgqr``: the first ``n`` columns of
 ``H_0 ... H_{k-1}`` from reflectors stored below the diagonal of an ``m x n`` matrix
@@ -36,7 +38,6 @@ from ..core import ShapedArray
 from ..interpreters.batching import moveaxis, primitive_batchers
 from . import structural
 from .linalg_base import _ACCEPTED
-from .linalg_qr import _reflect
 
 __all__ = ["hessenberg", "hessenberg_p", "householder_product", "householder_product_p",
            "schur", "schur_p"]
@@ -56,13 +57,11 @@ def _check_input(name: str, x, position: int = 0) -> None:
                         f"{2 - position}, but got shape={x.shape}")
 
 
-def _check_real(dtype, name: str) -> None:
+def _check_supported(dtype, name: str) -> None:
     dt = np.dtype(dtype)
-    if dt.kind == "c":
-        raise NotImplementedError(f"transpile does not support {name} of complex "
-                                  f"matrices ({dt.name})")
-    if dt not in (np.float32, np.float64):
-        raise NotImplementedError(f"Unsupported dtype {dt.name}")
+    if dt not in (np.float32, np.float64, np.complex64, np.complex128):
+        # What JAX 0.10.2 raises on CPU for half precision.
+        raise NotImplementedError(f"Unsupported dtype {dt.name} in {name}")
 
 
 def _flat(x: np.ndarray) -> np.ndarray:
@@ -84,35 +83,41 @@ def _hessenberg_abstract(a):
             ShapedArray(tuple(a.shape[:-2]) + (max(n - 1, 0),), a.dtype, a.weak_type)]
 
 
+def _apply_left(v, tau, y) -> None:
+    """``y -= tau v (v^H y)`` for each matrix of the batch (``v`` batch x rows)."""
+    w = np.einsum("bi,bij->bj", v.conj(), y)
+    y -= v[:, :, None] * (tau[:, None] * w)[:, None, :]
+
+
 @hessenberg_p.def_impl
 def _hessenberg_impl(a):
     a = np.asarray(a)
-    _check_real(a.dtype, "hessenberg")
+    _check_supported(a.dtype, "hessenberg")
     x = _flat(a)
     nb, n, _ = x.shape
     taus = np.zeros((nb, max(n - 1, 0)), a.dtype)
-    dt = a.dtype.type
+    real = np.dtype(dtypes.real_dtype(a.dtype))
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         for j in range(n - 1):
             alpha = x[:, j + 1, j].copy()
-            ss = np.zeros(nb, a.dtype)
+            ss = np.zeros(nb, real)
             for i in range(j + 2, n):
-                ss = ss + x[:, i, j] * x[:, i, j]
-            go = ss != 0
-            beta = np.sqrt(alpha * alpha + ss)
-            beta = np.where(alpha >= 0, -beta, beta)
-            tau = np.where(go, (beta - alpha) / beta, dt(0))
+                ss = ss + (x[:, i, j] * x[:, i, j].conj()).real
+            # larfg: no reflection when nothing is to annihilate and alpha is real
+            go = (ss != 0) | (alpha.imag != 0)
+            beta = np.sqrt(np.abs(alpha) ** 2 + ss).astype(real)
+            beta = np.where(alpha.real >= 0, -beta, beta)
+            tau = np.where(go, (beta - alpha) / beta, 0).astype(a.dtype)
             x[:, j + 2:, j] = np.where(go[:, None], x[:, j + 2:, j] / (alpha - beta)[:, None],
                                        x[:, j + 2:, j])
             x[:, j + 1, j] = np.where(go, beta, alpha)
             taus[:, j] = tau
             v = np.concatenate([np.ones((nb, 1), a.dtype), x[:, j + 2:, j]], axis=1)
-            # from the right: rows all, columns j+1.. (w = X v, X -= tau w v^T)
+            # from the right (all rows, columns j+1..): X -= tau (X v) v^H
             w = np.einsum("bij,bj->bi", x[:, :, j + 1:], v)
-            x[:, :, j + 1:] -= (tau[:, None] * w)[:, :, None] * v[:, None, :]
-            # from the left: rows j+1.., columns j+1..
-            w = np.einsum("bi,bij->bj", v, x[:, j + 1:, j + 1:])
-            x[:, j + 1:, j + 1:] -= v[:, :, None] * (tau[:, None] * w)[:, None, :]
+            x[:, :, j + 1:] -= (tau[:, None] * w)[:, :, None] * v.conj()[:, None, :]
+            # then from the left (rows and columns j+1..) with conj(tau)
+            _apply_left(v, tau.conj(), x[:, j + 1:, j + 1:])
     return [x.reshape(a.shape), taus.reshape(tuple(a.shape[:-2]) + taus.shape[1:])]
 
 
@@ -163,15 +168,16 @@ def _householder_product_abstract(a, taus):
 @householder_product_p.def_impl
 def _householder_product_impl(a, taus):
     a, taus = np.asarray(a), np.asarray(taus)
-    _check_real(a.dtype, "householder_product")
+    _check_supported(a.dtype, "householder_product")
     x = _flat(a)
     nb, m, n = x.shape
-    t = taus.reshape((nb, taus.shape[-1]))
+    t = taus.reshape((nb, taus.shape[-1])).astype(a.dtype)
     q = np.zeros_like(x)
     q[:, np.arange(n), np.arange(n)] = 1
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        for j in range(t.shape[1] - 1, -1, -1):
-            _reflect(x, t[:, j], q, j, j, n)
+        for j in range(t.shape[1] - 1, -1, -1):  # orgqr: backwards, H_j on rows j..
+            v = np.concatenate([np.ones((nb, 1), a.dtype), x[:, j + 1:, j]], axis=1)
+            _apply_left(v, t[:, j], q[:, j:, j:])
     return q.reshape(a.shape)
 
 
@@ -258,8 +264,7 @@ def _schur_impl(x, *, compute_schur_vectors, sort_eig_vals, select_callable):
     if sort_eig_vals:
         raise NotImplementedError("The sort feature of LAPACK's gees routine is not "
                                   "implemented.")
-    if x.dtype not in (np.float32, np.float64, np.complex64, np.complex128):
-        raise NotImplementedError(f"Unsupported dtype {x.dtype.name}")
+    _check_supported(x.dtype, "schur")
     flat = _flat(x)
     ts, zs = np.empty_like(flat), np.empty_like(flat)
     for b in range(flat.shape[0]):
