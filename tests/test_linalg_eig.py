@@ -363,3 +363,22 @@ def test_schur_values(name):
             if np.all(np.diagonal(t[b], -1) == 0) if real else True:
                 # triangular T: each Schur vector is fixed up to a unit phase
                 _check_vectors(z, wz, tol)
+
+
+_X2 = np.stack([M["tall"][:3], M["real3"]]).astype(np.float32)  # (2, 3, 3)
+_T2 = np.array([[1.2, 0.5], [0.3, 1.9]], np.float32)
+
+
+@pytest.mark.parametrize("fn, args, in_axes", [
+    (lax.linalg.householder_product, (_X2, _T2[0]), (0, None)),
+    (lax.linalg.householder_product, (np.moveaxis(_X2, 0, 2), _T2), (2, 0)),
+    (lambda x, s: lax.linalg.schur(x * s), (_X2, np.float32(2)), (0, None)),
+    (lambda x, s: lax.linalg.hessenberg(x * s), (np.moveaxis(_X2, 0, 1), _T2[:, 0]), (1, 0)),
+])
+def test_vmap_of_host_primitives_matches_a_loop(fn, args, in_axes):
+    got = transpile.tree_util.tree_leaves(transpile.vmap(fn, in_axes=in_axes)(*args))
+    for b in range(2):
+        lane = [a if ax is None else np.take(a, b, axis=ax) for a, ax in zip(args, in_axes)]
+        want = transpile.tree_util.tree_leaves(fn(*lane))
+        for g, w in zip(got, want, strict=True):
+            np.testing.assert_array_equal(np.asarray(g)[b], np.asarray(w))
