@@ -34,6 +34,8 @@
  * reflector is applied to columns c as w = x[j][c] + sum_i v_i x[i][c] (rows top to
  * bottom), t = tau w, x[j][c] -= t, x[i][c] -= v_i t: always, even when tau = 0, so
  * that the NumPy rule (lax/linalg_qr.py) runs the same operations and agrees bit for bit.
+ * With a permutation to fill (column pivoting), each step first swaps in the remaining
+ * column of largest sum of squares from row j down (recomputed, the first on ties).
  *
  * eigh: cyclic Jacobi on one row-major n x n symmetric matrix (its lower or upper
  * triangle mirrored), in the matrix's precision. Pairs (p, q), p < q, row by row; a pair
@@ -264,15 +266,38 @@ TP_DEFINE_LU(f64, double, fabs)
             for (c = c0; c < c1; c++) yi[c] = yi[c] - v * w[c];                        \
         }                                                                              \
     }                                                                                  \
-    /* q: m x (full ? m : k), r: (full ? m : k) x n; work: m * n + k + max(m, n). */   \
+    /* Column pivoting (geqp3's choice, norms recomputed): the first column c >= j     \
+     * whose rows j.. have the largest sum of squares (top to bottom) swaps with j. */ \
+    TP_INLINE void tp_qr_pivot_##SFX(T *x, int32_t *perm, int64_t m, int64_t n,        \
+                                     int64_t j)                                        \
+    {                                                                                  \
+        int64_t i, c, p = j;                                                           \
+        T best = 0;                                                                    \
+        for (c = j; c < n; c++) {                                                      \
+            T s = 0;                                                                   \
+            for (i = j; i < m; i++) s = s + x[i * n + c] * x[i * n + c];               \
+            if (c == j || s > best) { best = s; p = c; }                               \
+        }                                                                              \
+        if (p != j) {                                                                  \
+            int32_t t = perm[j]; perm[j] = perm[p]; perm[p] = t;                       \
+            for (i = 0; i < m; i++) {                                                  \
+                T v = x[i * n + j]; x[i * n + j] = x[i * n + p]; x[i * n + p] = v;     \
+            }                                                                          \
+        }                                                                              \
+    }                                                                                  \
+    /* q: m x (full ? m : k), r: (full ? m : k) x n; work: m * n + k + max(m, n);      \
+     * perm (n, or NULL: no pivoting): a[:, perm] == q r. */                           \
     TP_INLINE void tp_qr_##SFX(const T *a, T *q, T *r, int64_t m, int64_t n, int full, \
-                               T *work)                                                \
+                               T *work, int32_t *perm)                                 \
     {                                                                                  \
         int64_t i, j, c, k = m < n ? m : n;                                            \
         int64_t qc = full ? m : k, rr = full ? m : k;                                  \
         T *x = work, *tau = work + m * n, *w = tau + k;                                \
         memcpy(x, a, (size_t)(m * n) * sizeof(T));                                     \
+        if (perm)                                                                      \
+            for (c = 0; c < n; c++) perm[c] = (int32_t)c;                              \
         for (j = 0; j < k; j++) {                                                      \
+            if (perm) tp_qr_pivot_##SFX(x, perm, m, n, j);                             \
             T alpha = x[j * n + j], ss = 0;                                            \
             for (i = j + 1; i < m; i++) ss = ss + x[i * n + j] * x[i * n + j];         \
             tau[j] = 0;                                                                \

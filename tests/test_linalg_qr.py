@@ -119,9 +119,7 @@ def test_complete_tall_jvp_is_not_implemented():
         transpile.jvp(lambda x: lax.linalg.qr(x)[0], (a,), (a,))
 
 
-def test_pivoting_and_raw_are_not_implemented():
+def test_raw_is_not_implemented():  # pivoting: test_linalg_eig.py
     a = np.eye(2, dtype=np.float32)
-    with pytest.raises(NotImplementedError):
-        lax.linalg.qr(a, pivoting=True)
     with pytest.raises(NotImplementedError):
         jnp.linalg.qr(a, mode="raw")

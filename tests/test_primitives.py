@@ -52,6 +52,7 @@ RULE_TABLES = [
     ("jvp", lambda p: p in ad.jvp_rules, {
         # JAX 0.10.2 defines no derivative either: differentiating raises its error
         "nextafter", "zeta", "igamma_grad_a", "random_gamma_grad",
+        "hessenberg", "householder_product", "schur",
         # only exists inside tangent jaxprs, which are transposed, never differentiated
         "custom_lin",
     }),
@@ -69,7 +70,8 @@ RULE_TABLES = [
         "pow", "rem", "round", "rsqrt", "sign", "sin", "sinh", "sqrt", "square", "tan",
         "tanh", "lgamma", "digamma", "erfc", "igamma", "igammac", "igamma_grad_a",
         "random_gamma_grad", "bessel_i0e", "bessel_i1e", "polygamma", "zeta",
-        "regularized_incomplete_beta", "cholesky", "lu", "qr", "eigh", "svd", "cummax", "cummin", "cumprod", "reduce_max", "reduce_min",
+        "regularized_incomplete_beta", "cholesky", "lu", "qr", "eigh", "eig", "svd",
+        "hessenberg", "householder_product", "schur", "cummax", "cummin", "cumprod", "reduce_max", "reduce_min",
         "reduce_prod", "scatter-max", "scatter-min", "sort", "top_k", "argmax", "argmin",
         "approx_top_k",
         # integer or boolean results: their tangents are symbolic zeros, never transposed

@@ -333,6 +333,8 @@ class QrPlan(KernelFields):
     r: str
     fn: str
     parallel: bool
+    #: the permutation's output (column pivoting), or "" (none)
+    perm: str = ""
 
 
 @dataclass(kw_only=True)

@@ -107,12 +107,15 @@ def _qr(e, ins, outs) -> tuple:
     k = min(m, n)
     full = bool(e.params["full_matrices"])
     qc = m if full else k
-    batch = int(np.prod(x.aval.shape[:-2], dtype=np.int64)) if m * qc else 0
+    pivoting = bool(e.params["pivoting"])
+    batch = int(np.prod(x.aval.shape[:-2], dtype=np.int64)) if m * qc or (
+        pivoting and n) else 0
     work = m * n + k + max(m, n)
     parallel = batch > 1 and batch * m * n * k >= PARALLEL_MIN_FLOPS
     fields = QrPlan(batch=batch, m=m, n=n, full=int(full), q_size=m * qc,
                   r_size=qc * n, work=work, ctype="float" if dt == np.float32 else "double",
                   src=x.name, q=outs[0].name, r=outs[1].name, fn=f"tp_qr_f{dt.itemsize * 8}",
+                  perm=outs[2].name if pivoting else "",
                   parallel=parallel,
                   scratch=[Scratch(work * dt.itemsize * (batch if parallel else 1))])
     return "kernel_qr.j2", fields

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .. import core
-from ..lax import dynamic_slicing, layout, slicing, structural
+from ..lax import dynamic_slicing, layout, linalg_eig, linalg_schur, slicing, structural
 
 __all__ = ["Lowering", "LOWERINGS", "register", "lowering_of", "fusible", "ELEMENTWISE",
            "INDEX_MAP", "RANDOM_SOURCE", "REDUCTION", "KERNEL", "CONTROL", "HOST", "KINDS"]
@@ -98,3 +98,8 @@ register((structural.broadcast_in_dim_p, structural.reshape_p, structural.squeez
           structural.transpose_p, structural.rev_p, slicing.slice_p, slicing.pad_p,
           slicing.iota_p, layout.copy_p, layout.tile_p, dynamic_slicing.dynamic_slice_p),
          Lowering(INDEX_MAP))
+
+# Computed on the host CPU (the NumPy rule, through the host-callback machinery): no C
+# kernel yet for the nonsymmetric eigenproblem and its relatives.
+register((linalg_eig.eig_p, linalg_schur.hessenberg_p, linalg_schur.householder_product_p,
+          linalg_schur.schur_p), Lowering(HOST))

@@ -8,8 +8,11 @@ to ``beta e_j`` with ``beta = -sign(alpha) ||x||``, so diagonal entries of ``r``
 negative; a column already zero below the diagonal gets no reflection.
 
 The NumPy rule runs the C kernel's steps (``runtime/tp_linalg.h``), one operation at a
-time in the operand's dtype, so eager and compiled results agree bit for bit. Column
-pivoting is not implemented.
+time in the operand's dtype, so eager and compiled results agree bit for bit. With
+``pivoting``, each step first swaps in the remaining column of largest norm (its rows
+from the step down, sums of squares recomputed; the first on ties), as ``geqp3``
+chooses, and a third output ``p`` (``int32``) gives ``x[..., :, p] == q @ r``; its JVP is
+the unpivoted one of the permuted columns.
 
 JVP (JAX's rule): for square or tall reduced ``x``, with ``C = q^T dx r^-1`` and
 ``dO = tril(C, -1) - tril(C, -1)^T``, ``dq = q (dO - C) + dx r^-1`` and
@@ -26,7 +29,9 @@ from ..interpreters import ad
 from ..interpreters.ad import Zero
 from ..interpreters.batching import moveaxis, primitive_batchers
 from . import elementwise as ew
-from . import slicing
+from . import slicing, structural
+from ._indexing_common import GatherDimensionNumbers, GatherScatterMode
+from .indexing import gather
 from .linalg_base import _ACCEPTED, _check_supported, _swap_last, tril, triangular_solve
 from .linalg_ad import _matmul_pref
 
@@ -45,8 +50,28 @@ def _qr_abstract(x, *, pivoting, full_matrices, use_magma):
                         f"Accepted dtypes at position 0 are subtypes of {_ACCEPTED}.")
     *batch, m, n = x.shape
     k = m if full_matrices else min(m, n)
-    return [ShapedArray(tuple(batch) + (m, k), x.dtype, x.weak_type),
+    outs = [ShapedArray(tuple(batch) + (m, k), x.dtype, x.weak_type),
             ShapedArray(tuple(batch) + (k, n), x.dtype, x.weak_type)]
+    if pivoting:
+        outs.append(ShapedArray(tuple(batch) + (n,), np.dtype(np.int32), False))
+    return outs
+
+
+def _pivot(x, perm, j):
+    """Column pivoting at step ``j`` (``tp_qr_pivot``): the first column from ``j`` on
+    whose rows ``j:`` have the largest sum of squares swaps with column ``j``."""
+    nb, m, n = x.shape
+    best = np.zeros(nb, x.dtype)
+    p = np.full(nb, j)
+    for c in range(j, n):
+        s = np.zeros(nb, x.dtype)
+        for i in range(j, m):
+            s = s + x[:, i, c] * x[:, i, c]
+        take = (s > best) | (c == j)
+        best, p = np.where(take, s, best), np.where(take, c, p)
+    rows = np.arange(nb)
+    x[rows, :, j], x[rows, :, p] = x[rows, :, p].copy(), x[rows, :, j].copy()
+    perm[rows, j], perm[rows, p] = perm[rows, p].copy(), perm[rows, j].copy()
 
 
 def _reflect(x, tau, y, j, c0, c1):
@@ -66,17 +91,18 @@ def _reflect(x, tau, y, j, c0, c1):
 def _qr_impl(a, *, pivoting, full_matrices, use_magma):
     a = np.asarray(a)
     _check_supported(a.dtype, "qr")
-    if pivoting:
-        raise NotImplementedError("transpile does not implement qr with pivoting")
     *batch, m, n = a.shape
     k = min(m, n)
     qc = m if full_matrices else k
     nb = int(np.prod(batch, dtype=np.int64))
     x = a.reshape((nb, m, n)).copy()
     taus = np.zeros((nb, k), a.dtype)
+    perm = np.tile(np.arange(n, dtype=np.int32), (nb, 1))
     dt = a.dtype.type
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         for j in range(k):
+            if pivoting:
+                _pivot(x, perm, j)
             alpha = x[:, j, j].copy()
             ss = np.zeros(nb, a.dtype)
             for i in range(j + 1, m):
@@ -97,7 +123,8 @@ def _qr_impl(a, *, pivoting, full_matrices, use_magma):
         q[:, np.arange(min(m, qc)), np.arange(min(m, qc))] = 1
         for j in range(k - 1, -1, -1):
             _reflect(x, taus[:, j], q, j, j, qc)
-    return [q.reshape(tuple(batch) + (m, qc)), r.reshape(tuple(batch) + (rr, n))]
+    outs = [q.reshape(tuple(batch) + (m, qc)), r.reshape(tuple(batch) + (rr, n))]
+    return outs + [perm.reshape(tuple(batch) + (n,))] if pivoting else outs
 
 
 def qr(x, *, pivoting: bool = False, full_matrices: bool = True, use_magma=None):
@@ -108,7 +135,9 @@ def qr(x, *, pivoting: bool = False, full_matrices: bool = True, use_magma=None)
     x : Array
         Shape ``(..., m, n)``: leading axes are batch axes.
     pivoting : bool
-        Column pivoting (not implemented: must be False).
+        Column pivoting (LAPACK ``geqp3``'s choice: at each step the remaining column
+        of largest norm), giving a third output ``p`` (``int32``, ``(..., n)``) with
+        ``x[..., :, p] == q @ r``.
     full_matrices : bool
         Square ``q`` (``m x m``) and ``r`` of ``x``'s shape; otherwise ``q`` is
         ``m x k`` and ``r`` ``k x n``, ``k = min(m, n)``.
@@ -117,17 +146,15 @@ def qr(x, *, pivoting: bool = False, full_matrices: bool = True, use_magma=None)
 
     Returns
     -------
-    (Array, Array)
-        ``q`` and ``r``.
+    tuple of Array
+        ``q`` and ``r`` (and ``p`` when pivoting).
     """
     dt = getattr(x, "dtype", None)
     if dt is not None and np.dtype(dt).kind == "c":
         _check_supported(dt, "qr")
-    if pivoting:
-        raise NotImplementedError("transpile does not implement qr with pivoting")
-    q, r = qr_p.bind(x, pivoting=False, full_matrices=bool(full_matrices),
+    outs = qr_p.bind(x, pivoting=bool(pivoting), full_matrices=bool(full_matrices),
                      use_magma=use_magma)
-    return q, r
+    return tuple(outs)
 
 
 # ---------------------------------------------------------------------------------------
@@ -152,22 +179,42 @@ def _cols(x, start, stop):
 def _qr_jvp(primals, tangents, *, pivoting, full_matrices, use_magma):
     x, = primals
     dx, = tangents
-    q, r = qr_p.bind(x, pivoting=pivoting, full_matrices=full_matrices,
+    outs = qr_p.bind(x, pivoting=pivoting, full_matrices=full_matrices,
                      use_magma=use_magma)
+    q, r = outs[:2]
     if isinstance(dx, Zero):
-        return [q, r], [Zero(ad.tangent_aval(core.get_aval(q))),
-                        Zero(ad.tangent_aval(core.get_aval(r)))]
+        return outs, [Zero(ad.tangent_aval(core.get_aval(o))) for o in outs]
+    if pivoting:  # x[:, p] == q r: the unpivoted rule on the permuted columns
+        x, dx = _take_columns(x, outs[2]), _take_columns(dx, outs[2])
+        dq, dr = _qr_tangents(x, dx, q, r, full_matrices)
+        return outs, [dq, dr, Zero(ad.tangent_aval(core.get_aval(outs[2])))]
+    return outs, list(_qr_tangents(x, dx, q, r, full_matrices))
+
+
+def _take_columns(x, p):
+    """``x[..., :, p]`` with ``p`` batched like ``x``'s leading axes."""
+    aval = core.get_aval(x)
+    *batch, m, n = aval.shape
+    nb = len(batch)
+    idx = structural.broadcast_in_dim(p, tuple(batch) + (m, n, 1), tuple(range(nb)) + (nb + 1,))
+    dnums = GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(nb + 1,),
+                                   start_index_map=(nb + 1,),
+                                   operand_batching_dims=tuple(range(nb + 1)),
+                                   start_indices_batching_dims=tuple(range(nb + 1)))
+    return gather(x, idx, dnums, (1,) * (nb + 2), mode=GatherScatterMode.PROMISE_IN_BOUNDS)
+
+
+def _qr_tangents(x, dx, q, r, full_matrices):
     *_, m, n = core.get_aval(x).shape
     if m < n:
         dq, dr1 = _thin_qr_jvp(q, _cols(r, 0, m), _cols(dx, 0, m))
         dr2 = ew.add(_matmul_pref(_swap_last(dq), _cols(x, m, n)),
                      _matmul_pref(_swap_last(q), _cols(dx, m, n)))
-        return [q, r], [dq, slicing.concatenate((dr1, dr2), core.get_aval(dr1).ndim - 1)]
+        return dq, slicing.concatenate((dr1, dr2), core.get_aval(dr1).ndim - 1)
     if full_matrices and m != n:
         raise NotImplementedError("transpile does not implement the derivative of a "
                                   "complete QR decomposition of a tall matrix")
-    dq, dr = _thin_qr_jvp(q, r, dx)
-    return [q, r], [dq, dr]
+    return _thin_qr_jvp(q, r, dx)
 
 
 ad.jvp_rules[qr_p] = _qr_jvp
@@ -175,7 +222,8 @@ ad.jvp_rules[qr_p] = _qr_jvp
 
 def _qr_batch(vals, dims, **params):
     (x,), (bdim,) = vals, dims
-    return qr_p.bind(moveaxis(x, bdim, 0), **params), (0, 0)
+    outs = qr_p.bind(moveaxis(x, bdim, 0), **params)
+    return outs, [0] * len(outs)
 
 
 primitive_batchers[qr_p] = _qr_batch

@@ -19,13 +19,14 @@ from . import linalg_extra
 from .linalg_extra import (cond, cross, diagonal, lstsq, matmul, matrix_norm, matrix_power,
                            matrix_rank, matrix_transpose, multi_dot, norm, outer, pinv,
                            tensordot, tensorinv, tensorsolve, trace, vecdot, vector_norm)
+from .linalg_eig import EigResult, eig, eigvals  # noqa: F401
 from .linalg_lu import SlogdetResult, det, inv, slogdet, solve
 from .linalg_svd import SVDResult, svd, svdvals
 
 # JAX's names; the result tuples (SlogdetResult, QRResult, EighResult, SVDResult) are
 # attributes here but, as in JAX, not listed.
 __all__ = ["cholesky", "solve", "inv", "det", "slogdet", "qr", "eigh", "eigvalsh", "svd",
-           "svdvals", *linalg_extra.__all__]
+           "svdvals", "eig", "eigvals", *linalg_extra.__all__]
 
 
 def _cholesky_jit():

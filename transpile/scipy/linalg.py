@@ -7,7 +7,8 @@ float dtype, SciPy's ``overwrite_*``/``check_finite`` arguments accepted and ign
 ``solve(..., assume_a="pos")`` factors with Cholesky outside differentiation and solves
 in a symmetric ``custom_linear_solve``; the other ``assume_a`` are ``jnp.linalg.solve``.
 ``expm`` and ``expm_frechet`` are in ``linalg_expm.py``; ``block_diag``, ``toeplitz``,
-``hilbert``, ``polar`` and ``eigh_tridiagonal`` in ``linalg_matrices.py``.
+``hilbert``, ``polar`` and ``eigh_tridiagonal`` in ``linalg_matrices.py``; ``hessenberg``
+and ``schur`` in ``linalg_schur.py``.
 
 Batch axes are mapped with ``vmap`` as ``jnp.vectorize`` maps them. Where transpile
 differs: ``lu_solve`` turns pivots into a permutation with a ``fori_loop`` (JAX has a
@@ -31,10 +32,12 @@ from .linalg_base import (broadcast_batch, check_core, check_real, inexact, name
                           triangular, vector_core)
 from .linalg_expm import expm, expm_frechet
 from .linalg_matrices import block_diag, eigh_tridiagonal, hilbert, polar, toeplitz
+from .linalg_schur import hessenberg, schur
 
 __all__ = ["block_diag", "cho_factor", "cho_solve", "cholesky", "det", "eigh",
            "eigh_tridiagonal", "expm", "expm_frechet", "hilbert", "inv", "lu", "lu_factor",
-           "lu_solve", "polar", "qr", "solve", "solve_triangular", "svd", "toeplitz"]
+           "lu_solve", "polar", "qr", "solve", "solve_triangular", "svd", "toeplitz",
+           "hessenberg", "schur"]
 
 
 # ---------------------------------------------------------------------------------------
@@ -272,8 +275,8 @@ def _qr_impl(a, mode, pivoting):
     else:
         raise ValueError(f"Unsupported QR decomposition mode '{mode}'")
     a, = inexact(a)
-    q, r = lax_linalg.qr(a, full_matrices=full)
-    return (r,) if mode == "r" else (q, r)
+    q, r, *p = lax_linalg.qr(a, full_matrices=full, pivoting=pivoting)
+    return ((r,) if mode == "r" else (q, r)) + tuple(p)
 
 
 _qr = named_jit(_qr_impl, "_qr", static_argnames=("mode", "pivoting"))
@@ -291,19 +294,17 @@ def qr(a, overwrite_a: bool = False, lwork=None, mode: str = "full", pivoting: b
         ``Q`` square and ``R`` of ``a``'s shape; or ``k = min(m, n)`` columns of ``Q``
         and rows of ``R``; or ``(R,)`` alone (full).
     pivoting : bool
-        Column pivoting is not implemented by transpile.
+        Column pivoting: also return ``P`` (``int32``) with ``a[:, P] == Q @ R``.
     overwrite_a, lwork, check_finite
         Ignored.
 
     Returns
     -------
     tuple
-        ``(Q, R)``, or ``(R,)`` for ``mode="r"``.
+        ``(Q, R)``, or ``(R,)`` for ``mode="r"``; ``P`` last when pivoting.
     """
     del overwrite_a, lwork, check_finite
     check_real(a)
-    if pivoting:
-        raise NotImplementedError("transpile does not implement qr(pivoting=True)")
     return _qr(a, mode=mode, pivoting=bool(pivoting))
 
 
