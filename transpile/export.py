@@ -213,7 +213,7 @@ def export_lowering(lowering, out_dir, name: str, force: bool = False) -> Export
     impl = f"{name}_impl"
     program = plan_program(closed, impl)
     if program.host_callbacks:
-        names = ", ".join(f"{p.name} ({_callback_name(params)})"
+        names = ", ".join(_callback_name(p, params)
                           for p, params, _, _ in program.host_callbacks)
         raise ValueError(f"export_c cannot export {name}: it calls back into Python, which "
                          f"standalone C has no access to: {names}")
@@ -373,11 +373,13 @@ def write_files(out: Path, contents: dict, force: bool = False) -> list:
     return written
 
 
-def _callback_name(params: dict) -> str:
+def _callback_name(primitive, params: dict) -> str:
     if "fmt" in params:
-        return f"debug.print {params['fmt']!r}"
-    fn = getattr(params.get("callback"), "callback_func", params.get("callback"))
-    return getattr(fn, "__name__", repr(fn))
+        return f"{primitive.name} (debug.print {params['fmt']!r})"
+    if "callback" not in params:  # a primitive computed on the host (eig, schur...)
+        return f"{primitive.name} (computed on the host)"
+    fn = getattr(params["callback"], "callback_func", params["callback"])
+    return f"{primitive.name} ({getattr(fn, '__name__', repr(fn))})"
 
 
 def _runtime_headers(source: str, folder: Path) -> list:
