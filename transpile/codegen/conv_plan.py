@@ -89,6 +89,10 @@ class ConvPlan(KernelFields):
     gemm_shape: list = None   # (M, N, K) of one chunk's product
     team: int = 1
     units: int = 1
+    #: Body lines of the fused consumers run on each block of output (``conv_epilogue``)
+    epilogue: list = None
+    #: The stride of the output positions traversed as one run, None if they are not one
+    epilogue_m_stride: int = None
 
 
 @dataclass(frozen=True)
