@@ -121,7 +121,9 @@ def conv_epilogue_kernel(kname, conv_eqn, absorbed, eqns, buffers, names, commen
     ob = buffers[out]
     ins = [buffers[a] for a in conv_eqn.invars]
     fields = conv_plan.conv_fields(conv_eqn, ins, ob)
-    if not fields.gemm:  # the direct path runs the epilogue per (image, feature)
+    if fields.gemm:
+        fields.epilogue_o_inner = fields.nhwc
+    else:  # the direct path runs the epilogue per (image, feature)
         fields.M = int(np.prod(fields.out_space, dtype=np.int64))
     shape = out.aval.shape
     spec = conv_eqn.params["dimension_numbers"].out_spec

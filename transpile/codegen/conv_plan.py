@@ -93,6 +93,8 @@ class ConvPlan(KernelFields):
     epilogue: list = None
     #: The stride of the output positions traversed as one run, None if they are not one
     epilogue_m_stride: int = None
+    #: The epilogue loops over features inside positions (contiguous features)
+    epilogue_o_inner: bool = False
 
 
 @dataclass(frozen=True)
