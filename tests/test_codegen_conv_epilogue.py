@@ -59,6 +59,18 @@ def _pre_and_post_ref(x, w, b):
     return z, np.tanh(z) * 0.5
 
 
+def _read_elsewhere(x, w, b):
+    """The output is also read by a reduction: it keeps a buffer of its own (otherwise
+    it is computed in the first epilogue root's buffer, then overwritten there)."""
+    y = _conv(x, w, NCHW)
+    return jnp.maximum(y + b[None, :, None, None], 0.0), jnp.sum(y, axis=0)
+
+
+def _read_elsewhere_ref(x, w, b):
+    y = _np_conv(x, w, NCHW)
+    return np.maximum(y + b[None, :, None, None], 0.0), np.sum(y, axis=0)
+
+
 def _two_convs(x, w, b):
     """conv1 + conv2: the sum reads conv2's output, made after conv1, so it can only be
     conv2's epilogue."""
@@ -98,6 +110,8 @@ CASES = [
      np.float64, 1, 1),
     ("pre_and_post_outputs", _pre_and_post, _pre_and_post_ref, (2, 3, 8, 8), (4, 3, 3, 3),
      4, np.float32, 1, 2),
+    ("read_elsewhere", _read_elsewhere, _read_elsewhere_ref, (2, 4, 12, 12), (8, 4, 3, 3),
+     8, np.float32, 1, 1),
     ("two_convs", _two_convs, _two_convs_ref, (1, 4, 8, 8), (4, 4, 3, 3), 4, np.float32,
      1, 1),
     ("transposed_reader", _transposed_reader, _transposed_reader_ref, (1, 3, 8, 8),

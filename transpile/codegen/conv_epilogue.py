@@ -29,7 +29,7 @@ from .kernel_plans import KernelParam
 from .lowering import ELEMENTWISE, INDEX_MAP, lowering_of
 from .program import KernelPlan
 
-__all__ = ["epilogue_groups", "conv_epilogue_kernel", "ENABLED"]
+__all__ = ["epilogue_groups", "in_place_root", "conv_epilogue_kernel", "ENABLED"]
 
 #: Whether the planner fuses epilogues (tests turn it off to build the unfused program).
 ENABLED = True
@@ -114,6 +114,24 @@ def epilogue_groups(groups, eqns, skip=frozenset()) -> dict:
     return found
 
 
+def in_place_root(groups, eqns, ci, absorbed):
+    """The root of the first absorbed group when the convolution's output can be
+    computed in that root's buffer, then overwritten there element by element: nothing
+    but the epilogue reads the output and the root has its dtype. Else None. (The
+    caller checks that the output is not one of the block's results.)"""
+    out = eqns[groups[ci]["root"]].outvars[0]
+    first = eqns[groups[absorbed[0]]["root"]].outvars[0]
+    if first.aval.dtype != out.aval.dtype:
+        return None
+    inside = set(absorbed)
+    for gi, g in enumerate(groups):
+        if gi in inside:
+            continue
+        if any(out is a for k in g["members"] for a in eqns[k].invars):
+            return None
+    return first
+
+
 def conv_epilogue_kernel(kname, conv_eqn, absorbed, eqns, buffers, names, comment) -> KernelPlan:
     """The conv kernel of ``conv_eqn`` computing the loop groups ``absorbed`` (their
     roots' buffers bound already) on each block of its output."""
@@ -151,6 +169,7 @@ def conv_epilogue_kernel(kname, conv_eqn, absorbed, eqns, buffers, names, commen
     written = {ob.name} | {w.name for w in writes}
     reads = {b.name: b for b in ins}
     reads.update((n, b) for n, b in bb.reads.items() if n not in written)
+    writes = [w for w in writes if w.name != ob.name]  # the output computed in place
     fields.params = ([KernelParam(b.name, b.ctype) for _, b in sorted(reads.items())]
                      + [KernelParam(ob.name, ob.ctype, writable=True)]
                      + [KernelParam(w.name, w.ctype, writable=True) for w in writes])

@@ -434,10 +434,14 @@ class Planner:
         epilogue (``conv_epilogue``); their roots' buffers are bound here, where they are
         now written."""
         root = eqns[groups[gi]["root"]]
-        self._bind_outputs(root, pinned, live)
         gs = [groups[i] for i in absorbed]
         for g in gs:
             self._bind_outputs(eqns[g["root"]], pinned, live)
+        first = conv_epilogue.in_place_root(groups, eqns, gi, absorbed)
+        out = root.outvars[0]
+        if first is not None and out not in pinned and out not in self.buffers:
+            self.buffers[out] = self.buffers[first]  # no buffer of its own
+        self._bind_outputs(root, pinned, live)
         return self.add_kernel(conv_epilogue.conv_epilogue_kernel(
             self.kernel_name(), root, gs, eqns, self.buffers, self.names,
             eqn_comment(root, self.names)))
