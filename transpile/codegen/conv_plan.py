@@ -89,6 +89,7 @@ class ConvPlan(KernelFields):
     gemm_shape: list = None   # (M, N, K) of one chunk's product
     team: int = 1
     units: int = 1
+    chan_major: bool = False  # patch columns feature by feature (input features strided)
     #: Body lines of the fused consumers run on each block of output (``conv_epilogue``)
     epilogue: list = None
     #: The stride of the output positions traversed as one run, None if they are not one
@@ -179,6 +180,10 @@ def conv_fields(e, ins, out) -> ConvPlan:
         fields.gemm, fields.groups, fields.M, fields.Kc, fields.sfx = True, groups, M, Kc, sfx
         fields.patch_bytes, fields.nhwc, fields.m_stride = patch_bytes, nhwc, m_stride
         fields.MC, fields.chunks, fields.w_bytes = MC, chunks, w_bytes
+        # Input features not adjacent (NCHW, a weight gradient's images): the patch
+        # columns go feature by feature, so each feature's window is read along its rows
+        # instead of one strided element per feature and tap.
+        fields.chan_major = fields.xs[1] != 1 and CG > 1
         fields.gemm_shape, fields.team = list(shape), MAX_TEAM
         fields.units = max(1, min(NB * groups * chunks, flops // PARALLEL_MIN_FLOPS))
         fields.scratch = [ConvScratch(w_bytes + MAX_TEAM * patch_bytes, None, w_bytes,
