@@ -40,6 +40,8 @@ GEMM_MIN_FLOPS = 1 << 16
 PARALLEL_MIN_FLOPS = 1 << 18
 #: Bytes of one chunk of patches (a thread's, kept in its L2 cache).
 PATCH_CHUNK_BYTES = 1 << 19
+#: Window width from which im2col copies feature by feature (``ConvPlan.chan_major``).
+CHAN_MAJOR_MIN_WIDTH = 8
 #: Threads of the GEMM path at most (each has its patch buffer in the workspace).
 MAX_TEAM = 16
 
@@ -180,10 +182,14 @@ def conv_fields(e, ins, out) -> ConvPlan:
         fields.gemm, fields.groups, fields.M, fields.Kc, fields.sfx = True, groups, M, Kc, sfx
         fields.patch_bytes, fields.nhwc, fields.m_stride = patch_bytes, nhwc, m_stride
         fields.MC, fields.chunks, fields.w_bytes = MC, chunks, w_bytes
-        # Input features not adjacent (NCHW, a weight gradient's images): the patch
-        # columns go feature by feature, so each feature's window is read along its rows
-        # instead of one strided element per feature and tap.
-        fields.chan_major = fields.xs[1] != 1 and CG > 1
+        # Wide windows over rows of adjacent inputs whose features are not adjacent (a
+        # weight gradient's: the images are the features): the patch columns go feature
+        # by feature, so each feature's window is read along its rows instead of one
+        # strided element per feature and tap. (With 3x3 windows the tap-major copy,
+        # a run of features per tap, measured faster.)
+        fields.chan_major = (CG > 1 and fields.xs[1] != 1 and fields.xs[-1] == 1
+                             and window[-1] >= CHAN_MAJOR_MIN_WIDTH
+                             and fields.rhs_dil[-1] == 1 and fields.lhs_dil[-1] == 1)
         fields.gemm_shape, fields.team = list(shape), MAX_TEAM
         fields.units = max(1, min(NB * groups * chunks, flops // PARALLEL_MIN_FLOPS))
         fields.scratch = [ConvScratch(w_bytes + MAX_TEAM * patch_bytes, None, w_bytes,
