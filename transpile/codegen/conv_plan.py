@@ -13,6 +13,10 @@ spatial...), so NHWC and NCHW alike need no transposing copy. Two paths, picked 
   ``positions x (taps * features)`` matrix and multiplied by the repacked kernel with the
   blocked matmul of ``runtime/tp_matmul.h`` (threaded and deterministic).
 
+The loop groups the planner fuses into the kernel (``conv_epilogue.py``) run on each
+block of output as soon as it is computed: per (image, group, chunk) after its GEMM,
+per (image, feature) after its direct loops.
+
 The CUDA template runs one thread per output element with the direct loop's order, so it
 computes the direct path's bits.
 """

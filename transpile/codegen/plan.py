@@ -18,6 +18,10 @@ Row fusion (C only): consecutive groups over the same rows holding a reduction o
 trailing axes (softmax's max, exp, sum, quotient) become one kernel looping over rows,
 each row's phases in turn (``row_kernels.py``); what the run makes and nothing after it
 reads lives in locals, not the workspace.
+
+Conv epilogues (C only): later loop groups that read a convolution's output elementwise
+and otherwise only values made before it (bias add, activation) run inside the conv
+kernel on each block of its output (``conv_epilogue.py``).
 """
 from __future__ import annotations
 
