@@ -30,6 +30,8 @@ CASES = [
      True),
     ("conv3d", (1, 4, 6, 6, 6), (8, 4, 3, 3, 3), dict(window_strides=(1, 1, 1),
                                                      padding="SAME"), True),
+    ("nchw_wide_window_feature_major", (2, 6, 12, 12), (4, 6, 9, 9),
+     dict(window_strides=(1, 2), padding=[(4, 3), (2, 5)]), True),
     ("odd_out_layout_direct", (2, 6, 8, 8), (8, 6, 3, 3),
      dict(window_strides=(1, 1), padding="SAME",
           dimension_numbers=("NCHW", "OIHW", "HNWC")), False),
@@ -49,6 +51,8 @@ def test_kernel_matches_numpy_rule(name, ls, rs, kw, gemm):
     f = jax.jit(lambda a, b: lax.conv_general_dilated(a, b, **kw))
     source = f.lower(x, w).as_text("c")
     assert ("tp_gemm_f32(" in source) == gemm
+    # im2col feature by feature: wide windows whose input features are not adjacent
+    assert ("features outer" in source) == ("feature_major" in name)
     got = np.asarray(f(x, w))
     want = lax.conv_general_dilated_p.impl(x, w, **f.trace(x, w).jaxpr.eqns[0].params)
     assert got.dtype == want.dtype and got.shape == want.shape

@@ -13,6 +13,10 @@ spatial...), so NHWC and NCHW alike need no transposing copy. Two paths, picked 
   ``positions x (taps * features)`` matrix and multiplied by the repacked kernel with the
   blocked matmul of ``runtime/tp_matmul.h`` (threaded and deterministic).
 
+The loop groups the planner fuses into the kernel (``conv_epilogue.py``) run on each
+block of output as soon as it is computed: per (image, group, chunk) after its GEMM,
+per (image, feature) after its direct loops.
+
 The CUDA template runs one thread per output element with the direct loop's order, so it
 computes the direct path's bits.
 """
@@ -40,6 +44,8 @@ GEMM_MIN_FLOPS = 1 << 16
 PARALLEL_MIN_FLOPS = 1 << 18
 #: Bytes of one chunk of patches (a thread's, kept in its L2 cache).
 PATCH_CHUNK_BYTES = 1 << 19
+#: Window width from which im2col copies feature by feature (``ConvPlan.chan_major``).
+CHAN_MAJOR_MIN_WIDTH = 8
 #: Threads of the GEMM path at most (each has its patch buffer in the workspace).
 MAX_TEAM = 16
 
@@ -89,6 +95,13 @@ class ConvPlan(KernelFields):
     gemm_shape: list = None   # (M, N, K) of one chunk's product
     team: int = 1
     units: int = 1
+    chan_major: bool = False  # patch columns feature by feature (input features strided)
+    #: Body lines of the fused consumers run on each block of output (``conv_epilogue``)
+    epilogue: list = None
+    #: The stride of the output positions traversed as one run, None if they are not one
+    epilogue_m_stride: int = None
+    #: The epilogue loops over features inside positions (contiguous features)
+    epilogue_o_inner: bool = False
 
 
 @dataclass(frozen=True)
@@ -173,6 +186,14 @@ def conv_fields(e, ins, out) -> ConvPlan:
         fields.gemm, fields.groups, fields.M, fields.Kc, fields.sfx = True, groups, M, Kc, sfx
         fields.patch_bytes, fields.nhwc, fields.m_stride = patch_bytes, nhwc, m_stride
         fields.MC, fields.chunks, fields.w_bytes = MC, chunks, w_bytes
+        # Wide windows over rows of adjacent inputs whose features are not adjacent (a
+        # weight gradient's: the images are the features): the patch columns go feature
+        # by feature, so each feature's window is read along its rows instead of one
+        # strided element per feature and tap. (With 3x3 windows the tap-major copy,
+        # a run of features per tap, measured faster.)
+        fields.chan_major = (CG > 1 and fields.xs[1] != 1 and fields.xs[-1] == 1
+                             and window[-1] >= CHAN_MAJOR_MIN_WIDTH
+                             and fields.rhs_dil[-1] == 1 and fields.lhs_dil[-1] == 1)
         fields.gemm_shape, fields.team = list(shape), MAX_TEAM
         fields.units = max(1, min(NB * groups * chunks, flops // PARALLEL_MIN_FLOPS))
         fields.scratch = [ConvScratch(w_bytes + MAX_TEAM * patch_bytes, None, w_bytes,

@@ -18,6 +18,10 @@ Row fusion (C only): consecutive groups over the same rows holding a reduction o
 trailing axes (softmax's max, exp, sum, quotient) become one kernel looping over rows,
 each row's phases in turn (``row_kernels.py``); what the run makes and nothing after it
 reads lives in locals, not the workspace.
+
+Conv epilogues (C only): later loop groups that read a convolution's output elementwise
+and otherwise only values made before it (bias add, activation) run inside the conv
+kernel on each block of its output (``conv_epilogue.py``).
 """
 from __future__ import annotations
 
@@ -32,6 +36,7 @@ from ..passes.dce import eliminate_dead_code
 from . import control, emit_c, kernels, prng_c, row_kernels, special_c  # noqa: F401  (prng_c, special_c fill the table)
 from . import window_kernels  # noqa: F401  (fills the table: pooling kernels)
 from . import bits_c  # noqa: F401,E402  (fills the table)
+from . import conv_epilogue
 from .body import BodyBuilder, eqn_comment, local_name, pointer_name
 from .lowering import (CONTROL, HOST, INDEX_MAP, RANDOM_SOURCE, REDUCTION, Lowering, fusible,
                        lowering_of, register)
@@ -375,9 +380,19 @@ class Planner:
         donated = {v for v in donated if v not in pinned}
         live, steps = [], []  # live: [var, buffer, nbytes] of this block's temporaries
         runs = row_kernels.row_runs(groups, eqns) if self.fuse_rows else {}
+        # Loop groups computed inside a convolution's kernel (C only, as row fusion).
+        epilogues = conv_epilogue.epilogue_groups(
+            groups, eqns, {i for s, (end, _, _) in runs.items() for i in range(s, end)}) \
+            if self.fuse_rows else {}
+        absorbed = {i for got in epilogues.values() for i in got}
         gi = 0
         while gi < len(groups):
-            if gi in runs:
+            if gi in epilogues:
+                steps.append(self._conv_epilogue_step(groups, gi, epilogues[gi], eqns,
+                                                      pinned, live))
+            elif gi in absorbed:
+                pass  # run by its convolution's kernel
+            elif gi in runs:
                 end, n, r = runs[gi]
                 steps.extend(self._row_run(groups[gi:end], n, r, eqns, pinned, live,
                                            last_use, end - 1))
@@ -417,6 +432,23 @@ class Planner:
                 self.kernel_name(), root, self.buffers, self.names))
         return self.add_kernel(_fused_kernel(
             self.kernel_name(), g, eqns, self.buffers, self.names))
+
+    def _conv_epilogue_step(self, groups, gi, absorbed, eqns, pinned, live) -> dict:
+        """A convolution's kernel with the loop groups ``absorbed`` (indices) as its
+        epilogue (``conv_epilogue``); their roots' buffers are bound here, where they are
+        now written."""
+        root = eqns[groups[gi]["root"]]
+        gs = [groups[i] for i in absorbed]
+        for g in gs:
+            self._bind_outputs(eqns[g["root"]], pinned, live)
+        first = conv_epilogue.in_place_root(groups, eqns, gi, absorbed)
+        out = root.outvars[0]
+        if first is not None and out not in pinned and out not in self.buffers:
+            self.buffers[out] = self.buffers[first]  # no buffer of its own
+        self._bind_outputs(root, pinned, live)
+        return self.add_kernel(conv_epilogue.conv_epilogue_kernel(
+            self.kernel_name(), root, gs, eqns, self.buffers, self.names,
+            eqn_comment(root, self.names)))
 
     def _row_run(self, run, n, r, eqns, pinned, live, last_use, last) -> list:
         """The steps of a run of groups over the same rows (``row_kernels``): one
