@@ -34,9 +34,9 @@ from . import emit_c
 from .body import BodyBuilder, _stmt_lines
 from .index import row_major_strides
 from .kernel_plans import GatherPlan, KernelParam, ScatterPlan, WindowRun
-from .program import PARALLEL_MIN_ELEMENTS
+from .program import PARALLEL_MIN_ELEMENTS, FusedOperand
 
-__all__ = ["RULES", "indexing_kernel"]
+__all__ = ["RULES", "FUSED_INDICES", "INDICES", "indexing_kernel"]
 
 
 #: The elementwise primitive each scatter combines with (None: replace, or apply the
@@ -172,25 +172,45 @@ def _start_lines(values, dtypes_, dims, operand_shape, window) -> tuple:
 def _batch_starts(ind, names, loops, dims, operand_shape, window, checked) -> tuple:
     """``_start_lines`` for starts read from this batch's index vector ``iv``, with the
     line pointing ``iv`` into the indices first (when any start reads it); the
-    condition only where the mode ``checked`` the bounds (else None)."""
-    reads = [f"iv[{k}]" for k in range(ind.aval.shape[-1])]
+    condition only where the mode ``checked`` the bounds (else None).
+
+    Fused indices (a ``FusedOperand``: ``x[i]``'s wrapping of negative ``i``) are
+    computed here instead, one statement per fused equation, from the buffers they
+    read: no index array is stored between the two."""
+    iv = _offset(names, loops, "iv")
+    if isinstance(ind, FusedOperand):
+        bb = BodyBuilder(ind.producer, ind.buffers, ind.names)
+        reads = [bb.value(ind.var, bb.index(ind.aval.shape, flat=_plus(iv, str(k))))
+                 for k in range(ind.aval.shape[-1])]
+        head = _stmt_lines(bb.stmts)
+    else:
+        reads = [f"iv[{k}]" for k in range(ind.aval.shape[-1])]
+        head = []
     lines, cond, base = _start_lines(reads, [ind.aval.dtype] * len(reads), dims,
                                      operand_shape, window)
     cond = cond if checked and cond else None
-    if any("iv[" in t for t in lines + [cond or ""]):
-        lines.insert(0, f"const {ind.ctype} *iv = "
-                        f"{_at(ind.name, _offset(names, loops, 'iv'))};")
-    return lines, cond, base
+    if not head and any("iv[" in t for t in lines + [cond or ""]):
+        head = [f"const {ind.ctype} *iv = {_at(ind.name, iv)};"]
+    return head + lines, cond, base
 
 
 # ---------------------------------------------------------------------------------------
 # Parameters
 
+def _expand(entries):
+    """``entries`` with a fused operand replaced by the buffers its equations read."""
+    for b, writable, restrict in entries:
+        if isinstance(b, FusedOperand):
+            yield from ((leaf, False, True) for leaf in b.leaves())
+        else:
+            yield b, writable, restrict
+
+
 def _param_list(entries) -> list:
     """C parameters for ``(buffer, writable, restrict)`` entries, once per buffer (a
     buffer passed twice keeps ``restrict`` only if every use allows it)."""
     seen: dict = {}
-    for b, writable, restrict in entries:
+    for b, writable, restrict in _expand(entries):
         if isinstance(b, Literal):
             continue
         w, r, _ = seen.get(b.name, (False, True, b))
@@ -419,3 +439,7 @@ def indexing_kernel(e, ins, outs) -> tuple:
 
 #: The primitives this module compiles.
 RULES = frozenset(COMBINE) | {indexing.gather_p, indexing.dynamic_update_slice_p}
+#: Those whose index operand (at position ``INDICES``) the kernel may compute from its
+#: fused producers, per index vector (``_batch_starts``).
+FUSED_INDICES = frozenset(COMBINE) | {indexing.gather_p}
+INDICES = 1
