@@ -339,16 +339,30 @@ def _gather(e, x, ind, out) -> tuple:
                                       for lp in window],
                                      lambda d, s: f"dst[{d}] = {_fill(out.aval.dtype, p)};")
     window_loops, window_lines, run = _window(window)
+    offset = _plus(base, _offset(names, loops, "src"))
+    # One element per index vector, many of them: block the batch loop (see BLOCK).
+    block = BLOCK if (len(loops) == 1 and loops[0].extent > BLOCK and not window_loops
+                      and run is None and cond is None) else 0
     return "kernel_gather.j2", GatherPlan(
         params=_param_list([(x, False, True), (ind, False, True), (out, True, True)]),
         empty=out.aval.size == 0, ctype=out.ctype,
         batch=list(zip(names, [lp.extent for lp in loops], strict=True)),
         parallel=out.aval.size >= PARALLEL_MIN_ELEMENTS and len(loops) > 0,
         prologue=start_lines,
-        src=_at(x.name, _plus(base, _offset(names, loops, "src"))),
-        dst=_at(out.name, _offset(names, loops, "dst")),
+        src=_at(x.name, offset), dst=_at(out.name, _offset(names, loops, "dst")),
         window=window_loops, move=window_lines, run=run, guard=cond,
-        fill_window=fill_loops, fill_move=fill_lines)
+        fill_window=fill_loops, fill_move=fill_lines, block=block,
+        offset_type="int32_t" if x.aval.size <= np.iinfo(np.int32).max else "int64_t",
+        offset=offset, block_src=f"{x.name} + tp_at[tp_j]")
+
+
+#: Index vectors per block of a gather moving one element per index vector (``x[i]``):
+#: the block's clamped source offsets are computed first, by a loop the compiler
+#: vectorises, into a stack array that stays in L1; the loop of loads after it then holds
+#: only a load, a load and a store per element, so that the out-of-order core keeps more
+#: of its cache misses in flight than with the index arithmetic in between (1M random
+#: float32 from 1M: 1.8 ms -> 1.25 ms on one core).
+BLOCK = 1024
 
 
 def _fill(dtype, params) -> str:
