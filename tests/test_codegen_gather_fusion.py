@@ -65,6 +65,10 @@ CASES = [
     ("computed_indices", lambda x, y: x[(y * 7).astype(np.int32) - 3],
      (_X, _values(np.float32, (30,), 5).clip(-9, 9)),
      lambda x, y: x[_wrap_clip((y * np.float32(7)).astype(np.int32) - 3, 50)]),
+    # sqrt is costly: it stays a loop of its own, the cheap rest fuses
+    ("costly_indices", lambda x, y: x[jnp.sqrt(y).astype(np.int32) - 4],
+     (_X, np.abs(_values(np.float32, (30,), 6)) * 60),
+     lambda x, y: x[_wrap_clip(np.sqrt(y).astype(np.int32) - 4, 50)]),
     ("float16_operand", lambda x, i: x[i], (_X.astype(np.float16), _ints(-50, 50, 9)),
      lambda x, i: x[_wrap_clip(i, 50)]),
     ("fill_mode", lambda x, i: x.at[i].get(mode="fill", fill_value=-1.0),
@@ -135,6 +139,12 @@ def test_index_normalisation_fuses_into_the_gather():
     for eqn in ("c = lt b 0:i32[]", "d = add b 50:i32[]", "e = select_n c b d"):
         assert f"/* {eqn} */" in kernels[0]
     assert "const int32_t b = B[g0];" in kernels[0]
+
+
+def test_costly_index_expressions_are_stored_first():
+    _, fn, args, _ = next(c for c in CASES if c[0] == "costly_indices")
+    kernels = _kernels(fn, *args)
+    assert len(kernels) == 2 and "sqrtf(" in kernels[0] and "sqrtf(" not in kernels[1]
 
 
 def test_scatter_indices_fuse_into_the_scatter():

@@ -6,7 +6,9 @@ reused once dead) and an ordered list of ``KernelPlan``\\ s, the only thing temp
 
 Fusion (what XLA calls loop fusion): walking the equations from last to first, a fusible
 equation (elementwise, structural index maps, ``iota``) joins the kernel of its users
-when they all sit in one loop or reduction kernel; otherwise its value is materialised
+when they all sit in one loop or reduction kernel, or in a kernel of its own that
+computes that operand itself (``Lowering.fused_operands``: a gather's or scatter's
+indices, wrapped per index vector in its loop); otherwise its value is materialised
 in a buffer and it roots a kernel of its own. Values with several users in one kernel
 are computed once per index (locals are memoised by variable and index). Everything
 else (``dot_general``, ``sort``, cumulative ops, ``concatenate``, ``stack``, ``split``,
@@ -154,8 +156,10 @@ def _groups(closed: ClosedJaxpr, materialized: set):
             if v not in materialized and len(gids) == 1:
                 g = groups[next(iter(gids))]
                 at = reads.get(v, set())
-                if (g["kind"] in ("loop", "reduce") or g["fuses"]) and not (
-                        is_expensive(e) and g["size"] > v.aval.size) and not (
+                # (a kernel's fused operand takes cheap equations only: a CUDA gather
+                # recomputes its indices for each element of a window)
+                costly = is_expensive(e) and (g["fuses"] or g["size"] > v.aval.size)
+                if (g["kind"] in ("loop", "reduce") or g["fuses"]) and not costly and not (
                         len(at) > 1 and cost.get(v, 0) > RECOMPUTE_MAX_OPS) and \
                         len(g["members"]) < MAX_FUSED_EQNS:
                     g["members"].append(k)
@@ -177,8 +181,8 @@ def _groups(closed: ClosedJaxpr, materialized: set):
                 materialized.add(a)
         materialized.update(o for o in e.outvars if kind != "loop" or o is e.outvars[0])
         gid = len(groups)
-        groups.append(dict(id=gid, kind=kind, root=k, members=[k], fuses=bool(fuses),
-                           size=max((a.aval.size for a in fuses), default=size)))
+        groups.append(dict(id=gid, kind=kind, root=k, members=[k], size=size,
+                           fuses=bool(fuses)))
         group_of[k] = gid
         if kind != "opaque" or fuses:
             note_reads(k, e, {new_path(("root", k))})
