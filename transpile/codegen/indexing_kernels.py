@@ -351,7 +351,7 @@ def _gather(e, x, ind, out) -> tuple:
         prologue=start_lines,
         src=_at(x.name, offset), dst=_at(out.name, _offset(names, loops, "dst")),
         window=window_loops, move=window_lines, run=run, guard=cond,
-        fill_window=fill_loops, fill_move=fill_lines, block=block,
+        fill_window=fill_loops, fill_move=fill_lines, size=out.aval.size, block=block,
         offset_type="int32_t" if x.aval.size <= np.iinfo(np.int32).max else "int64_t",
         offset=offset, block_src=f"{x.name} + tp_at[tp_j]")
 
