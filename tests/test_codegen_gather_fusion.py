@@ -1,11 +1,12 @@
-"""Gathers and scatters whose index expressions fuse into their kernel, against NumPy.
+"""Gathers whose index expressions fuse into their kernel, and scatters, against NumPy.
 
 ``x[i]`` stages the wrapping of negative indices (``lt``, ``add``, ``select_n``,
 ``broadcast_in_dim``) before its ``gather``: the planner computes it per index vector
 inside the gather's loop (``Lowering.fused_operands``), so no index array is stored.
 Large single-element gathers also run their batch loop in blocks
-(``indexing_kernels.BLOCK``). Each case runs under ``jit`` and eagerly, and the
-gathers' gradients (a scatter-add) are checked against ``np.add.at``.
+(``indexing_kernels.BLOCK``). Scatters keep their index arithmetic in a loop of its
+own. Each case runs under ``jit`` and eagerly, and the gathers' gradients (a
+scatter-add) are checked against ``np.add.at``.
 """
 import numpy as np
 import pytest
@@ -86,7 +87,7 @@ CASES = [
      lambda x, i: _scatter_add_ref(x, i, np.float32(2))),
     # The update's indices are read from the array it updates (a temporary, which an
     # update may otherwise overwrite in place): a later index must not read an earlier
-    # update.
+    # update (were a scatter's indices fused, Planner._group_step's guard keeps this).
     ("scatter_reads_its_operand",
      lambda x: (y := x * 2).at[(y / 2).astype(np.int32)].add(4.0) * 3,
      (np.array([1, 0, 3, 2, 5, 4], np.float32),),
@@ -147,9 +148,10 @@ def test_costly_index_expressions_are_stored_first():
     assert len(kernels) == 2 and "sqrtf(" in kernels[0] and "sqrtf(" not in kernels[1]
 
 
-def test_scatter_indices_fuse_into_the_scatter():
+def test_scatter_indices_are_wrapped_by_a_parallel_loop_first():
+    # (a scatter's update loop runs on one thread: indexing_kernels.FUSED_INDICES)
     kernels = _kernels(lambda x, i, u: x.at[i].add(u), _X, _ints(-60, 60, 20), _X[:20])
-    assert len(kernels) == 1 and " = lt b 0:i32[] */" in kernels[0]
+    assert len(kernels) == 2 and " = lt b 0:i32[] */" in kernels[0]
 
 
 def test_large_single_element_gathers_are_blocked():

@@ -7,8 +7,8 @@ reused once dead) and an ordered list of ``KernelPlan``\\ s, the only thing temp
 Fusion (what XLA calls loop fusion): walking the equations from last to first, a fusible
 equation (elementwise, structural index maps, ``iota``) joins the kernel of its users
 when they all sit in one loop or reduction kernel, or in a kernel of its own that
-computes that operand itself (``Lowering.fused_operands``: a gather's or scatter's
-indices, wrapped per index vector in its loop); otherwise its value is materialised
+computes that operand itself (``Lowering.fused_operands``: a gather's indices,
+wrapped per index vector in its loop); otherwise its value is materialised
 in a buffer and it roots a kernel of its own. Values with several users in one kernel
 are computed once per index (locals are memoised by variable and index). Everything
 else (``dot_general``, ``sort``, cumulative ops, ``concatenate``, ``stack``, ``split``,
@@ -429,7 +429,7 @@ class Planner:
         root = eqns[g["root"]]
         if root.primitive.updates_in_place and not any(
                 root.invars[0] in eqns[k].invars for k in g["members"] if k != g["root"]):
-            # (an update whose fused indices read its operand must not overwrite it)
+            # (an update whose fused operands read its operand must not overwrite it)
             self._update_in_place(root, gi, last_use, pinned, donated, live)
         self._bind_outputs(root, pinned, live)
         kind = _kind(root)
