@@ -66,6 +66,9 @@ CASES = [
     ("computed_indices", lambda x, y: x[(y * 7).astype(np.int32) - 3],
      (_X, _values(np.float32, (30,), 5).clip(-9, 9)),
      lambda x, y: x[_wrap_clip((y * np.float32(7)).astype(np.int32) - 3, 50)]),
+    ("indices_from_the_operand", lambda x: x[x.astype(np.int32)],
+     (np.array([3, -1, 0, 2, 9, 1, -7], np.float32),),
+     lambda x: x[_wrap_clip(x.astype(np.int32), 7)]),
     # sqrt is costly: it stays a loop of its own, the cheap rest fuses
     ("costly_indices", lambda x, y: x[jnp.sqrt(y).astype(np.int32) - 4],
      (_X, np.abs(_values(np.float32, (30,), 6)) * 60),
