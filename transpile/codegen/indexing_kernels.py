@@ -34,9 +34,9 @@ from . import emit_c
 from .body import BodyBuilder, _stmt_lines
 from .index import row_major_strides
 from .kernel_plans import GatherPlan, KernelParam, ScatterPlan, WindowRun
-from .program import PARALLEL_MIN_ELEMENTS
+from .program import PARALLEL_MIN_ELEMENTS, FusedOperand
 
-__all__ = ["RULES", "indexing_kernel"]
+__all__ = ["RULES", "FUSED_INDICES", "INDICES", "indexing_kernel"]
 
 
 #: The elementwise primitive each scatter combines with (None: replace, or apply the
@@ -172,25 +172,45 @@ def _start_lines(values, dtypes_, dims, operand_shape, window) -> tuple:
 def _batch_starts(ind, names, loops, dims, operand_shape, window, checked) -> tuple:
     """``_start_lines`` for starts read from this batch's index vector ``iv``, with the
     line pointing ``iv`` into the indices first (when any start reads it); the
-    condition only where the mode ``checked`` the bounds (else None)."""
-    reads = [f"iv[{k}]" for k in range(ind.aval.shape[-1])]
+    condition only where the mode ``checked`` the bounds (else None).
+
+    Fused indices (a ``FusedOperand``: ``x[i]``'s wrapping of negative ``i``) are
+    computed here instead, one statement per fused equation, from the buffers they
+    read: no index array is stored between the two."""
+    iv = _offset(names, loops, "iv")
+    if isinstance(ind, FusedOperand):
+        bb = BodyBuilder(ind.producer, ind.buffers, ind.names)
+        reads = [bb.value(ind.var, bb.index(ind.aval.shape, flat=_plus(iv, str(k))))
+                 for k in range(ind.aval.shape[-1])]
+        head = _stmt_lines(bb.stmts)
+    else:
+        reads = [f"iv[{k}]" for k in range(ind.aval.shape[-1])]
+        head = []
     lines, cond, base = _start_lines(reads, [ind.aval.dtype] * len(reads), dims,
                                      operand_shape, window)
     cond = cond if checked and cond else None
-    if any("iv[" in t for t in lines + [cond or ""]):
-        lines.insert(0, f"const {ind.ctype} *iv = "
-                        f"{_at(ind.name, _offset(names, loops, 'iv'))};")
-    return lines, cond, base
+    if not head and any("iv[" in t for t in lines + [cond or ""]):
+        head = [f"const {ind.ctype} *iv = {_at(ind.name, iv)};"]
+    return head + lines, cond, base
 
 
 # ---------------------------------------------------------------------------------------
 # Parameters
 
+def _expand(entries):
+    """``entries`` with a fused operand replaced by the buffers its equations read."""
+    for b, writable, restrict in entries:
+        if isinstance(b, FusedOperand):
+            yield from ((leaf, False, True) for leaf in b.leaves())
+        else:
+            yield b, writable, restrict
+
+
 def _param_list(entries) -> list:
     """C parameters for ``(buffer, writable, restrict)`` entries, once per buffer (a
     buffer passed twice keeps ``restrict`` only if every use allows it)."""
     seen: dict = {}
-    for b, writable, restrict in entries:
+    for b, writable, restrict in _expand(entries):
         if isinstance(b, Literal):
             continue
         w, r, _ = seen.get(b.name, (False, True, b))
@@ -319,16 +339,30 @@ def _gather(e, x, ind, out) -> tuple:
                                       for lp in window],
                                      lambda d, s: f"dst[{d}] = {_fill(out.aval.dtype, p)};")
     window_loops, window_lines, run = _window(window)
+    offset = _plus(base, _offset(names, loops, "src"))
+    # One element per index vector, many of them: block the batch loop (see BLOCK).
+    block = BLOCK if (len(loops) == 1 and loops[0].extent > BLOCK and not window_loops
+                      and run is None and cond is None) else 0
     return "kernel_gather.j2", GatherPlan(
         params=_param_list([(x, False, True), (ind, False, True), (out, True, True)]),
         empty=out.aval.size == 0, ctype=out.ctype,
         batch=list(zip(names, [lp.extent for lp in loops], strict=True)),
         parallel=out.aval.size >= PARALLEL_MIN_ELEMENTS and len(loops) > 0,
         prologue=start_lines,
-        src=_at(x.name, _plus(base, _offset(names, loops, "src"))),
-        dst=_at(out.name, _offset(names, loops, "dst")),
+        src=_at(x.name, offset), dst=_at(out.name, _offset(names, loops, "dst")),
         window=window_loops, move=window_lines, run=run, guard=cond,
-        fill_window=fill_loops, fill_move=fill_lines)
+        fill_window=fill_loops, fill_move=fill_lines, size=out.aval.size, block=block,
+        offset_type="int32_t" if x.aval.size <= np.iinfo(np.int32).max else "int64_t",
+        offset=offset, block_src=f"{x.name} + tp_at[tp_j]")
+
+
+#: Index vectors per block of a gather moving one element per index vector (``x[i]``):
+#: the block's clamped source offsets are computed first, by a loop the compiler
+#: vectorises, into a stack array that stays in L1; the loop of loads after it then holds
+#: only a load, a load and a store per element, so that the out-of-order core keeps more
+#: of its cache misses in flight than with the index arithmetic in between (1M random
+#: float32 from 1M: 1.8 ms -> 1.25 ms on one core).
+BLOCK = 1024
 
 
 def _fill(dtype, params) -> str:
@@ -419,3 +453,10 @@ def indexing_kernel(e, ins, outs) -> tuple:
 
 #: The primitives this module compiles.
 RULES = frozenset(COMBINE) | {indexing.gather_p, indexing.dynamic_update_slice_p}
+#: Those whose index operand (at position ``INDICES``) the kernel may compute from its
+#: fused producers, per index vector (``_batch_starts``). Not the scatters: their
+#: update loop runs on one thread, and wrapping each index there made a 1M-update
+#: segment sum slower (0.64 ms -> 0.96 ms; 0.77 ms blocked as gathers are) than a
+#: parallel, vectorised loop storing the wrapped indices first.
+FUSED_INDICES = frozenset({indexing.gather_p})
+INDICES = 1

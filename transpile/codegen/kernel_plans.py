@@ -256,6 +256,15 @@ class GatherPlan(KernelFields):
     guard: str | None
     fill_window: list
     fill_move: list
+    #: elements of the output (a parallel loop's team size follows it)
+    size: int = 0
+    #: C only: index vectors per block of a blocked batch loop (0: not blocked), whose
+    #: source offsets ``offset`` (C, of the batch loop's variable) a first loop stores
+    #: as ``offset_type`` in ``tp_at``, read by the copies through ``block_src``
+    block: int = 0
+    offset_type: str = "int64_t"
+    offset: str = "0"
+    block_src: str = ""
 
 
 @dataclass(kw_only=True)

@@ -29,7 +29,7 @@ from .kernel_plans import (ArgReducePlan, CumulativePlan, DotPlan, JoinPlan, Ker
                            LoopPlan, ReducePlan, Scratch, SortPlan, SplitPlan,
                            ThreefryPlan)
 from .lowering import KERNEL, RANDOM_SOURCE, REDUCTION, Lowering, lowering_of, register
-from .program import PARALLEL_MIN_ELEMENTS, KernelPlan
+from .program import PARALLEL_MIN_ELEMENTS, FusedOperand, KernelPlan
 from .sort_plan import sort_fields
 
 __all__ = ["loop_kernel", "reduce_kernel", "opaque_kernel"]
@@ -401,18 +401,25 @@ def _threefry_fields(e, ins, outs) -> dict:
                 y0=outs[0].name, y1=outs[1].name, parallel=size >= PARALLEL_MIN_ELEMENTS)
 
 
-def opaque_kernel(kname, e, buffers, names) -> "KernelPlan":
+def opaque_kernel(kname, e, buffers, names, producer=None, comment=None) -> "KernelPlan":
     """The kernel of its own of ``e``, made by its primitive's builder in the lowering
-    table (``lowering.LOWERINGS``)."""
+    table (``lowering.LOWERINGS``). An operand made by an equation of ``producer`` (the
+    fused equations of ``Lowering.fused_operands``) arrives as a ``FusedOperand``."""
     p = e.primitive
     low = lowering_of(p)
     if low is None or low.build is None:
         raise NotImplementedError(f"transpile cannot compile primitive {p.name!r} to C yet")
-    ins = [buffers[a] if not hasattr(a, "val") else a for a in e.invars]
+    producer = producer or {}
+    ins = [a if hasattr(a, "val") else FusedOperand(a, producer, buffers, names)
+           if a in producer else buffers[a] for a in e.invars]
     outs = [buffers[o] for o in e.outvars]
-    reads = {b.name: b for b in ins if hasattr(b, "kind")}
-    common = dict(name=kname, comment=eqn_comment(e, names), reads=list(reads.values()),
-                  writes=outs)
+    reads = {}
+    for b in ins:
+        for leaf in b.leaves() if isinstance(b, FusedOperand) else [b]:
+            if hasattr(leaf, "kind"):
+                reads[leaf.name] = leaf
+    common = dict(name=kname, comment=comment or eqn_comment(e, names),
+                  reads=list(reads.values()), writes=outs)
     return low.build(kname, e, ins, outs, reads, common)
 
 
@@ -513,4 +520,7 @@ register(layout.split_p, Lowering(KERNEL, build=_split_kernel))
 register(sort_mod.sort_p, Lowering(KERNEL, build=_sort))
 register(prng.threefry2x32_p, Lowering(KERNEL, build=_threefry))
 register(frozenset(linalg_kernels.RULES), Lowering(KERNEL, build=_linalg))
-register(indexing_kernels.RULES, Lowering(KERNEL, build=_indexing))
+register(indexing_kernels.RULES - indexing_kernels.FUSED_INDICES,
+         Lowering(KERNEL, build=_indexing))
+register(indexing_kernels.FUSED_INDICES,
+         Lowering(KERNEL, build=_indexing, fused_operands=(indexing_kernels.INDICES,)))

@@ -13,6 +13,8 @@ One entry per primitive, filled next to the code that lowers it:
   (``"sum"``, ``"max"``, ...; ``kernels.py``);
 * ``KERNEL``: a kernel of its own, made by ``build(kname, eqn, ins, outs, reads,
   common)`` (dot, sort, cumulative, gather/scatter, linalg, threefry, joins...);
+  the operands at ``fused_operands`` arrive as ``program.FusedOperand`` when their
+  elementwise producers joined the kernel (a gather's index normalisation);
 * ``CONTROL``: ``cond``/``while``/``scan``, steps of the entry (``control.py``);
 * ``HOST``: a call back into Python from the entry (``plan.Planner.host_step``).
 
@@ -57,6 +59,9 @@ class Lowering:
     reduction: str | None = None
     #: whether one equation of this primitive may fuse (default: all of them)
     fuses: Callable | None = None
+    #: KERNEL: operand positions whose fusible producers the kernel computes itself, per
+    #: element it reads (a gather's indices), instead of reading them from a buffer
+    fused_operands: tuple = ()
 
 
 #: primitive -> Lowering
@@ -75,7 +80,8 @@ def register(prims, lowering: Lowering) -> None:
         if old is not None:
             kind = ELEMENTWISE if ELEMENTWISE in (old.kind, new.kind) else new.kind
             new = Lowering(kind, old.emit or new.emit, old.build or new.build,
-                           old.reduction or new.reduction, old.fuses or new.fuses)
+                           old.reduction or new.reduction, old.fuses or new.fuses,
+                           old.fused_operands or new.fused_operands)
         LOWERINGS[p] = new
 
 

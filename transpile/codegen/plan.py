@@ -6,7 +6,9 @@ reused once dead) and an ordered list of ``KernelPlan``\\ s, the only thing temp
 
 Fusion (what XLA calls loop fusion): walking the equations from last to first, a fusible
 equation (elementwise, structural index maps, ``iota``) joins the kernel of its users
-when they all sit in one loop or reduction kernel; otherwise its value is materialised
+when they all sit in one loop or reduction kernel, or in a kernel of its own that
+computes that operand itself (``Lowering.fused_operands``: a gather's indices,
+wrapped per index vector in its loop); otherwise its value is materialised
 in a buffer and it roots a kernel of its own. Values with several users in one kernel
 are computed once per index (locals are memoised by variable and index). Everything
 else (``dot_general``, ``sort``, cumulative ops, ``concatenate``, ``stack``, ``split``,
@@ -159,8 +161,10 @@ def _groups(closed: ClosedJaxpr, materialized: set):
             if v not in materialized and len(gids) == 1:
                 g = groups[next(iter(gids))]
                 at = reads.get(v, set())
-                if g["kind"] in ("loop", "reduce") and not (
-                        is_expensive(e) and g["size"] > v.aval.size) and not (
+                # (a kernel's fused operand takes cheap equations only: a CUDA gather
+                # recomputes its indices for each element of a window)
+                costly = is_expensive(e) and (g["fuses"] or g["size"] > v.aval.size)
+                if (g["kind"] in ("loop", "reduce") or g["fuses"]) and not costly and not (
                         len(at) > 1 and cost.get(v, 0) > RECOMPUTE_MAX_OPS) and \
                         len(g["members"]) < MAX_FUSED_EQNS:
                     g["members"].append(k)
@@ -174,18 +178,37 @@ def _groups(closed: ClosedJaxpr, materialized: set):
             kind, size = "reduce", e.invars[0].aval.size
         else:
             kind, size = "opaque", 0
+        # A kernel of its own reads its operands from buffers, except those it computes
+        # per element from their fused producers (a gather's indices: _fused_operands).
+        fuses = _fused_operands(e) if kind == "opaque" else set()
         for a in e.invars:
-            if isinstance(a, Var) and kind == "opaque":
+            if isinstance(a, Var) and kind == "opaque" and a not in fuses:
                 materialized.add(a)
         materialized.update(o for o in e.outvars if kind != "loop" or o is e.outvars[0])
         gid = len(groups)
-        groups.append(dict(id=gid, kind=kind, root=k, members=[k], size=size))
+        groups.append(dict(id=gid, kind=kind, root=k, members=[k], size=size,
+                           fuses=bool(fuses)))
         group_of[k] = gid
-        if kind != "opaque":
+        if kind != "opaque" or fuses:
             note_reads(k, e, {new_path(("root", k))})
     # A reduction's operand producers joined it; any other fusible value it reads whose
     # users span several groups was materialised above.
     return sorted(groups, key=lambda g: g["root"])
+
+
+def _fused_operands(e) -> set:
+    """The operands of kernel ``e`` whose fusible producers may join its kernel
+    (``Lowering.fused_operands``): values made by a fusible equation and read by ``e``
+    alone, at those positions only (an operand it also reads from a buffer is stored)."""
+    low = lowering_of(e.primitive)
+    positions = () if low is None else low.fused_operands
+    out = set()
+    for pos in positions:
+        a = e.invars[pos]
+        if isinstance(a, Var) and all(b is not a for q, b in enumerate(e.invars)
+                                      if q not in positions):
+            out.add(a)
+    return out
 
 
 def _absorb_transposes(closed: ClosedJaxpr) -> ClosedJaxpr:
@@ -419,7 +442,9 @@ class Planner:
 
     def _group_step(self, g, gi, eqns, last_use, pinned, donated, live) -> dict:
         root = eqns[g["root"]]
-        if root.primitive.updates_in_place:
+        if root.primitive.updates_in_place and not any(
+                root.invars[0] in eqns[k].invars for k in g["members"] if k != g["root"]):
+            # (an update whose fused operands read its operand must not overwrite it)
             self._update_in_place(root, gi, last_use, pinned, donated, live)
         self._bind_outputs(root, pinned, live)
         kind = _kind(root)
@@ -428,8 +453,11 @@ class Planner:
         if kind == HOST:
             return self.host_step(root)
         if g["kind"] == "opaque":
+            fused = [k for k in g["members"] if k != g["root"]]
             return self.add_kernel(kernels.opaque_kernel(
-                self.kernel_name(), root, self.buffers, self.names))
+                self.kernel_name(), root, self.buffers, self.names,
+                producer={eqns[k].outvars[0]: eqns[k] for k in fused},
+                comment=_group_comment(g, eqns, self.names) if fused else None))
         return self.add_kernel(_fused_kernel(
             self.kernel_name(), g, eqns, self.buffers, self.names))
 
@@ -527,15 +555,22 @@ def _take(free: list, nbytes: int):
 _COMMENT_EQNS = 32
 
 
-def _fused_kernel(kname, g, eqns, buffers, names) -> KernelPlan:
-    root = eqns[g["root"]]
+def _group_comment(g, eqns, names) -> str:
+    """The kernel's header comment: its first few equations (the body has a comment
+    per equation)."""
     members = sorted(g["members"])
-    producer = {eqns[k].outvars[0]: eqns[k] for k in members}
-    # The body has a comment per equation; the kernel's own one lists the first few.
     shown = members if len(members) <= _COMMENT_EQNS else members[:_COMMENT_EQNS]
     comment = "; ".join(_eqn_text(eqns[k], names) for k in shown)
     if len(shown) < len(members):
         comment += f"; ... ({len(members) - len(shown)} more)"
+    return comment
+
+
+def _fused_kernel(kname, g, eqns, buffers, names) -> KernelPlan:
+    root = eqns[g["root"]]
+    members = sorted(g["members"])
+    producer = {eqns[k].outvars[0]: eqns[k] for k in members}
+    comment = _group_comment(g, eqns, names)
     if g["kind"] == "reduce":
         return kernels.reduce_kernel(kname, root, producer, buffers, names, comment,
                                      PARALLEL_MIN_ELEMENTS)

@@ -12,7 +12,7 @@ from ..ir import Var
 from . import emit_c
 from .kernel_plans import KernelFields
 
-__all__ = ["Buffer", "KernelPlan", "Program", "PARALLEL_MIN_ELEMENTS"]
+__all__ = ["Buffer", "FusedOperand", "KernelPlan", "Program", "PARALLEL_MIN_ELEMENTS"]
 
 #: Below this many elements a kernel runs on the calling thread: starting the OpenMP
 #: team costs more than the loop.
@@ -39,6 +39,36 @@ class Buffer:
     @property
     def nbytes(self) -> int:
         return int(self.aval.size) * self.aval.dtype.itemsize
+
+
+@dataclass
+class FusedOperand:
+    """An operand of a kernel of its own that has no buffer: the kernel computes its
+    elements from the fused equations ``producer`` (Var -> equation) over the
+    ``buffers`` they read, as a loop body does (``body.BodyBuilder``)."""
+    var: Var
+    producer: dict
+    buffers: dict
+    names: dict
+
+    @property
+    def aval(self) -> core.ShapedArray:
+        return self.var.aval
+
+    def leaves(self) -> list:
+        """The buffers the fused equations read, in first-read order."""
+        out, seen, stack = [], set(), [self.var]
+        while stack:
+            v = stack.pop()
+            if not isinstance(v, Var) or v in seen:
+                continue
+            seen.add(v)
+            e = self.producer.get(v)
+            if e is None:
+                out.append(self.buffers[v])
+            else:
+                stack.extend(reversed(e.invars))
+        return out
 
 
 @dataclass
