@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import core, dtypes
 from ..core import ShapedArray
+from . import _float8
 
 __all__ = ["reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "reduce_and",
            "reduce_or", "reduce_xor", "argmax", "argmin", "cumsum", "cumprod", "cummax",
@@ -117,6 +118,8 @@ def _reduce_impl(op: str):
         axes = tuple(int(a) for a in axes)
         if not axes:
             return x
+        if op in ("sum", "prod") and _float8.is_small(x.dtype):
+            return _float8.reduce_rounded(x, axes, op)
         if op in ("sum", "prod"):
             fn = np.sum if op == "sum" else np.prod
             # A contiguous operand already in the accumulation dtype is summed where it
