@@ -76,7 +76,9 @@ TP_INLINE uint32_t tp_f8_encode(float x, int E, int M, int bias, int rule)
     uint32_t fexp = a >> 23, top = (1u << E) - 1u, sign_bit = 1u << (E + M);
     int shift = 23 - M;
     uint32_t mag;
-    if (rule == TP_F8_E8M0 || (int)fexp - 127 >= 1 - bias) {
+    if (rule == TP_F8_E8M0 && fexp == 0) {  /* 2^-127 (0) itself or below, else 2^-126 */
+        mag = a > 0x400000u;
+    } else if (rule == TP_F8_E8M0 || (int)fexp - 127 >= 1 - bias) {
         uint32_t even = rule == TP_F8_E8M0 ? 1u : (a >> shift) & 1u;
         int64_t r = (int64_t)((a + (1u << (shift - 1)) - 1u + even) >> shift);
         r -= (int64_t)(127 - bias) << M;

@@ -351,9 +351,11 @@ def _join(a, b):
             return node
     if a in SMALL_FLOATS or b in SMALL_FLOATS:
         names = tuple(str(_jax_node(n)) for n in (a, b))
+        bits = 8 if any(n in SMALL_FLOATS and n.itemsize * 8 == 8 and "float8" in n.name
+                        for n in (a, b)) else 4
         raise TypePromotionError(
             f"Input dtypes {names} have no available implicit dtype promotion path. To "
-            "avoid unintended promotion, 8-bit floats do not support implicit promotion. "
+            f"avoid unintended promotion, {bits}-bit floats do not support implicit promotion. "
             "If you'd like your inputs to be promoted to another type, you can do so "
             "explicitly using e.g. x.astype('float32')")
     raise TypeError(f"Cannot promote {_node_name(a)} and {_node_name(b)}: key arrays "
@@ -446,6 +448,8 @@ def dtype_and_weak(x) -> tuple[np.dtype, bool]:
         return aval.dtype, aval.weak_type
     if isinstance(x, bool):
         return bool_, False
+    if x is int or x is float or x is complex:  # Python's types are weak, as their values
+        return dtype_and_weak(x(0))
     if isinstance(x, int) and not isinstance(x, np.integer):
         return default_int_dtype(), True
     if isinstance(x, float) and not isinstance(x, np.floating):

@@ -609,7 +609,12 @@ def _convert_expr(a: str, src: np.dtype, dst: np.dtype) -> str:
         # float64 and integers round to float first (twice, as the NumPy rule does)
         return f"tp_{h}_round_h({a})" if src == F16 else f"tp_{h}_round((float)({a}))"
     if dtypes.is_small_float(src):  # exact in float (its NaN made canonical)
-        a, src = f"tp_{dtypes.half_name(src)}_round({a})", F32
+        if dst == BOOL and src == dtypes.float8_e8m0fnu:
+            return "(uint8_t)1"  # no zero (2^-127 would read as one under DAZ)
+        a = f"tp_{dtypes.half_name(src)}_round({a})"
+        if src == dtypes.float4_e2m1fn and dst.kind in "iu":  # XLA saturates its +-6
+            a = f"(({a}) * (fabsf({a}) == 6.0f ? INFINITY : 1.0f))"
+        src = F32
         if src == dst:
             return a
     if dtypes.is_complex(dst):  # C converts real and complex values to complex

@@ -8,10 +8,12 @@ converts the result back, per operation (observed on JAX 0.10.2's compiled HLO a
 The conversions are bit-level, driven by each format's parameters
 (``dtypes.SMALL_FLOATS``), and mirror ``runtime/tp_float8.h`` bit for bit: decoding is
 exact (NaN becomes float32's quiet NaN 0x7fc00000 of the NaN's sign, positive for the
-formats without a negative zero); encoding rounds to nearest even on the float32 bits and
-maps overflow to the format's infinity (``float8_e8m0fnu`` rounds ties up), NaN or (``float4_e2m1fn``) largest value, as XLA
-and ``ml_dtypes`` do. XLA's float16 -> ``float8_e5m2`` conversion turns every NaN into
-0x7f, and float NaN -> ``float4_e2m1fn`` gives 0x8: :func:`from_float32` takes both.
+formats without a negative zero); encoding rounds to nearest even on the float32 bits
+(``float8_e8m0fnu``: ties away from zero) and maps overflow to the format's infinity,
+NaN or (``float4_e2m1fn``) largest value, as XLA and ``ml_dtypes`` do. XLA's float16 ->
+``float8_e5m2`` conversion turns every NaN into 0x7f, and float NaN -> ``float4_e2m1fn``
+gives 0x8: :func:`from_float32` takes both. XLA converts ``float4_e2m1fn``'s +-6 to
+integers as +-infinity (saturated); ``elementwise.convert_values`` repeats that.
 """
 from __future__ import annotations
 
@@ -97,6 +99,8 @@ def from_float32(x: np.ndarray, dt, *, from_half: bool = False) -> np.ndarray:
     sub = np.where(s >= 26, 0, (sig + (1 << (s - 1)) - 1 + ((sig >> s) & 1)) >> s)
     is_normal = fexp - 127 >= 1 - bias if rule != "e8m0" else np.ones(a.shape, bool)
     mag = np.where(is_normal, normal, sub)
+    if rule == "e8m0":  # a float32 subnormal: 2**-127 (0) itself or below, else 2**-126
+        mag = np.where(fexp == 0, (a > 0x400000).astype(np.int64), mag)
     top = (1 << e) - 1
     max_bits = {"ieee": (top << m) - 1, "fn": (top << m) | ((1 << m) - 2),
                 "fnuz": (1 << (e + m)) - 1, "e8m0": 0xFE,

@@ -643,9 +643,13 @@ def convert_values(x: np.ndarray, new_dtype) -> np.ndarray:
     if _float8.is_small(new_dtype):
         return _float8.convert(x, new_dtype)
     if _float8.is_small(x.dtype):  # exact in float32; XLA converts from there
-        x = _float8.to_float32(x)
+        small, x = x.dtype, _float8.to_float32(x)
         if new_dtype == np.float32:
             return x
+        if new_dtype == np.bool_:  # not flushed: e8m0fnu's 2**-127 is true
+            return x != 0
+        if small == dtypes.float4_e2m1fn and new_dtype.kind in "iu":
+            x = x * np.where(np.abs(x) == 6, np.float32(np.inf), np.float32(1))  # XLA's
     if x.dtype == dtypes.bfloat16:  # exact in float32; XLA converts from there
         x = to_float32(x)
         if new_dtype == np.float32:
