@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import core, dtypes
 from ..core import ShapedArray
-from . import _float8
+from . import _bfloat16, _float8
 
 __all__ = ["reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "reduce_and",
            "reduce_or", "reduce_xor", "argmax", "argmin", "cumsum", "cumprod", "cummax",
@@ -282,6 +282,8 @@ def _cumulative(name: str, op: str):
     def impl(x, *, axis, reverse):
         if x.size == 0:
             return x
+        if op in ("sum", "prod") and x.dtype == dtypes.bfloat16:
+            return _bfloat16.scan(x, axis, op, reverse)
         if reverse:
             x = np.flip(x, axis)
         if op in ("sum", "prod"):
