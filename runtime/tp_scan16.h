@@ -7,16 +7,14 @@
  * elements are folded in index order from the initial value, so a reverse scan's
  * output j is ((init + x[j]) + x[j+1]) + ... up to its block's end, not a running sum
  * from the right. tp_scan16_bf16 does this on one line of float values (each exactly a
- * bfloat16), in place; scratch holds n / 15 + 16 floats. */
+ * bfloat16), in place; scratch holds n / 15 + 16 floats. The C kernel allocates one
+ * line and its scratch; a CUDA thread takes its slice of the kernel's scratch. */
 #ifndef TP_SCAN16_H
 #define TP_SCAN16_H
 
 #include <stdint.h>
-#include <stdlib.h>
 #include "transpile_macros.h"
 #include "tp_bf16.h"
-
-#if !defined(__CUDACC__)  /* the CUDA kernels scan each line in order */
 
 TP_INLINE float tp_scan16_step(float acc, float v, int prod)
 {
@@ -39,7 +37,7 @@ TP_INLINE void tp_scan16_direct(float *x, int64_t n, int prod, int reverse)
     }
 }
 
-TP_INLINE void tp_scan16_bf16(float *x, int64_t n, int prod, int reverse, float *scratch)
+TP_FUNCTION void tp_scan16_bf16(float *x, int64_t n, int prod, int reverse, float *scratch)
 {
     if (n <= 16) {
         tp_scan16_direct(x, n, prod, reverse);
@@ -61,5 +59,4 @@ TP_INLINE void tp_scan16_bf16(float *x, int64_t n, int prod, int reverse, float 
     }
 }
 
-#endif /* !__CUDACC__ */
 #endif /* TP_SCAN16_H */
