@@ -16,6 +16,14 @@
 #include "transpile_macros.h"
 #include "tp_bf16.h"
 
+/* Recursive, so not force-inlined under nvcc; plain static inline in C (no warning when
+ * unused). */
+#if defined(__CUDACC__)
+#define TP_SCAN16_FN static __device__
+#else
+#define TP_SCAN16_FN static inline
+#endif
+
 TP_INLINE float tp_scan16_step(float acc, float v, int prod)
 {
     return tp_bf16_to_f32(tp_f32_to_bf16(prod ? acc * v : acc + v));
@@ -37,7 +45,7 @@ TP_INLINE void tp_scan16_direct(float *x, int64_t n, int prod, int reverse)
     }
 }
 
-TP_FUNCTION void tp_scan16_bf16(float *x, int64_t n, int prod, int reverse, float *scratch)
+TP_SCAN16_FN void tp_scan16_bf16(float *x, int64_t n, int prod, int reverse, float *scratch)
 {
     if (n <= 16) {
         tp_scan16_direct(x, n, prod, reverse);
