@@ -54,6 +54,8 @@
 
 #include "transpile_macros.h"
 #include "tp_bf16.h"
+#include "tp_float8.h"
+#include "tp_scan16.h"
 #include <float.h>
 #include <limits.h>
 #include <math.h>

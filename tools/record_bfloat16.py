@@ -106,6 +106,28 @@ def record() -> dict:
     out["long_vector"] = bits(big)
     out["long_sum"] = answer(jnp.sum, big)
     out["long_cumsum"] = answer(jnp.cumsum, big)
+    # Scans longer than 16: XLA:CPU splits them into blocks of 16 (ReduceWindowRewriter)
+    srng = np.random.default_rng(1)  # its own stream: the other operands stay as they were
+    near1 = bf(1.0 + srng.standard_normal((3, 40)) * 0.05)
+    wide = bf(srng.standard_normal((3, 40)) * 4)
+    tall = bf(srng.standard_normal((300, 2)) + 0.5)
+    out["scan_operands"] = {"near1": bits(near1), "wide": bits(wide), "tall": bits(tall)}
+    out["scans"] = {
+        "cumsum_wide_1": answer(lambda a: lax.cumsum(a, axis=1), wide),
+        "cumsum_wide_1_rev": answer(lambda a: lax.cumsum(a, axis=1, reverse=True), wide),
+        "cumsum_tall_0": answer(lambda a: lax.cumsum(a, axis=0), tall),
+        "cumsum_tall_0_rev": answer(lambda a: lax.cumsum(a, axis=0, reverse=True), tall),
+        "cumsum_17": answer(lambda a: lax.cumsum(a[0, :17], axis=0), wide),
+        "cumsum_16": answer(lambda a: lax.cumsum(a[0, :16], axis=0), wide),
+        "cumprod_near1_1": answer(lambda a: lax.cumprod(a, axis=1), near1),
+        "cumprod_near1_1_rev": answer(lambda a: lax.cumprod(a, axis=1, reverse=True), near1),
+        "jnp_cumsum_tall": answer(jnp.cumsum, tall),
+        "mean_wide_1": answer(lambda a: jnp.mean(a, axis=1), wide),
+        "mean_tall_0": answer(lambda a: jnp.mean(a, axis=0), tall),
+        "mean_tall": answer(jnp.mean, tall),
+        "var_tall_0": answer(lambda a: jnp.var(a, axis=0), tall),
+    }
+    out["jaxpr_mean"] = str(jax.make_jaxpr(lambda u: jnp.mean(u, axis=1))(wide))
 
     s = bf([3.0, -0.0, 0.0, float("nan"), -1.5, float("inf"), 2.0, -float("inf"), 1e-3, -7.0])
     out["sort_operand"] = bits(s)

@@ -18,7 +18,9 @@ from .errors import jax_array_error
 
 __all__ = [
     "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float16", "bfloat16", "float32", "float64", "complex64", "complex128", "canonicalize_dtype", "result_type", "promote_types",
+    "float16", "bfloat16", "float8_e4m3fn", "float8_e5m2", "float8_e4m3b11fnuz",
+    "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e3m4", "float8_e4m3", "float8_e8m0fnu",
+    "float4_e2m1fn", "SMALL_FLOATS", "is_small_float", "float32", "float64", "complex64", "complex128", "canonicalize_dtype", "result_type", "promote_types",
     "is_weakly_typed", "dtype", "short_dtype_name", "issubdtype", "iinfo", "finfo",
     "KEY_FRY", "is_key", "float0", "dtype_name", "from_name", "prng_key", "extended",
 ]
@@ -32,17 +34,36 @@ float16, float32, float64 = (np.dtype(t) for t in (np.float16, np.float32, np.fl
 bfloat16 = np.dtype(ml_dtypes.bfloat16)
 complex64, complex128 = np.dtype(np.complex64), np.dtype(np.complex128)
 
+#: The 8-bit (and 4-bit) floats JAX exposes, each with its format: exponent bits,
+#: mantissa bits, exponent bias and its special values ("ieee": inf and NaNs as IEEE;
+#: "fn": no inf, NaN is all ones; "fnuz": no inf and no -0, NaN is 0x80; "e8m0": only
+#: exponents, no sign, 0xff is NaN; "finite": no inf nor NaN). All are stored one per
+#: byte (as ``ml_dtypes`` does) and computed by converting each operand exactly to
+#: float (see ``lax/_float8.py`` and ``runtime/tp_float8.h``).
+SMALL_FLOATS = {
+    np.dtype(getattr(ml_dtypes, name)): (name, e, m, bias, rule)
+    for name, e, m, bias, rule in (
+        ("float8_e4m3fn", 4, 3, 7, "fn"), ("float8_e5m2", 5, 2, 15, "ieee"),
+        ("float8_e4m3b11fnuz", 4, 3, 11, "fnuz"), ("float8_e4m3fnuz", 4, 3, 8, "fnuz"),
+        ("float8_e5m2fnuz", 5, 2, 16, "fnuz"), ("float8_e3m4", 3, 4, 3, "ieee"),
+        ("float8_e4m3", 4, 3, 7, "ieee"), ("float8_e8m0fnu", 8, 0, 127, "e8m0"),
+        ("float4_e2m1fn", 2, 1, 1, "finite"))}
+(float8_e4m3fn, float8_e5m2, float8_e4m3b11fnuz, float8_e4m3fnuz, float8_e5m2fnuz,
+ float8_e3m4, float8_e4m3, float8_e8m0fnu, float4_e2m1fn) = SMALL_FLOATS
+
 SUPPORTED = (bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
-             float16, bfloat16, float32, float64, complex64, complex128)
+             float16, bfloat16, float32, float64, complex64, complex128, *SMALL_FLOATS)
 _SUPPORTED_SET = frozenset(SUPPORTED)
 
 #: The 16-bit floats: stored as their bit pattern, computed in float32 and rounded back
 #: after every operation (as XLA:CPU does); the value is their C helpers' name
 #: (``tp_f16_round``, ``tp_bf16_to_f32``...).
 HALF_FLOATS = {float16: "f16", bfloat16: "bf16"}
+#: The C helpers' name of each small float (``tp_f8e4m3fn_to_f32``...).
+SMALL_FLOAT_C_NAMES = {d: "f" + v[0][5:].replace("_", "") for d, v in SMALL_FLOATS.items()}
 
 #: Float dtypes NumPy does not classify as floats (``ml_dtypes``' extension types).
-_EXTENSION_FLOATS = frozenset({bfloat16})
+_EXTENSION_FLOATS = frozenset({bfloat16, *SMALL_FLOATS})
 
 _TO_32 = {int64: int32, uint64: uint32, float64: float32, complex128: complex64}
 
@@ -59,8 +80,17 @@ def kind(dt) -> str:
 
 
 def half_name(dt) -> str | None:
-    """``"f16"``/``"bf16"`` for the 16-bit floats computed in float, else None."""
-    return HALF_FLOATS.get(np.dtype(dt)) if not is_key(dt) else None
+    """``"f16"``/``"bf16"`` for the 16-bit floats computed in float (``"f8e4m3fn"``...
+    for the small floats), else None."""
+    if is_key(dt):
+        return None
+    d = np.dtype(dt)
+    return HALF_FLOATS.get(d) or SMALL_FLOAT_C_NAMES.get(d)
+
+
+def is_small_float(dt) -> bool:
+    """Whether ``dt`` is one of the 8-bit/4-bit floats (:data:`SMALL_FLOATS`)."""
+    return not is_key(dt) and np.dtype(dt) in SMALL_FLOATS
 
 
 def iinfo(int_type):
@@ -271,6 +301,8 @@ def short_dtype_name(dt) -> str:
         return "bool"
     if d == bfloat16:
         return "bf16"
+    if d in SMALL_FLOATS:  # float8_e4m3fn -> f8_e4m3fn
+        return "f" + d.name[5:]
     return f"{kind(d)}{d.itemsize * 8}"
 
 
@@ -289,7 +321,8 @@ _LATTICE_UP = {
     int16: [int32],
     int32: [int64],
     int64: [_WEAK_FLOAT],
-    _WEAK_FLOAT: [float16, bfloat16, _WEAK_COMPLEX],
+    _WEAK_FLOAT: [float16, bfloat16, *SMALL_FLOATS, _WEAK_COMPLEX],
+    **{d: [] for d in SMALL_FLOATS},  # no implicit promotion to or from them
     float16: [float32],
     bfloat16: [float32],
     float32: [float64, complex64],
@@ -316,8 +349,17 @@ def _join(a, b):
     for node in common:
         if _upper_set(node) == common:
             return node
+    if a in SMALL_FLOATS or b in SMALL_FLOATS:
+        names = tuple(str(_jax_node(n)) for n in (a, b))
+        bits = 8 if any(n in SMALL_FLOATS and n.itemsize * 8 == 8 and "float8" in n.name
+                        for n in (a, b)) else 4
+        raise TypePromotionError(
+            f"Input dtypes {names} have no available implicit dtype promotion path. To "
+            f"avoid unintended promotion, {bits}-bit floats do not support implicit promotion. "
+            "If you'd like your inputs to be promoted to another type, you can do so "
+            "explicitly using e.g. x.astype('float32')")
     raise TypeError(f"Cannot promote {_node_name(a)} and {_node_name(b)}: key arrays "
-                    "only combine with key arrays")  # the numeric lattice is connected
+                    "only combine with key arrays")
 
 
 def _node_name(node) -> str:
@@ -406,6 +448,8 @@ def dtype_and_weak(x) -> tuple[np.dtype, bool]:
         return aval.dtype, aval.weak_type
     if isinstance(x, bool):
         return bool_, False
+    if x is int or x is float or x is complex:  # Python's types are weak, as their values
+        return dtype_and_weak(x(0))
     if isinstance(x, int) and not isinstance(x, np.integer):
         return default_int_dtype(), True
     if isinstance(x, float) and not isinstance(x, np.floating):
@@ -487,10 +531,11 @@ C_STORAGE_TYPES = {
     np.dtype(np.uint32): "uint32_t", np.dtype(np.uint64): "uint64_t",
     np.dtype(np.float16): "uint16_t", bfloat16: "uint16_t", np.dtype(np.float32): "float",
     np.dtype(np.float64): "double", KEY_FRY: "uint64_t",
-    complex64: "tp_c64", complex128: "tp_c128"}  # C99 complex (runtime/tp_complex.h)
+    complex64: "tp_c64", complex128: "tp_c128",  # C99 complex (runtime/tp_complex.h)
+    **{d: "uint8_t" for d in SMALL_FLOATS}}  # their bits (runtime/tp_float8.h)
 
 #: The C type generated code computes an element in.
-C_COMPUTE_TYPES = {**C_STORAGE_TYPES, **{h: "float" for h in HALF_FLOATS}}
+C_COMPUTE_TYPES = {**C_STORAGE_TYPES, **{h: "float" for h in (*HALF_FLOATS, *SMALL_FLOATS)}}
 
 #: Suffix of runtime helpers for a dtype (``tp_div_i32``); 16-bit floats use float's.
 C_SUFFIXES = {
@@ -498,4 +543,4 @@ C_SUFFIXES = {
     np.dtype(np.int32): "i32", np.dtype(np.int64): "i64", np.dtype(np.uint8): "u8",
     np.dtype(np.uint16): "u16", np.dtype(np.uint32): "u32", np.dtype(np.uint64): "u64",
     np.dtype(np.float16): "f32", bfloat16: "f32", np.dtype(np.float32): "f32", np.dtype(np.float64): "f64",
-    KEY_FRY: "u64", complex64: "c64", complex128: "c128"}
+    KEY_FRY: "u64", complex64: "c64", complex128: "c128", **{d: "f32" for d in SMALL_FLOATS}}

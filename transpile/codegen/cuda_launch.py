@@ -82,6 +82,10 @@ def _lines(k) -> dict:
     """One thread per (outer, inner) line of a scan or an arg-reduction."""
     f = k.fields
     lines = f.outer * f.inner if f.n else 0
+    if getattr(f, "line_read", None):  # bfloat16 scans: each line's floats and scratch
+        per = 2 * f.n + 64
+        return dict(cuda=dict(lines=lines, grid=_grid(lines), line_floats=per),
+                    scratch_exprs=[f"(int64_t){lines * per} * (int64_t)sizeof(float)"])
     return dict(cuda=dict(lines=lines, grid=_grid(lines)), scratch_exprs=[])
 
 

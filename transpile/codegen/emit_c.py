@@ -197,6 +197,9 @@ def emit(prim, args, in_avals, out_aval, params) -> str:
         return rule(args, in_avals, out_aval, **params)
     if any(dtypes.half_name(a.dtype) == "bf16" for a in (out_aval, *in_avals)):
         return _emit_bf16(prim, rule, args, in_avals, out_aval, params)
+    if any(dtypes.is_small_float(a.dtype) for a in (out_aval, *in_avals)) and \
+            prim not in _SMALL_OWN:
+        return _emit_small(prim, args, in_avals, out_aval, params)
     expr = rule(args, in_avals, out_aval, **params)
     if np.dtype(out_aval.dtype) == F16 and prim not in _F16_EXACT and \
             not expr.startswith("tp_f64_to_f16_round("):
@@ -213,6 +216,30 @@ def _emit_bf16(prim, rule, args, in_avals, out_aval, params) -> str:
     expr = rule(args, as32, out32, **params)
     if np.dtype(out_aval.dtype) == BF16 and prim not in _F16_EXACT:
         expr = f"tp_bf16_round({expr})"
+    return expr
+
+
+#: Primitives whose small-float lowering is their own (conversions, bit casts).
+_SMALL_OWN = frozenset({ew.convert_element_type_p, layout.bitcast_convert_type_p})
+
+
+def _small_wide(dtype) -> np.dtype:
+    """What XLA:CPU computes a small float in: float16, float32 for e8m0fnu."""
+    return F32 if np.dtype(dtype) == dtypes.float8_e8m0fnu else F16
+
+
+def _emit_small(prim, args, in_avals, out_aval, params) -> str:
+    """A float8/float4 equation: the float16 (float32) rule, its result converted back
+    to the small float (runtime/tp_float8.h), as XLA:CPU computes it."""
+    wide = [a.update(dtype=_small_wide(a.dtype)) if dtypes.is_small_float(a.dtype) else a
+            for a in in_avals]
+    small_out = dtypes.is_small_float(out_aval.dtype)
+    out = out_aval.update(dtype=_small_wide(out_aval.dtype)) if small_out else out_aval
+    expr = emit(prim, args, wide, out, params)
+    if small_out and prim not in _F16_EXACT:
+        h = dtypes.half_name(out_aval.dtype)
+        expr = f"tp_{h}_round_h({expr})" if _small_wide(out_aval.dtype) == F16 else \
+            f"tp_{h}_round({expr})"
     return expr
 
 
@@ -575,6 +602,21 @@ _def(ew.nextafter_p, _nextafter)
 def _convert_expr(a: str, src: np.dtype, dst: np.dtype) -> str:
     if src == dst:
         return a
+    if dtypes.is_small_float(dst):  # from another small float through float16, as XLA
+        h = dtypes.half_name(dst)
+        if dtypes.is_small_float(src) and dst != dtypes.float8_e8m0fnu:
+            return f"tp_{h}_round_h(tp_f16_round({a}))"
+        # float64 and integers round to float first (twice, as the NumPy rule does)
+        return f"tp_{h}_round_h({a})" if src == F16 else f"tp_{h}_round((float)({a}))"
+    if dtypes.is_small_float(src):  # exact in float (its NaN made canonical)
+        if dst == BOOL and src == dtypes.float8_e8m0fnu:
+            return "(uint8_t)1"  # no zero (2^-127 would read as one under DAZ)
+        a = f"tp_{dtypes.half_name(src)}_round({a})"
+        if src == dtypes.float4_e2m1fn and dst.kind in "iu":  # XLA saturates its +-6
+            a = f"(({a}) * (fabsf({a}) == 6.0f ? INFINITY : 1.0f))"
+        src = F32
+        if src == dst:
+            return a
     if dtypes.is_complex(dst):  # C converts real and complex values to complex
         return f"(({ctype(dst)})({a}))"
     if dtypes.is_complex(src):  # to a real type (bool too): XLA converts the real part

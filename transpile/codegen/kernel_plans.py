@@ -184,6 +184,11 @@ class CumulativePlan(KernelFields):
     init: str
     step: str
     store: str
+    #: bfloat16 sum/prod: each line scanned by ``tp_scan16_bf16`` (XLA's blocked order),
+    #: with these reads and writes of one element at ``at`` (C only)
+    line_read: str | None = None
+    line_write: str | None = None
+    line_prod: bool = False
 
 
 @dataclass(kw_only=True)

@@ -445,6 +445,10 @@ def _cumulative(kname, e, ins, outs, reads, common):
                   reverse=e.params["reverse"], acc_type=acc_t, init=init, step=update,
                   store=f"{o.name}[at] = "
                         f"{_store(dt, f'({emit_c.ctype(dt)})acc')};")
+    if op in ("sum", "prod") and dt == dtypes.bfloat16:  # XLA's blocked scan
+        fields.line_read = _read(x, "at")
+        fields.line_write = f"{o.name}[at] = {_store(dt, 'tp_line[s]')};"
+        fields.line_prod = op == "prod"
     return _kernel_plan(template="kernel_cumulative.j2", fields=fields, **common)
 
 

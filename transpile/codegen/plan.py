@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import dtypes
 from ..ir import ClosedJaxpr, JaxprEqn, Literal, Var, _alpha, var_names
 from ..lax import callbacks as lax_callbacks
 from ..lax import contraction, structural
@@ -389,6 +390,8 @@ class Planner:
         copy."""
         closed = _buffer_literal_operands(closed)
         j = closed.jaxpr
+        for e in j.eqns:
+            _check_small_floats(e)
         out_vars = [o for o in j.outvars if isinstance(o, Var)]
         materialized = set(j.invars) | set(j.constvars) | set(out_vars)
         groups = _groups(closed, materialized)
@@ -535,6 +538,22 @@ class Planner:
             live.remove(entry)
             if out not in pinned:
                 live.append([out, entry[1], entry[2]])
+
+
+def _check_small_floats(e) -> None:
+    """Small floats (float8/float4) are compiled in fused loops only (elementwise
+    arithmetic, conversions, index remaps, control flow); other kernels would not
+    round every step as XLA:CPU does."""
+    kind = _kind(e)
+    if kind in (CONTROL, HOST, INDEX_MAP) or (kind is not None and fusible(e)):
+        return
+    for v in (*e.invars, *e.outvars):
+        dt = getattr(getattr(v, "aval", None), "dtype", None)
+        if dt is not None and not dtypes.is_key(dt) and dtypes.is_small_float(dt):
+            raise NotImplementedError(
+                f"jit of {e.primitive.name} on {np.dtype(dt).name} operands is not "
+                "implemented (small floats compile in elementwise loops only); run it "
+                "eagerly or convert to float32 first")
 
 
 def _take(free: list, nbytes: int):

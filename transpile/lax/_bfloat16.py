@@ -20,7 +20,7 @@ import numpy as np
 from .. import dtypes
 
 __all__ = ["to_float32", "from_float32", "via_float32", "native", "round_trip",
-           "nextafter"]
+           "nextafter", "scan"]
 
 _BF16 = dtypes.bfloat16
 _F32 = np.dtype(np.float32)
@@ -86,3 +86,51 @@ def via_float32(impl):
 def _round(out):
     out = np.asarray(out)
     return from_float32(out) if out.dtype == _F32 else out
+
+
+#: XLA's ReduceWindowRewriter splits scans longer than this into blocks of this length.
+SCAN_BLOCK = 16
+
+
+def scan(x: np.ndarray, axis: int, op: str, reverse: bool) -> np.ndarray:
+    """bfloat16 ``cumsum``/``cumprod`` along ``axis`` as XLA:CPU computes them: blocks
+    of 16 scanned, their totals scanned the same way, each block combined with the
+    blocks before (after) it, every step rounded to bfloat16 (``runtime/tp_scan16.h``
+    is the same algorithm)."""
+    lines = to_float32(np.moveaxis(np.asarray(x), axis, -1))
+    step = np.add if op == "sum" else np.multiply
+    init = np.float32(0 if op == "sum" else 1)
+    with np.errstate(all="ignore"):
+        out = _blocked(lines, step, init, reverse)
+    return np.moveaxis(from_float32(out), -1, axis)
+
+
+def _direct(x, step, init, reverse):
+    """Each output folded over its whole window in index order (lines of <= 16)."""
+    n = x.shape[-1]
+    if not reverse:
+        out, acc = np.empty_like(x), np.full(x.shape[:-1], init, np.float32)
+        for j in range(n):
+            out[..., j] = acc = round_trip(step(acc, x[..., j]))
+        return out
+    pad = np.concatenate([x, np.full(x.shape, init, np.float32)], -1)
+    acc = np.full(x.shape, init, np.float32)
+    for t in range(n):  # output j takes x[j + t]; past the end, the initial value
+        acc = round_trip(step(acc, pad[..., t:t + n]))
+    return acc
+
+
+def _blocked(x, step, init, reverse):
+    n = x.shape[-1]
+    if n <= SCAN_BLOCK:
+        return _direct(x, step, init, reverse)
+    m = -(-n // SCAN_BLOCK)
+    fill = np.full(x.shape[:-1] + (m * SCAN_BLOCK - n,), init, np.float32)
+    blocks = _direct(np.concatenate([x, fill], -1).reshape(x.shape[:-1] + (m, SCAN_BLOCK)),
+                     step, init, reverse)
+    totals = _blocked(blocks[..., 0 if reverse else -1], step, init, reverse)
+    edge = np.full(x.shape[:-1] + (1,), init, np.float32)
+    before = np.concatenate([totals[..., 1:], edge] if reverse else [edge, totals[..., :-1]],
+                            -1)
+    out = round_trip(step(blocks, before[..., None]))
+    return out.reshape(x.shape[:-1] + (m * SCAN_BLOCK,))[..., :n]

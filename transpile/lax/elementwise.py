@@ -48,6 +48,7 @@ from ..core import ShapedArray
 from ..interpreters.tracing import const_fold_rules
 from ..ir import Literal, pp_param_rules
 from . import _bfloat16 as bf16
+from . import _float8
 from ._bfloat16 import from_float32, to_float32, via_float32
 from ._base import broadcasting_shape, check_same_dtypes, set_cost
 from ._complex_math import complex_rule
@@ -197,7 +198,7 @@ def _unop(name: str, accepted, impl, out_dtype=None):
         return ShapedArray(x.shape, dt, x.weak_type)
 
     p.def_abstract_eval(abstract)
-    p.def_impl(complex_rule(name, via_float32(impl)))
+    p.def_impl(complex_rule(name, via_float32(_float8.via_wider(impl))))
     p.unflushed_dtypes = getattr(impl, "unflushed_dtypes", frozenset())
     return p
 
@@ -222,7 +223,7 @@ def _binop(name: str, accepted, impl, out_dtype=None, jnp_name=None, dtype_rule=
                            x.weak_type and y.weak_type)
 
     p.def_abstract_eval(abstract)
-    p.def_impl(complex_rule(name, via_float32(impl)))
+    p.def_impl(complex_rule(name, via_float32(_float8.via_wider(impl))))
     p.unflushed_dtypes = getattr(impl, "unflushed_dtypes", frozenset())
     return p
 
@@ -639,6 +640,16 @@ def convert_values(x: np.ndarray, new_dtype) -> np.ndarray:
         x = x.real.copy()  # XLA converts the real part (to bool too)
         if x.dtype == new_dtype:
             return x
+    if _float8.is_small(new_dtype):
+        return _float8.convert(x, new_dtype)
+    if _float8.is_small(x.dtype):  # exact in float32; XLA converts from there
+        small, x = x.dtype, _float8.to_float32(x)
+        if new_dtype == np.float32:
+            return x
+        if new_dtype == np.bool_:  # not flushed: e8m0fnu's 2**-127 is true
+            return x != 0
+        if small == dtypes.float4_e2m1fn and new_dtype.kind in "iu":
+            x = x * np.where(np.abs(x) == 6, np.float32(np.inf), np.float32(1))  # XLA's
     if x.dtype == dtypes.bfloat16:  # exact in float32; XLA converts from there
         x = to_float32(x)
         if new_dtype == np.float32:

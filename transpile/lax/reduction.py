@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import core, dtypes
 from ..core import ShapedArray
+from . import _bfloat16, _float8
 
 __all__ = ["reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "reduce_and",
            "reduce_or", "reduce_xor", "argmax", "argmin", "cumsum", "cumprod", "cummax",
@@ -117,6 +118,8 @@ def _reduce_impl(op: str):
         axes = tuple(int(a) for a in axes)
         if not axes:
             return x
+        if op in ("sum", "prod") and _float8.is_small(x.dtype):
+            return _float8.reduce_rounded(x, axes, op)
         if op in ("sum", "prod"):
             fn = np.sum if op == "sum" else np.prod
             # A contiguous operand already in the accumulation dtype is summed where it
@@ -279,6 +282,8 @@ def _cumulative(name: str, op: str):
     def impl(x, *, axis, reverse):
         if x.size == 0:
             return x
+        if op in ("sum", "prod") and x.dtype == dtypes.bfloat16:
+            return _bfloat16.scan(x, axis, op, reverse)
         if reverse:
             x = np.flip(x, axis)
         if op in ("sum", "prod"):

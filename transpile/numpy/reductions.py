@@ -1,7 +1,7 @@
 """Reductions: sum/prod/max/min/any/all, mean/var/std, argmax/argmin, cumsum/cumprod.
 
 Dtypes follow ``jax.numpy``: ``sum``/``prod`` widen booleans and narrow integers to the
-default (u)int, ``mean``/``var`` give floats, float16 is accumulated in float32 unless
+default (u)int, ``mean``/``var`` give floats, float16 and bfloat16 accumulate in float32 unless
 a dtype is requested. ``keepdims`` re-inserts the reduced axes with
 ``broadcast_in_dim``; ``var``/``std`` are the jitted ``_var``/``_std`` helpers.
 """
@@ -46,7 +46,8 @@ def _keepdims(out, in_shape: tuple, axes: tuple):
 
 
 def _upcast_f16(dt: np.dtype) -> np.dtype:
-    return np.dtype(np.float32) if dt == np.float16 else dt
+    # JAX accumulates both 16-bit floats in float32 (and says so in the jaxpr)
+    return np.dtype(np.float32) if dt in (np.float16, dtypes.bfloat16) else dt
 
 
 def _promote_integer_dtype(dt: np.dtype) -> np.dtype:

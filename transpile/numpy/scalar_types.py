@@ -14,7 +14,9 @@ from .creation import asarray
 __all__ = ["bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
            "uint64", "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
            "complex_", "csingle", "cdouble", "complexfloating", "int_", "uint", "float_", "double",
-           "single", "scalar_types"]
+           "single", "scalar_types", "float8_e4m3fn", "float8_e5m2", "float8_e4m3b11fnuz",
+           "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e3m4", "float8_e4m3",
+           "float8_e8m0fnu", "float4_e2m1fn"]
 
 
 class _ScalarMeta(type):
@@ -62,6 +64,9 @@ float32 = _make("float32", np.float32)
 float64 = _make("float64", np.float64)
 complex64 = _make("complex64", np.complex64)
 complex128 = _make("complex128", np.complex128)
+(float8_e4m3fn, float8_e5m2, float8_e4m3b11fnuz, float8_e4m3fnuz, float8_e5m2fnuz,
+ float8_e3m4, float8_e4m3, float8_e8m0fnu, float4_e2m1fn) = (
+    _make(v[0], d) for d, v in dtypes.SMALL_FLOATS.items())
 
 # NumPy's aliases for the default widths; like JAX these stay the 64-bit types, and
 # only arrays built from them are canonicalised.
@@ -75,4 +80,6 @@ csingle = complex64
 complexfloating = np.complexfloating  # the abstract category, as jnp.floating is
 
 scalar_types = (bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
-                float16, bfloat16, float32, float64, complex64, complex128)
+                float16, bfloat16, float32, float64, complex64, complex128, float8_e4m3fn,
+                float8_e5m2, float8_e4m3b11fnuz, float8_e4m3fnuz, float8_e5m2fnuz,
+                float8_e3m4, float8_e4m3, float8_e8m0fnu, float4_e2m1fn)

@@ -47,10 +47,10 @@ def _value_key(v):
     if isinstance(v, (Var, Literal)):
         return atom_key(v)
     if isinstance(v, np.dtype):
-        return ("dtype", v.str)
+        return ("dtype", v.str, v.name)  # the small floats all have the str '<V1'
     if isinstance(v, (np.ndarray, np.generic)):
         a = np.asarray(v)
-        return ("array", a.dtype.str, a.shape, a.tobytes())
+        return ("array", a.dtype.str, a.dtype.name, a.shape, a.tobytes())
     if isinstance(v, (tuple, list)):
         return (type(v).__name__, tuple(_value_key(x) for x in v))
     if isinstance(v, dict):
@@ -87,7 +87,7 @@ def atom_key(a):
     """The key of an operand: the ``Var`` itself, or a literal's type and bytes."""
     if isinstance(a, Literal):
         val = np.asarray(a.val, a.aval.dtype)
-        return ("lit", a.aval.dtype.str, a.aval.weak_type, a.aval.shape, val.tobytes())
+        return ("lit", a.aval.dtype.str, a.aval.dtype.name, a.aval.weak_type, a.aval.shape, val.tobytes())
     return a
 
 
