@@ -40,14 +40,21 @@ cholesky_p = core.new_primitive("cholesky")
 _ACCEPTED = "floating, complexfloating"
 
 
+def check_operand(name: str, x, position: int = 0, rank: int | None = 2) -> None:
+    """JAX's errors for an operand of a linear-algebra primitive: a float or complex
+    dtype, and at least ``rank`` dimensions (None: no rank check)."""
+    if dtypes.kind(x.dtype) not in "fc":
+        raise TypeError(f"{name} does not accept dtype {x.dtype.name} at position "
+                        f"{position}. Accepted dtypes at position {position} are subtypes "
+                        f"of {_ACCEPTED}.")
+    if rank is not None and x.ndim < rank:
+        raise TypeError(f"Input {position} to {name} must have rank at least {rank}, but "
+                        f"got shape={x.shape}")
+
+
 @cholesky_p.def_abstract_eval
 def _cholesky_abstract(x):
-    if dtypes.kind(x.dtype) not in "fc":
-        raise TypeError(f"cholesky does not accept dtype {x.dtype.name} at position 0. "
-                        f"Accepted dtypes at position 0 are subtypes of {_ACCEPTED}.")
-    if x.ndim < 2:
-        raise TypeError(f"Input 0 to cholesky must have rank at least 2, but got "
-                        f"shape={x.shape}")
+    check_operand("cholesky", x)
     if x.shape[-1] != x.shape[-2]:
         raise ValueError(f"The input to cholesky must be a square matrix. Got shape "
                          f"{x.shape}.")

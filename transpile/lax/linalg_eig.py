@@ -39,7 +39,7 @@ from . import complex_ops
 from . import elementwise as ew
 from . import structural
 from .linalg_ad import _eye, _matmul
-from .linalg_base import _ACCEPTED, _swap_last
+from .linalg_base import _swap_last, check_operand
 from .linalg_eigh import diagonal
 from .reduction import argmax, reduce_sum
 from .slicing import broadcasted_iota
@@ -65,12 +65,7 @@ def _complex_of(dtype) -> np.dtype:
 @eig_p.def_abstract_eval
 def _eig_abstract(x, *, compute_left_eigenvectors, compute_right_eigenvectors,
                   enable_eigvec_derivs, implementation):
-    if dtypes.kind(x.dtype) not in "fc":
-        raise TypeError(f"eig does not accept dtype {x.dtype.name} at position 0. "
-                        f"Accepted dtypes at position 0 are subtypes of {_ACCEPTED}.")
-    if x.ndim < 2:
-        raise TypeError(f"Input 0 to eig must have rank at least 2, but got "
-                        f"shape={x.shape}")
+    check_operand("eig", x)
     if x.shape[-1] != x.shape[-2]:
         raise ValueError(f"The input to eig must be a square matrix. Got shape "
                          f"{tuple(x.shape[-2:])}.")

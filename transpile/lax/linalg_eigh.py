@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import core, dtypes
+from .. import core
 from ..core import ShapedArray
 from ..interpreters import ad
 from ..interpreters.ad import Zero
@@ -28,7 +28,7 @@ from . import structural
 from ._indexing_common import GatherDimensionNumbers, GatherScatterMode
 from .indexing import gather
 from .linalg_ad import _eye, _matmul
-from .linalg_base import _ACCEPTED, _check_supported, _swap_last, symmetrize
+from .linalg_base import _check_supported, _swap_last, check_operand, symmetrize
 from .slicing import broadcasted_iota
 
 __all__ = ["eigh", "eigh_p"]
@@ -44,13 +44,10 @@ def _eigh_abstract(x, *, lower, sort_eigenvalues, subset_by_index, algorithm):
     if x.ndim < 2:
         raise TypeError(f"Input 0 to eigh must have rank at least 2, but got "
                         f"shape={x.shape}")
-    if dtypes.kind(x.dtype) not in "fc":
-        raise TypeError(f"eigh does not accept dtype {x.dtype.name} at position 0. "
-                        f"Accepted dtypes at position 0 are subtypes of {_ACCEPTED}.")
+    check_operand("eigh", x, rank=None)
     if x.shape[-1] != x.shape[-2]:
         raise ValueError(f"Argument to symmetric eigendecomposition must have shape "
                          f"[..., n, n], got shape {x.shape}")
-    n = x.shape[-1]
     return [ShapedArray(x.shape, x.dtype, x.weak_type),
             ShapedArray(tuple(x.shape[:-1]), x.dtype, x.weak_type)]
 

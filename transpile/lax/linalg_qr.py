@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import core, dtypes
+from .. import core
 from ..core import ShapedArray
 from ..interpreters import ad
 from ..interpreters.ad import Zero
@@ -32,7 +32,8 @@ from . import elementwise as ew
 from . import slicing, structural
 from ._indexing_common import GatherDimensionNumbers, GatherScatterMode
 from .indexing import gather
-from .linalg_base import _ACCEPTED, _check_supported, _swap_last, tril, triangular_solve
+from .linalg_base import (_check_supported, _swap_last, check_operand, tril,
+                          triangular_solve)
 from .linalg_ad import _matmul_pref
 
 __all__ = ["qr", "qr_p"]
@@ -45,9 +46,7 @@ def _qr_abstract(x, *, pivoting, full_matrices, use_magma):
     if x.ndim < 2:
         raise TypeError(f"Input 0 to qr must have rank at least 2, but got "
                         f"shape={x.shape}")
-    if dtypes.kind(x.dtype) not in "fc":
-        raise TypeError(f"qr does not accept dtype {x.dtype.name} at position 0. "
-                        f"Accepted dtypes at position 0 are subtypes of {_ACCEPTED}.")
+    check_operand("qr", x, rank=None)
     *batch, m, n = x.shape
     k = m if full_matrices else min(m, n)
     outs = [ShapedArray(tuple(batch) + (m, k), x.dtype, x.weak_type),

@@ -37,7 +37,7 @@ from .. import core, dtypes
 from ..core import ShapedArray
 from ..interpreters.batching import moveaxis, primitive_batchers
 from . import structural
-from .linalg_base import _ACCEPTED
+from .linalg_base import check_operand
 
 __all__ = ["hessenberg", "hessenberg_p", "householder_product", "householder_product_p",
            "schur", "schur_p"]
@@ -48,13 +48,7 @@ schur_p = core.new_primitive("schur", multiple_results=True)
 
 
 def _check_input(name: str, x, position: int = 0) -> None:
-    if dtypes.kind(x.dtype) not in "fc":
-        raise TypeError(f"{name} does not accept dtype {x.dtype.name} at position "
-                        f"{position}. Accepted dtypes at position {position} are subtypes "
-                        f"of {_ACCEPTED}.")
-    if x.ndim < 2 - position:
-        raise TypeError(f"Input {position} to {name} must have rank at least "
-                        f"{2 - position}, but got shape={x.shape}")
+    check_operand(name, x, position, rank=2 - position)
 
 
 def _check_supported(dtype, name: str) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import core, dtypes
+from .. import core
 from ..core import ShapedArray
 from ..interpreters import ad
 from ..interpreters.ad import Zero
@@ -23,7 +23,7 @@ from ..interpreters.batching import moveaxis, primitive_batchers
 from . import elementwise as ew
 from . import structural
 from .linalg_ad import _eye, _matmul
-from .linalg_base import _ACCEPTED, _check_supported, _swap_last
+from .linalg_base import _check_supported, _swap_last, check_operand
 from .linalg_eigh import SWEEPS, diagonal
 
 __all__ = ["svd", "svd_p"]
@@ -36,9 +36,7 @@ def _svd_abstract(x, *, full_matrices, compute_uv, subset_by_index, algorithm):
     if x.ndim < 2:
         raise TypeError(f"Input 0 to svd must have rank at least 2, but got "
                         f"shape={x.shape}")
-    if dtypes.kind(x.dtype) not in "fc":
-        raise TypeError(f"svd does not accept dtype {x.dtype.name} at position 0. "
-                        f"Accepted dtypes at position 0 are subtypes of {_ACCEPTED}.")
+    check_operand("svd", x, rank=None)
     *batch, m, n = x.shape
     batch = tuple(batch)
     k = min(m, n)
