@@ -42,6 +42,10 @@ class WindowPlan(KernelFields):
     body: list
     #: element visits in all (what the thread count is judged by)
     work: int = 0
+    #: the C kernel's items and body where a row kernel applies (``_row_body``: runs of
+    #: outputs in a vector loop); CUDA keeps one output per thread
+    row_items: int = 0
+    row_body: list | None = None
 
 
 def _coords(prefix: str, index: str, shape) -> list:
@@ -87,29 +91,106 @@ def _window_walk(dims, in_shape, params, visit: list) -> list:
     return lines
 
 
+#: Outputs one row item of the row kernels holds at once (its accumulators live on the
+#: stack: 256 doubles are 2 KiB); a longer last axis is cut into blocks of this many.
+ROW_BLOCK = 256
+#: Fewest outputs along the last axis for which the row kernel is chosen: below this the
+#: per-tap bookkeeping costs more than the vector loop gains.
+ROW_MIN_COLUMNS = 4
+
+
+def _row_layout(out_shape, params):
+    """``(columns, block, blocks)`` of the row kernel, or ``None`` where the one output
+    per item kernel is kept: a scalar or short last axis, or base dilation along it (the
+    outputs a tap reaches would not be a run)."""
+    if not out_shape or out_shape[-1] < ROW_MIN_COLUMNS:
+        return None
+    if params.get("base_dilation", (1,) * len(out_shape))[-1] != 1:
+        return None
+    cols = int(out_shape[-1])
+    block = min(cols, ROW_BLOCK)
+    return cols, block, -(-cols // block)
+
+
+def _row_body(out_shape, in_shape, params, accs, visit, stores):
+    """``(items, body)`` of a row kernel: each item owns a run of outputs along the last
+    axis with one accumulator array each (``accs``: C type, name, initial value).  The
+    window taps are the outer loops, in the one output per item kernel's row-major
+    order, and the run of outputs is the innermost loop (``#pragma omp simd``): each
+    output still combines its taps in the same order, skipping the same padding, so its
+    result is bit for bit that kernel's, but gcc vectorises across outputs.
+
+    ``visit`` are the innermost statements (output ``c0 + j``, its tap's operand offset
+    ``at_j``, its accumulators ``<name>[j]``); ``stores`` write output ``c0 + j`` at
+    flat index ``oi``."""
+    cols, block, blocks = _row_layout(out_shape, params)
+    nd = len(out_shape)
+    last = nd - 1
+    rows = int(np.prod(out_shape[:-1], dtype=np.int64))
+    n = in_shape[last]
+    w, s = params["window_dimensions"][last], params["window_strides"][last]
+    lo = params["padding"][last][0]
+    wd = params.get("window_dilation", (1,) * nd)[last]
+    body = []
+    if blocks == 1:
+        body += [f"const int64_t r = g, c0 = 0, nc = {cols};"]
+    else:
+        body += [f"const int64_t r = g / {blocks}, c0 = (g % {blocks}) * {block};",
+                 f"const int64_t nc = {cols} - c0 < {block} ? {cols} - c0 : {block};"]
+    body += _coords("o", "r", out_shape[:-1])
+    for ct, name, init in accs:
+        body += [f"{ct} {name}[{block}];",
+                 f"for (int64_t j = 0; j < nc; j++) {name}[j] = {init};"]
+    tap = [f"for (int64_t k{last} = 0; k{last} < {w}; k{last}++) {{",
+           f"    const int64_t t = k{last} * {wd} - {lo};",
+           f"    /* the outputs c whose tap c * {s} + t lies in [0, {n}) */",
+           f"    const int64_t c_lo = t >= 0 ? 0 : ({s - 1} - t) / {s};",
+           f"    const int64_t c_hi = t >= {n} ? 0 : ({n + s - 1} - t) / {s};",
+           "    const int64_t j_lo = c_lo > c0 ? c_lo - c0 : 0;",
+           "    const int64_t j_hi = c_hi - c0 < nc ? c_hi - c0 : nc;",
+           "    #pragma omp simd",
+           "    for (int64_t j = j_lo; j < j_hi; j++) {",
+           f"        const int64_t at_j = at + (c0 + j) * {s} + t;"]
+    tap += ["        " + v for v in visit] + ["    }", "}"]
+    body += _window_walk(range(last), in_shape, params, tap)
+    body += ["#pragma omp simd", "for (int64_t j = 0; j < nc; j++) {",
+             f"    const int64_t oi = r * {cols} + c0 + j;"]
+    body += ["    " + ln for ln in stores] + ["}"]
+    return rows * blocks, body
+
+
 def _fixed_offset(dims, strides) -> str:
     return " + ".join(f"o{d} * {strides[d]}" for d in dims) or "0"
 
 
-def _reduce_body(e, ins, outs) -> list:
+def _reduce_body(e, ins, outs, rows: bool):
+    """``(items, body)`` of ``reduce_window_sum``/``max``/``min``: one output per item,
+    or with ``rows`` the row kernel's (``None`` where it does not apply)."""
     x, o = ins[0], outs[0]
     dt = x.aval.dtype
     op = e.primitive.name[len("reduce_window_"):]
     acc_t, init, combine, _ = _acc(op, dt)
     out_shape = o.aval.shape
+    if rows:
+        return _row_layout(out_shape, e.params) and _row_body(
+            out_shape, x.aval.shape, e.params, [(acc_t, "acc", init)],
+            [f"acc[j] = {combine.format(a='acc[j]', v=_read(x, 'at_j'))};"],
+            [f"{o.name}[oi] = {_store(dt, f'({emit_c.ctype(dt)})acc[j]')};"])
     body = _coords("o", "g", out_shape) if out_shape else []
     body.append(f"{acc_t} acc = {init};")
     body += _window_walk(range(len(out_shape)), x.aval.shape, e.params,
                          [f"acc = {combine.format(a='acc', v=_read(x, 'at'))};"])
     body.append(f"{o.name}[g] = {_store(dt, f'({emit_c.ctype(dt)})acc')};")
-    return body
+    return o.aval.size, body
 
 
 def _keep(select_prim) -> str:
     return ">=" if select_prim is ew.ge_p else "<="
 
 
-def _gather_body(e, ins, outs) -> list:
+def _gather_body(e, ins, outs, rows: bool):
+    if rows:
+        return None
     t, x, o = ins[0], ins[1], outs[0]
     ct, vt = emit_c.ctype(x.aval.dtype), emit_c.ctype(t.aval.dtype)
     keep = _keep(e.params["select_prim"])
@@ -121,7 +202,7 @@ def _gather_body(e, ins, outs) -> list:
              "have = 1; }"]
     body += _window_walk(range(len(out_shape)), x.aval.shape, e.params, visit)
     body.append(f"{o.name}[g] = {_store(t.aval.dtype, 'tv')};")
-    return body
+    return o.aval.size, body
 
 
 def _scatter_body(e, ins, outs):
@@ -192,33 +273,40 @@ def _scalar_jaxpr(jaxpr, consts, args: list, tag: str) -> tuple:
     return lines, [read(a) for a in jaxpr.outvars]
 
 
-def _generic_body(e, ins, outs, jaxpr, consts, params) -> list:
+def _generic_body(e, ins, outs, jaxpr, consts, params, rows: bool):
     """A window reduction with the monoid ``jaxpr``: accumulators start at the init
     operands and take each window element in row-major order."""
     n = len(outs)
     xs, inits = ins[:n], ins[n:]
     out_shape = outs[0].aval.shape
-    body = _coords("o", "g", out_shape) if out_shape else []
-    for i, (x, init) in enumerate(zip(xs, inits, strict=True)):
-        ct = emit_c.ctype(x.aval.dtype)
-        first = (emit_c.literal(init.val, x.aval.dtype) if hasattr(init, "val")
-                 else _read(init, "0"))
-        body.append(f"{ct} acc{i} = {first};")
-    lines, res = _scalar_jaxpr(jaxpr, consts, [f"acc{i}" for i in range(n)] +
-                               [f"x{i}" for i in range(n)], "t")
-    visit = [f"const {emit_c.ctype(x.aval.dtype)} x{i} = {_read(x, 'at')};"
+    if rows and _row_layout(out_shape, params) is None:
+        return None
+    firsts = [(emit_c.ctype(x.aval.dtype),
+               emit_c.literal(init.val, x.aval.dtype) if hasattr(init, "val")
+               else _read(init, "0")) for x, init in zip(xs, inits, strict=True)]
+    acc = [f"acc{i}[j]" if rows else f"acc{i}" for i in range(n)]
+    lines, res = _scalar_jaxpr(jaxpr, consts, acc + [f"x{i}" for i in range(n)], "t")
+    at = "at_j" if rows else "at"
+    visit = [f"const {emit_c.ctype(x.aval.dtype)} x{i} = {_read(x, at)};"
              for i, x in enumerate(xs)] + lines
-    visit += [f"acc{i} = {r};" for i, r in enumerate(res)]
+    visit += [f"{a} = {r};" for a, r in zip(acc, res, strict=True)]
+    if rows:
+        return _row_body(out_shape, xs[0].aval.shape, params,
+                         [(ct, f"acc{i}", first) for i, (ct, first) in enumerate(firsts)],
+                         visit, [f"{o.name}[oi] = {_store(o.aval.dtype, a)};"
+                                 for o, a in zip(outs, acc, strict=True)])
+    body = _coords("o", "g", out_shape) if out_shape else []
+    body += [f"{ct} acc{i} = {first};" for i, (ct, first) in enumerate(firsts)]
     body += _window_walk(range(len(out_shape)), xs[0].aval.shape, params, visit)
     body += [f"{o.name}[g] = {_store(o.aval.dtype, f'acc{i}')};"
              for i, o in enumerate(outs)]
-    return body
+    return outs[0].aval.size, body
 
 
-def _generic(e, ins, outs) -> list:
+def _generic(e, ins, outs, rows: bool):
     if e.primitive is win.reduce_window_p:
         return _generic_body(e, ins, outs, e.params["jaxpr"], e.params["consts"],
-                             e.params)
+                             e.params, rows)
     # ``reduce``: a window spanning the reduced dimensions (the output's order is the
     # window output's, with ones at those dimensions)
     shape = ins[0].aval.shape
@@ -229,7 +317,7 @@ def _generic(e, ins, outs) -> list:
     win_out = tuple(1 if d in dims else shape[d] for d in range(nd))
     fake = [_Shaped(o, win_out) for o in outs]
     closed = e.params["jaxpr"]
-    return _generic_body(e, ins, fake, closed.jaxpr, closed.consts, params)
+    return _generic_body(e, ins, fake, closed.jaxpr, closed.consts, params, rows)
 
 
 class _Shaped:
@@ -245,16 +333,20 @@ def _window(kname, e, ins, outs, reads, common):
         outer, body = _scatter_body(e, ins, outs)
         work = outs[0].aval.size * int(np.prod(e.params["window_dimensions"],
                                                   dtype=np.int64))
+        row = None
     else:
-        if e.primitive in (win.reduce_window_p, rg.reduce_p):
-            body = _generic(e, ins, outs)
-        else:
-            body = (_gather_body if e.primitive is win.select_and_gather_add_p
-                    else _reduce_body)(e, ins, outs)
-        outer = outs[0].aval.size
-        work = outer * max(1, ins[0].aval.size // max(outer, 1))
+        build = (_generic if e.primitive in (win.reduce_window_p, rg.reduce_p) else
+                 _gather_body if e.primitive is win.select_and_gather_add_p else
+                 _reduce_body)
+        outer, body = build(e, ins, outs, False)
+        row = build(e, ins, outs, True)
+        size = outs[0].aval.size
+        work = size * max(1, ins[0].aval.size // max(size, 1))
     fields = WindowPlan(params=_params(reads, outs), outer=int(outer), body=body,
-                        parallel=outer > 1 and work >= PARALLEL_MIN_ELEMENTS,
+                        row_items=int(row[0]) if row else 0,
+                        row_body=row[1] if row else None,
+                        parallel=(row[0] if row else outer) > 1 and
+                        work >= PARALLEL_MIN_ELEMENTS,
                         work=int(work))
     return _kernel_plan(template="kernel_window.j2", fields=fields, **common)
 
