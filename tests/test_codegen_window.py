@@ -216,3 +216,53 @@ def test_row_kernel_vectorises(tmp_path):
     vectorised = {ln.split(":")[1] for ln in res.stderr.splitlines()
                   if "loop vectorized" in ln}
     assert vectorised & {str(i) for i in range(body - 2, body + 1)}, res.stderr
+
+
+#: select_and_scatter_add (max/min pooling's gradient): (name, operand shape, select,
+#: window, strides, padding, whether the row kernel is expected)
+SCATTER_CASES = [
+    ("nchw_2x2", (2, 3, 8, 12), lax.ge_p, (1, 1, 2, 2), (1, 1, 2, 2), "VALID", True),
+    ("nchw_overlap_pad", (1, 2, 9, 11), lax.ge_p, (1, 1, 3, 3), (1, 1, 2, 1),
+     ((0, 0), (0, 0), (1, 1), (1, 2)), True),
+    ("nhwc_same_min", (2, 7, 6, 5), lax.le_p, (1, 3, 3, 1), (1, 2, 2, 1), "SAME", True),
+    ("strides_over_window", (2, 2, 5, 19), lax.ge_p, (1, 1, 2, 2), (1, 1, 3, 3),
+     ((0, 0), (0, 0), (0, 1), (1, 2)), True),
+    ("last_free_blocks", (2, 3, 300), lax.ge_p, (1, 2, 1), (1, 1, 1), "VALID", True),
+    # kept on one slab per item: a long spanned last axis, a short one
+    ("last_spanned_long", (2, 520), lax.ge_p, (1, 2), (1, 2), "VALID", False),
+    ("short_last", (2, 6, 3), lax.ge_p, (1, 2, 2), (1, 1, 1), "VALID", False),
+]
+
+
+@pytest.mark.parametrize("name, shape, select, window, strides, padding, fast",
+                         SCATTER_CASES, ids=[c[0] for c in SCATTER_CASES])
+def test_scatter_row_kernel_matches_item_kernel(name, shape, select, window, strides,
+                                                padding, fast, monkeypatch):
+    rng = np.random.RandomState(sum(map(ord, name)))
+    # few distinct values: ties, which the selection breaks by the first tap
+    x = rng.randint(0, 4, shape).astype(np.float32)
+    x.reshape(-1)[rng.choice(x.size, 4, replace=False)] = [np.nan, -0.0, np.inf, -np.inf]
+    pads = (lax.padtype_to_pads(shape, window, strides, padding)
+            if isinstance(padding, str) else padding)
+    params = dict(window_dimensions=window, window_strides=strides,
+                  padding=tuple(map(tuple, pads)))
+    src_shape = [(n + lo + hi - w) // s + 1
+                 for n, (lo, hi), w, s in zip(shape, pads, window, strides)]
+    g = rng.randint(-8, 8, src_shape).astype(np.float32) / 4
+
+    def f(g, x):
+        return win.select_and_scatter_add_p.bind(g, x, select_prim=select, **params)
+
+    ga, xa = jnp.asarray(g), jnp.asarray(x)
+    with monkeypatch.context() as m:
+        lowered = jax.jit(f).lower(ga, xa)
+        if not fast:
+            m.setattr(wk, "ROW_MIN_COLUMNS", 1 << 60)
+            assert lowered.as_text() == jax.jit(f).lower(ga, xa).as_text()
+    assert ("#pragma omp simd" in lowered.as_text()) == fast, name
+    got = np.asarray(lowered.compile()(ga, xa))
+    _, slow = _compiled(lambda x: f(ga, x), xa, False, monkeypatch)
+    np.testing.assert_array_equal(_bits(got), _bits(np.asarray(slow(xa))), err_msg=name)
+    # the cotangents are quarters: every sum is exact, whatever the order
+    want = win.select_and_scatter_add_p.impl(g, x, select_prim=select, **params)
+    np.testing.assert_array_equal(got, want, err_msg=name)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import dtypes
 from ..lax import elementwise as ew
 from ..lax import windowed as win
 from ..lax import reduce_generic as rg
@@ -246,6 +247,89 @@ def _scatter_body(e, ins, outs):
     return items, body + loop
 
 
+def _scatter_rows(e, ins, outs):
+    """``(items, body)`` of ``select_and_scatter_add`` as a row kernel, or ``None``.
+
+    An item is a slab of the free dimensions before the last one (and, where the last
+    dimension is free too, a block of it).  Its windows run in the item kernel's
+    row-major order, a row of them at a time: the selections of a row of windows in a
+    vector loop (window taps outside, as in ``_row_body``), then their additions one
+    after another, so each window selects and adds as before, in the same order.  Where
+    windows span the last dimension it is not cut in blocks (neighbouring windows may
+    select the same element)."""
+    src, x, o = ins[0], ins[1], outs[0]
+    p = e.params
+    shape, src_shape = x.aval.shape, src.aval.shape
+    nd = len(shape)
+    if nd == 0 or dtypes.is_complex(x.aval.dtype):
+        return None
+    last = nd - 1
+    free = [d for d in range(nd) if p["window_dimensions"][d] == 1 and
+            p["window_strides"][d] == 1 and tuple(p["padding"][d]) == (0, 0)]
+    cols = int(src_shape[last])
+    if cols < ROW_MIN_COLUMNS or (last not in free and cols > ROW_BLOCK):
+        return None
+    block = min(cols, ROW_BLOCK)
+    blocks = -(-cols // block)
+    outer_free = [d for d in free if d != last]
+    rows = [d for d in range(last) if d not in free]
+    xs, ss = row_major_strides(shape), row_major_strides(src_shape)
+    body = []
+    if blocks == 1:
+        body.append(f"const int64_t r = g, c0 = 0, nc = {cols};")
+    else:
+        body += [f"const int64_t r = g / {blocks}, c0 = (g % {blocks}) * {block};",
+                 f"const int64_t nc = {cols} - c0 < {block} ? {cols} - c0 : {block};"]
+    body += _coords("f", "r", [shape[d] for d in outer_free]) if outer_free else []
+    body.append("const int64_t bx = " + (" + ".join(
+        f"f{i} * {xs[d]}" for i, d in enumerate(outer_free)) or "0") + ";")
+    body.append("const int64_t bs = " + (" + ".join(
+        f"f{i} * {ss[d]}" for i, d in enumerate(outer_free)) or "0") + ";")
+    dt, ct = src.aval.dtype, emit_c.ctype(x.aval.dtype)
+    zero = _store(dt, f"({emit_c.ctype(dt)})0")
+    n_rows = int(np.prod([shape[d] for d in rows], dtype=np.int64))
+    ocols = shape[last] if last not in free else "nc"
+    zoff = " + ".join(f"z{i} * {xs[d]}" for i, d in enumerate(rows)) or "0"
+    body.append(f"for (int64_t z = 0; z < {n_rows}; z++) {{")
+    body += ["    " + ln for ln in _coords("z", "z", [shape[d] for d in rows])] if rows else []
+    body += [f"    for (int64_t j = 0; j < {ocols}; j++) "
+             f"{o.name}[bx + {zoff} + c0 + j] = {zero};", "}"]
+    n_src = int(np.prod([src_shape[d] for d in rows], dtype=np.int64))
+    w, s = p["window_dimensions"][last], p["window_strides"][last]
+    lo, n = p["padding"][last][0], shape[last]
+    take = f"sel[j] < 0 | !(best[j] {_keep(p['select_prim'])} v)"
+    tap = [f"for (int64_t k{last} = 0; k{last} < {w}; k{last}++) {{",
+           f"    const int64_t t = k{last} - {lo};",
+           f"    /* the windows c whose tap c * {s} + t lies in [0, {n}) */",
+           f"    const int64_t c_lo = t >= 0 ? 0 : ({s - 1} - t) / {s};",
+           f"    const int64_t c_hi = t >= {n} ? 0 : ({n + s - 1} - t) / {s};",
+           "    const int64_t j_lo = c_lo > c0 ? c_lo - c0 : 0;",
+           "    const int64_t j_hi = c_hi - c0 < nc ? c_hi - c0 : nc;",
+           "    #pragma omp simd",
+           "    for (int64_t j = j_lo; j < j_hi; j++) {",
+           f"        const int64_t at_j = at + (c0 + j) * {s} + t;",
+           f"        const {ct} v = {_read(x, 'bx + at_j')};",
+           f"        const int take = {take};",
+           "        best[j] = take ? v : best[j];",
+           "        sel[j] = take ? at_j : sel[j];",
+           "    }", "}"]
+    s_off = " + ".join(f"o{d} * {ss[d]}" for d in rows)
+    s_off = f"bs + {s_off + ' + ' if s_off else ''}c0 + j"
+    add = (f"({emit_c.ctype(dt)})({_read(o, 'bx + sel[j]')} + {_read(src, s_off)})")
+    loop = [f"{ct} best[{block}];", f"int64_t sel[{block}];",
+            f"for (int64_t w = 0; w < {n_src}; w++) {{"]
+    inner = _coords("q", "w", [src_shape[d] for d in rows]) if rows else []
+    inner += [f"const int64_t o{d} = q{i};" for i, d in enumerate(rows)]
+    inner += ["for (int64_t j = 0; j < nc; j++) { best[j] = 0; sel[j] = -1; }"]
+    inner += _window_walk(rows, shape, p, tap)
+    inner += ["/* the additions in window order: selections may coincide */",
+              "for (int64_t j = 0; j < nc; j++)",
+              f"    if (sel[j] >= 0) {o.name}[bx + sel[j]] = {_store(dt, add)};"]
+    loop += ["    " + ln for ln in inner] + ["}"]
+    items = int(np.prod([shape[d] for d in outer_free], dtype=np.int64)) * blocks
+    return items, body + loop
+
+
 def _scalar_jaxpr(jaxpr, consts, args: list, tag: str) -> tuple:
     """C lines computing ``jaxpr`` (scalar elementwise equations only) on the C
     expressions ``args``; returns ``(lines, result expressions)``."""
@@ -333,7 +417,7 @@ def _window(kname, e, ins, outs, reads, common):
         outer, body = _scatter_body(e, ins, outs)
         work = outs[0].aval.size * int(np.prod(e.params["window_dimensions"],
                                                   dtype=np.int64))
-        row = None
+        row = _scatter_rows(e, ins, outs)
     else:
         build = (_generic if e.primitive in (win.reduce_window_p, rg.reduce_p) else
                  _gather_body if e.primitive is win.select_and_gather_add_p else
