@@ -11,6 +11,13 @@ OpenMP threads, or CUDA threads in a grid-stride loop) around a body made here:
   dimensions the windows do not span (batch, channels: window 1, stride 1, no padding);
   within it the windows run in row-major order, each adding its cotangent at its
   selected element, so overlapping windows add in a fixed order: deterministic.
+
+The C kernels take a row form where the last axis has a few outputs at least
+(``_row_body``, ``_scatter_rows``): an item owns a run of outputs along the last axis,
+the window taps are the outer loops and the run the innermost one, which gcc vectorises
+(``#pragma omp simd``); each output still meets its taps in the same order, so the
+results are bit for bit those of the forms above, which CUDA keeps (one output per
+thread) and the C kernels keep where the row form does not apply.
 """
 from __future__ import annotations
 
