@@ -11,6 +11,13 @@ OpenMP threads, or CUDA threads in a grid-stride loop) around a body made here:
   dimensions the windows do not span (batch, channels: window 1, stride 1, no padding);
   within it the windows run in row-major order, each adding its cotangent at its
   selected element, so overlapping windows add in a fixed order: deterministic.
+
+The C kernels take a row form where the last axis has a few outputs at least
+(``_row_body``, ``_scatter_rows``): an item owns a run of outputs along the last axis,
+the window taps are the outer loops and the run the innermost one, which gcc vectorises
+(``#pragma omp simd``); each output still meets its taps in the same order, so the
+results are bit for bit those of the forms above, which CUDA keeps (one output per
+thread) and the C kernels keep where the row form does not apply.
 """
 from __future__ import annotations
 
@@ -18,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import dtypes
 from ..lax import elementwise as ew
 from ..lax import windowed as win
 from ..lax import reduce_generic as rg
@@ -42,6 +50,10 @@ class WindowPlan(KernelFields):
     body: list
     #: element visits in all (what the thread count is judged by)
     work: int = 0
+    #: the C kernel's items and body where a row kernel applies (``_row_body``: runs of
+    #: outputs in a vector loop); CUDA keeps one output per thread
+    row_items: int = 0
+    row_body: list | None = None
 
 
 def _coords(prefix: str, index: str, shape) -> list:
@@ -87,29 +99,106 @@ def _window_walk(dims, in_shape, params, visit: list) -> list:
     return lines
 
 
+#: Outputs one row item of the row kernels holds at once (its accumulators live on the
+#: stack: 256 doubles are 2 KiB); a longer last axis is cut into blocks of this many.
+ROW_BLOCK = 256
+#: Fewest outputs along the last axis for which the row kernel is chosen: below this the
+#: per-tap bookkeeping costs more than the vector loop gains.
+ROW_MIN_COLUMNS = 4
+
+
+def _row_layout(out_shape, params):
+    """``(columns, block, blocks)`` of the row kernel, or ``None`` where the one output
+    per item kernel is kept: a scalar or short last axis, or base dilation along it (the
+    outputs a tap reaches would not be a run)."""
+    if not out_shape or out_shape[-1] < ROW_MIN_COLUMNS:
+        return None
+    if params.get("base_dilation", (1,) * len(out_shape))[-1] != 1:
+        return None
+    cols = int(out_shape[-1])
+    block = min(cols, ROW_BLOCK)
+    return cols, block, -(-cols // block)
+
+
+def _row_body(out_shape, in_shape, params, accs, visit, stores):
+    """``(items, body)`` of a row kernel: each item owns a run of outputs along the last
+    axis with one accumulator array each (``accs``: C type, name, initial value).  The
+    window taps are the outer loops, in the one output per item kernel's row-major
+    order, and the run of outputs is the innermost loop (``#pragma omp simd``): each
+    output still combines its taps in the same order, skipping the same padding, so its
+    result is bit for bit that kernel's, but gcc vectorises across outputs.
+
+    ``visit`` are the innermost statements (output ``c0 + j``, its tap's operand offset
+    ``at_j``, its accumulators ``<name>[j]``); ``stores`` write output ``c0 + j`` at
+    flat index ``oi``."""
+    cols, block, blocks = _row_layout(out_shape, params)
+    nd = len(out_shape)
+    last = nd - 1
+    rows = int(np.prod(out_shape[:-1], dtype=np.int64))
+    n = in_shape[last]
+    w, s = params["window_dimensions"][last], params["window_strides"][last]
+    lo = params["padding"][last][0]
+    wd = params.get("window_dilation", (1,) * nd)[last]
+    body = []
+    if blocks == 1:
+        body += [f"const int64_t r = g, c0 = 0, nc = {cols};"]
+    else:
+        body += [f"const int64_t r = g / {blocks}, c0 = (g % {blocks}) * {block};",
+                 f"const int64_t nc = {cols} - c0 < {block} ? {cols} - c0 : {block};"]
+    body += _coords("o", "r", out_shape[:-1])
+    for ct, name, init in accs:
+        body += [f"{ct} {name}[{block}];",
+                 f"for (int64_t j = 0; j < nc; j++) {name}[j] = {init};"]
+    tap = [f"for (int64_t k{last} = 0; k{last} < {w}; k{last}++) {{",
+           f"    const int64_t t = k{last} * {wd} - {lo};",
+           f"    /* the outputs c whose tap c * {s} + t lies in [0, {n}) */",
+           f"    const int64_t c_lo = t >= 0 ? 0 : ({s - 1} - t) / {s};",
+           f"    const int64_t c_hi = t >= {n} ? 0 : ({n + s - 1} - t) / {s};",
+           "    const int64_t j_lo = c_lo > c0 ? c_lo - c0 : 0;",
+           "    const int64_t j_hi = c_hi - c0 < nc ? c_hi - c0 : nc;",
+           "    #pragma omp simd",
+           "    for (int64_t j = j_lo; j < j_hi; j++) {",
+           f"        const int64_t at_j = at + (c0 + j) * {s} + t;"]
+    tap += ["        " + v for v in visit] + ["    }", "}"]
+    body += _window_walk(range(last), in_shape, params, tap)
+    body += ["#pragma omp simd", "for (int64_t j = 0; j < nc; j++) {",
+             f"    const int64_t oi = r * {cols} + c0 + j;"]
+    body += ["    " + ln for ln in stores] + ["}"]
+    return rows * blocks, body
+
+
 def _fixed_offset(dims, strides) -> str:
     return " + ".join(f"o{d} * {strides[d]}" for d in dims) or "0"
 
 
-def _reduce_body(e, ins, outs) -> list:
+def _reduce_body(e, ins, outs, rows: bool):
+    """``(items, body)`` of ``reduce_window_sum``/``max``/``min``: one output per item,
+    or with ``rows`` the row kernel's (``None`` where it does not apply)."""
     x, o = ins[0], outs[0]
     dt = x.aval.dtype
     op = e.primitive.name[len("reduce_window_"):]
     acc_t, init, combine, _ = _acc(op, dt)
     out_shape = o.aval.shape
+    if rows:
+        return _row_layout(out_shape, e.params) and _row_body(
+            out_shape, x.aval.shape, e.params, [(acc_t, "acc", init)],
+            [f"acc[j] = {combine.format(a='acc[j]', v=_read(x, 'at_j'))};"],
+            [f"{o.name}[oi] = {_store(dt, f'({emit_c.ctype(dt)})acc[j]')};"])
     body = _coords("o", "g", out_shape) if out_shape else []
     body.append(f"{acc_t} acc = {init};")
     body += _window_walk(range(len(out_shape)), x.aval.shape, e.params,
                          [f"acc = {combine.format(a='acc', v=_read(x, 'at'))};"])
     body.append(f"{o.name}[g] = {_store(dt, f'({emit_c.ctype(dt)})acc')};")
-    return body
+    return o.aval.size, body
 
 
 def _keep(select_prim) -> str:
     return ">=" if select_prim is ew.ge_p else "<="
 
 
-def _gather_body(e, ins, outs) -> list:
+def _gather_body(e, ins, outs, rows: bool):
+    if rows:
+        return None
     t, x, o = ins[0], ins[1], outs[0]
     ct, vt = emit_c.ctype(x.aval.dtype), emit_c.ctype(t.aval.dtype)
     keep = _keep(e.params["select_prim"])
@@ -121,7 +210,7 @@ def _gather_body(e, ins, outs) -> list:
              "have = 1; }"]
     body += _window_walk(range(len(out_shape)), x.aval.shape, e.params, visit)
     body.append(f"{o.name}[g] = {_store(t.aval.dtype, 'tv')};")
-    return body
+    return o.aval.size, body
 
 
 def _scatter_body(e, ins, outs):
@@ -165,6 +254,89 @@ def _scatter_body(e, ins, outs):
     return items, body + loop
 
 
+def _scatter_rows(e, ins, outs):
+    """``(items, body)`` of ``select_and_scatter_add`` as a row kernel, or ``None``.
+
+    An item is a slab of the free dimensions before the last one (and, where the last
+    dimension is free too, a block of it).  Its windows run in the item kernel's
+    row-major order, a row of them at a time: the selections of a row of windows in a
+    vector loop (window taps outside, as in ``_row_body``), then their additions one
+    after another, so each window selects and adds as before, in the same order.  Where
+    windows span the last dimension it is not cut in blocks (neighbouring windows may
+    select the same element)."""
+    src, x, o = ins[0], ins[1], outs[0]
+    p = e.params
+    shape, src_shape = x.aval.shape, src.aval.shape
+    nd = len(shape)
+    if nd == 0 or dtypes.is_complex(x.aval.dtype):
+        return None
+    last = nd - 1
+    free = [d for d in range(nd) if p["window_dimensions"][d] == 1 and
+            p["window_strides"][d] == 1 and tuple(p["padding"][d]) == (0, 0)]
+    cols = int(src_shape[last])
+    if cols < ROW_MIN_COLUMNS or (last not in free and cols > ROW_BLOCK):
+        return None
+    block = min(cols, ROW_BLOCK)
+    blocks = -(-cols // block)
+    outer_free = [d for d in free if d != last]
+    rows = [d for d in range(last) if d not in free]
+    xs, ss = row_major_strides(shape), row_major_strides(src_shape)
+    body = []
+    if blocks == 1:
+        body.append(f"const int64_t r = g, c0 = 0, nc = {cols};")
+    else:
+        body += [f"const int64_t r = g / {blocks}, c0 = (g % {blocks}) * {block};",
+                 f"const int64_t nc = {cols} - c0 < {block} ? {cols} - c0 : {block};"]
+    body += _coords("f", "r", [shape[d] for d in outer_free]) if outer_free else []
+    body.append("const int64_t bx = " + (" + ".join(
+        f"f{i} * {xs[d]}" for i, d in enumerate(outer_free)) or "0") + ";")
+    body.append("const int64_t bs = " + (" + ".join(
+        f"f{i} * {ss[d]}" for i, d in enumerate(outer_free)) or "0") + ";")
+    dt, ct = src.aval.dtype, emit_c.ctype(x.aval.dtype)
+    zero = _store(dt, f"({emit_c.ctype(dt)})0")
+    n_rows = int(np.prod([shape[d] for d in rows], dtype=np.int64))
+    ocols = shape[last] if last not in free else "nc"
+    zoff = " + ".join(f"z{i} * {xs[d]}" for i, d in enumerate(rows)) or "0"
+    body.append(f"for (int64_t z = 0; z < {n_rows}; z++) {{")
+    body += ["    " + ln for ln in _coords("z", "z", [shape[d] for d in rows])] if rows else []
+    body += [f"    for (int64_t j = 0; j < {ocols}; j++) "
+             f"{o.name}[bx + {zoff} + c0 + j] = {zero};", "}"]
+    n_src = int(np.prod([src_shape[d] for d in rows], dtype=np.int64))
+    w, s = p["window_dimensions"][last], p["window_strides"][last]
+    lo, n = p["padding"][last][0], shape[last]
+    take = f"sel[j] < 0 | !(best[j] {_keep(p['select_prim'])} v)"
+    tap = [f"for (int64_t k{last} = 0; k{last} < {w}; k{last}++) {{",
+           f"    const int64_t t = k{last} - {lo};",
+           f"    /* the windows c whose tap c * {s} + t lies in [0, {n}) */",
+           f"    const int64_t c_lo = t >= 0 ? 0 : ({s - 1} - t) / {s};",
+           f"    const int64_t c_hi = t >= {n} ? 0 : ({n + s - 1} - t) / {s};",
+           "    const int64_t j_lo = c_lo > c0 ? c_lo - c0 : 0;",
+           "    const int64_t j_hi = c_hi - c0 < nc ? c_hi - c0 : nc;",
+           "    #pragma omp simd",
+           "    for (int64_t j = j_lo; j < j_hi; j++) {",
+           f"        const int64_t at_j = at + (c0 + j) * {s} + t;",
+           f"        const {ct} v = {_read(x, 'bx + at_j')};",
+           f"        const int take = {take};",
+           "        best[j] = take ? v : best[j];",
+           "        sel[j] = take ? at_j : sel[j];",
+           "    }", "}"]
+    s_off = " + ".join(f"o{d} * {ss[d]}" for d in rows)
+    s_off = f"bs + {s_off + ' + ' if s_off else ''}c0 + j"
+    add = (f"({emit_c.ctype(dt)})({_read(o, 'bx + sel[j]')} + {_read(src, s_off)})")
+    loop = [f"{ct} best[{block}];", f"int64_t sel[{block}];",
+            f"for (int64_t w = 0; w < {n_src}; w++) {{"]
+    inner = _coords("q", "w", [src_shape[d] for d in rows]) if rows else []
+    inner += [f"const int64_t o{d} = q{i};" for i, d in enumerate(rows)]
+    inner += ["for (int64_t j = 0; j < nc; j++) { best[j] = 0; sel[j] = -1; }"]
+    inner += _window_walk(rows, shape, p, tap)
+    inner += ["/* the additions in window order: selections may coincide */",
+              "for (int64_t j = 0; j < nc; j++)",
+              f"    if (sel[j] >= 0) {o.name}[bx + sel[j]] = {_store(dt, add)};"]
+    loop += ["    " + ln for ln in inner] + ["}"]
+    items = int(np.prod([shape[d] for d in outer_free], dtype=np.int64)) * blocks
+    return items, body + loop
+
+
 def _scalar_jaxpr(jaxpr, consts, args: list, tag: str) -> tuple:
     """C lines computing ``jaxpr`` (scalar elementwise equations only) on the C
     expressions ``args``; returns ``(lines, result expressions)``."""
@@ -192,33 +364,40 @@ def _scalar_jaxpr(jaxpr, consts, args: list, tag: str) -> tuple:
     return lines, [read(a) for a in jaxpr.outvars]
 
 
-def _generic_body(e, ins, outs, jaxpr, consts, params) -> list:
+def _generic_body(e, ins, outs, jaxpr, consts, params, rows: bool):
     """A window reduction with the monoid ``jaxpr``: accumulators start at the init
     operands and take each window element in row-major order."""
     n = len(outs)
     xs, inits = ins[:n], ins[n:]
     out_shape = outs[0].aval.shape
-    body = _coords("o", "g", out_shape) if out_shape else []
-    for i, (x, init) in enumerate(zip(xs, inits, strict=True)):
-        ct = emit_c.ctype(x.aval.dtype)
-        first = (emit_c.literal(init.val, x.aval.dtype) if hasattr(init, "val")
-                 else _read(init, "0"))
-        body.append(f"{ct} acc{i} = {first};")
-    lines, res = _scalar_jaxpr(jaxpr, consts, [f"acc{i}" for i in range(n)] +
-                               [f"x{i}" for i in range(n)], "t")
-    visit = [f"const {emit_c.ctype(x.aval.dtype)} x{i} = {_read(x, 'at')};"
+    if rows and _row_layout(out_shape, params) is None:
+        return None
+    firsts = [(emit_c.ctype(x.aval.dtype),
+               emit_c.literal(init.val, x.aval.dtype) if hasattr(init, "val")
+               else _read(init, "0")) for x, init in zip(xs, inits, strict=True)]
+    acc = [f"acc{i}[j]" if rows else f"acc{i}" for i in range(n)]
+    lines, res = _scalar_jaxpr(jaxpr, consts, acc + [f"x{i}" for i in range(n)], "t")
+    at = "at_j" if rows else "at"
+    visit = [f"const {emit_c.ctype(x.aval.dtype)} x{i} = {_read(x, at)};"
              for i, x in enumerate(xs)] + lines
-    visit += [f"acc{i} = {r};" for i, r in enumerate(res)]
+    visit += [f"{a} = {r};" for a, r in zip(acc, res, strict=True)]
+    if rows:
+        return _row_body(out_shape, xs[0].aval.shape, params,
+                         [(ct, f"acc{i}", first) for i, (ct, first) in enumerate(firsts)],
+                         visit, [f"{o.name}[oi] = {_store(o.aval.dtype, a)};"
+                                 for o, a in zip(outs, acc, strict=True)])
+    body = _coords("o", "g", out_shape) if out_shape else []
+    body += [f"{ct} acc{i} = {first};" for i, (ct, first) in enumerate(firsts)]
     body += _window_walk(range(len(out_shape)), xs[0].aval.shape, params, visit)
     body += [f"{o.name}[g] = {_store(o.aval.dtype, f'acc{i}')};"
              for i, o in enumerate(outs)]
-    return body
+    return outs[0].aval.size, body
 
 
-def _generic(e, ins, outs) -> list:
+def _generic(e, ins, outs, rows: bool):
     if e.primitive is win.reduce_window_p:
         return _generic_body(e, ins, outs, e.params["jaxpr"], e.params["consts"],
-                             e.params)
+                             e.params, rows)
     # ``reduce``: a window spanning the reduced dimensions (the output's order is the
     # window output's, with ones at those dimensions)
     shape = ins[0].aval.shape
@@ -229,7 +408,7 @@ def _generic(e, ins, outs) -> list:
     win_out = tuple(1 if d in dims else shape[d] for d in range(nd))
     fake = [_Shaped(o, win_out) for o in outs]
     closed = e.params["jaxpr"]
-    return _generic_body(e, ins, fake, closed.jaxpr, closed.consts, params)
+    return _generic_body(e, ins, fake, closed.jaxpr, closed.consts, params, rows)
 
 
 class _Shaped:
@@ -245,16 +424,20 @@ def _window(kname, e, ins, outs, reads, common):
         outer, body = _scatter_body(e, ins, outs)
         work = outs[0].aval.size * int(np.prod(e.params["window_dimensions"],
                                                   dtype=np.int64))
+        row = _scatter_rows(e, ins, outs)
     else:
-        if e.primitive in (win.reduce_window_p, rg.reduce_p):
-            body = _generic(e, ins, outs)
-        else:
-            body = (_gather_body if e.primitive is win.select_and_gather_add_p
-                    else _reduce_body)(e, ins, outs)
-        outer = outs[0].aval.size
-        work = outer * max(1, ins[0].aval.size // max(outer, 1))
+        build = (_generic if e.primitive in (win.reduce_window_p, rg.reduce_p) else
+                 _gather_body if e.primitive is win.select_and_gather_add_p else
+                 _reduce_body)
+        outer, body = build(e, ins, outs, False)
+        row = build(e, ins, outs, True)
+        size = outs[0].aval.size
+        work = size * max(1, ins[0].aval.size // max(size, 1))
     fields = WindowPlan(params=_params(reads, outs), outer=int(outer), body=body,
-                        parallel=outer > 1 and work >= PARALLEL_MIN_ELEMENTS,
+                        row_items=int(row[0]) if row else 0,
+                        row_body=row[1] if row else None,
+                        parallel=(row[0] if row else outer) > 1 and
+                        work >= PARALLEL_MIN_ELEMENTS,
                         work=int(work))
     return _kernel_plan(template="kernel_window.j2", fields=fields, **common)
 
