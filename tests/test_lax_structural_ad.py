@@ -196,7 +196,9 @@ def test_grad_jaxpr_matches_jax(name):
 
 
 # Primitives of these families without a JVP rule, and why.
-_NO_JVP: dict = {}
+# JAX 0.10.2 defines no derivative for these either (differentiating them raises there)
+_NO_JVP: dict = {"hessenberg": "no JVP in JAX", "householder_product": "no JVP in JAX",
+                 "schur": "no JVP in JAX"}
 _LINEAR = ["broadcast_in_dim", "reshape", "squeeze", "transpose", "rev", "slice", "pad",
            "concatenate", "copy", "stack", "split", "tile", "reduce_sum", "cumsum",
            "dot_general", "gather", "scatter", "scatter-add", "scatter-sub", "scatter-mul",
