@@ -120,6 +120,23 @@ def _row_layout(out_shape, params):
     return cols, block, -(-cols // block)
 
 
+def _tap_run(last: int, w: int, tap: str, s: int, n: int, what: str) -> list:
+    """The opening of a row kernel's loop over the last axis's ``w`` taps, each tap
+    ``t = tap`` visiting the run of ``what`` (outputs, windows) ``j`` of the block whose
+    input index ``(c0 + j) * s + t`` lies in ``[0, n)``, as a vectorised loop; the
+    caller adds the loop's body and closes both braces."""
+    return [f"for (int64_t k{last} = 0; k{last} < {w}; k{last}++) {{",
+            f"    const int64_t t = {tap};",
+            f"    /* the {what} c whose tap c * {s} + t lies in [0, {n}) */",
+            f"    const int64_t c_lo = t >= 0 ? 0 : ({s - 1} - t) / {s};",
+            f"    const int64_t c_hi = t >= {n} ? 0 : ({n + s - 1} - t) / {s};",
+            "    const int64_t j_lo = c_lo > c0 ? c_lo - c0 : 0;",
+            "    const int64_t j_hi = c_hi - c0 < nc ? c_hi - c0 : nc;",
+            "    #pragma omp simd",
+            "    for (int64_t j = j_lo; j < j_hi; j++) {",
+            f"        const int64_t at_j = at + (c0 + j) * {s} + t;"]
+
+
 def _row_body(out_shape, in_shape, params, accs, visit, stores):
     """``(items, body)`` of a row kernel: each item owns a run of outputs along the last
     axis with one accumulator array each (``accs``: C type, name, initial value).  The
@@ -149,16 +166,7 @@ def _row_body(out_shape, in_shape, params, accs, visit, stores):
     for ct, name, init in accs:
         body += [f"{ct} {name}[{block}];",
                  f"for (int64_t j = 0; j < nc; j++) {name}[j] = {init};"]
-    tap = [f"for (int64_t k{last} = 0; k{last} < {w}; k{last}++) {{",
-           f"    const int64_t t = k{last} * {wd} - {lo};",
-           f"    /* the outputs c whose tap c * {s} + t lies in [0, {n}) */",
-           f"    const int64_t c_lo = t >= 0 ? 0 : ({s - 1} - t) / {s};",
-           f"    const int64_t c_hi = t >= {n} ? 0 : ({n + s - 1} - t) / {s};",
-           "    const int64_t j_lo = c_lo > c0 ? c_lo - c0 : 0;",
-           "    const int64_t j_hi = c_hi - c0 < nc ? c_hi - c0 : nc;",
-           "    #pragma omp simd",
-           "    for (int64_t j = j_lo; j < j_hi; j++) {",
-           f"        const int64_t at_j = at + (c0 + j) * {s} + t;"]
+    tap = _tap_run(last, w, f"k{last} * {wd} - {lo}", s, n, "outputs")
     tap += ["        " + v for v in visit] + ["    }", "}"]
     body += _window_walk(range(last), in_shape, params, tap)
     body += ["#pragma omp simd", "for (int64_t j = 0; j < nc; j++) {",
@@ -305,16 +313,7 @@ def _scatter_rows(e, ins, outs):
     w, s = p["window_dimensions"][last], p["window_strides"][last]
     lo, n = p["padding"][last][0], shape[last]
     take = f"sel[j] < 0 | !(best[j] {_keep(p['select_prim'])} v)"
-    tap = [f"for (int64_t k{last} = 0; k{last} < {w}; k{last}++) {{",
-           f"    const int64_t t = k{last} - {lo};",
-           f"    /* the windows c whose tap c * {s} + t lies in [0, {n}) */",
-           f"    const int64_t c_lo = t >= 0 ? 0 : ({s - 1} - t) / {s};",
-           f"    const int64_t c_hi = t >= {n} ? 0 : ({n + s - 1} - t) / {s};",
-           "    const int64_t j_lo = c_lo > c0 ? c_lo - c0 : 0;",
-           "    const int64_t j_hi = c_hi - c0 < nc ? c_hi - c0 : nc;",
-           "    #pragma omp simd",
-           "    for (int64_t j = j_lo; j < j_hi; j++) {",
-           f"        const int64_t at_j = at + (c0 + j) * {s} + t;",
+    tap = _tap_run(last, w, f"k{last} - {lo}", s, n, "windows") + [
            f"        const {ct} v = {_read(x, 'bx + at_j')};",
            f"        const int take = {take};",
            "        best[j] = take ? v : best[j];",
