@@ -125,6 +125,20 @@ def _monoid_reducer(computation, leaves):
     return None
 
 
+def _flatten_matching(operands, init_values):
+    """``(operand leaves, init leaves, operand tree, init tree)``, with JAX's errors
+    when the two pytrees do not match."""
+    flat_ops, op_tree = tree_util.tree_flatten(operands)
+    flat_inits, init_tree = tree_util.tree_flatten(init_values)
+    if op_tree != init_tree:
+        raise ValueError("Operands must have the same tree structure as init_values: "
+                         f"{op_tree} vs. {init_tree}")
+    if len(flat_ops) != len(flat_inits):
+        raise ValueError("Must have same total number of operands as init_values: "
+                         f" {len(flat_ops)} vs. {len(flat_inits)}")
+    return flat_ops, flat_inits, op_tree, init_tree
+
+
 def reduce(operands, init_values, computation, dimensions):
     """Reduce ``operands`` over ``dimensions`` with the monoid ``computation``.
 
@@ -141,14 +155,7 @@ def reduce(operands, init_values, computation, dimensions):
     -------
     Array or pytree of arrays
     """
-    flat_ops, op_tree = tree_util.tree_flatten(operands)
-    flat_inits, init_tree = tree_util.tree_flatten(init_values)
-    if op_tree != init_tree:
-        raise ValueError("Operands must have the same tree structure as init_values: "
-                         f"{op_tree} vs. {init_tree}")
-    if len(flat_ops) != len(flat_inits):
-        raise ValueError("Must have same total number of operands as init_values: "
-                         f" {len(flat_ops)} vs. {len(flat_inits)}")
+    flat_ops, flat_inits, op_tree, init_tree = _flatten_matching(operands, init_values)
     dims = tuple(operator.index(d) for d in dimensions)
     monoid = _monoid_reducer(computation, flat_inits)
     if monoid is not None:
@@ -182,14 +189,7 @@ def reduce_window(operand, init_value, computation, window_dimensions, window_st
     -------
     Array or pytree of arrays
     """
-    flat_ops, op_tree = tree_util.tree_flatten(operand)
-    flat_inits, init_tree = tree_util.tree_flatten(init_value)
-    if op_tree != init_tree:
-        raise ValueError("Operands must have the same tree structure as init_values: "
-                         f"{op_tree} vs. {init_tree}")
-    if len(flat_ops) != len(flat_inits):
-        raise ValueError("Must have same total number of operands as init_values: "
-                         f" {len(flat_ops)} vs. {len(flat_inits)}")
+    flat_ops, flat_inits, op_tree, init_tree = _flatten_matching(operand, init_value)
     nd = len(window_dimensions)
     base_dilation = (1,) * nd if base_dilation is None else base_dilation
     window_dilation = (1,) * nd if window_dilation is None else window_dilation

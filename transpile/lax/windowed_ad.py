@@ -90,13 +90,17 @@ ad.defjvp(win.reduce_window_max_p, _chooser_jvp(ew.ge_p))
 ad.defjvp(win.reduce_window_min_p, _chooser_jvp(ew.le_p))
 
 
-def _gather_add_jvp(primals, tangents, **params):
-    source, operand = primals
-    out = win.select_and_gather_add_p.bind(source, operand, **params)
-    g = tangents[0]
-    if isinstance(g, Zero):
-        return out, Zero(ad.tangent_aval(core.get_aval(out)))
-    return out, win.select_and_gather_add_p.bind(g, operand, **params)
+def _linear_in_source_jvp(prim):
+    """The JVP of a select-and-gather/scatter: linear in its source, the operand only
+    choosing where (its tangent does not enter)."""
+    def jvp(primals, tangents, **params):
+        source, operand = primals
+        out = prim.bind(source, operand, **params)
+        g = tangents[0]
+        if isinstance(g, Zero):
+            return out, Zero(ad.tangent_aval(core.get_aval(out)))
+        return out, prim.bind(g, operand, **params)
+    return jvp
 
 
 def _gather_add_transpose(cts, tangents, operand, *, select_prim, window_dimensions,
@@ -122,17 +126,11 @@ def _gather_add_transpose(cts, tangents, operand, *, select_prim, window_dimensi
     return [out, None]
 
 
-ad.jvp_rules[win.select_and_gather_add_p] = _gather_add_jvp
+ad.jvp_rules[win.select_and_gather_add_p] = _linear_in_source_jvp(
+    win.select_and_gather_add_p)
 ad.transpose_rules[win.select_and_gather_add_p] = _gather_add_transpose
 
 
-def _scatter_add_jvp(primals, tangents, **params):
-    source, operand = primals
-    out = win.select_and_scatter_add_p.bind(source, operand, **params)
-    g = tangents[0]
-    if isinstance(g, Zero):
-        return out, Zero(ad.tangent_aval(core.get_aval(out)))
-    return out, win.select_and_scatter_add_p.bind(g, operand, **params)
 
 
 def _scatter_add_transpose(cts, source, operand, *, select_prim, window_dimensions,
@@ -146,7 +144,8 @@ def _scatter_add_transpose(cts, source, operand, *, select_prim, window_dimensio
                                    window_strides, padding, ones, ones), None]
 
 
-ad.jvp_rules[win.select_and_scatter_add_p] = _scatter_add_jvp
+ad.jvp_rules[win.select_and_scatter_add_p] = _linear_in_source_jvp(
+    win.select_and_scatter_add_p)
 ad.transpose_rules[win.select_and_scatter_add_p] = _scatter_add_transpose
 
 
