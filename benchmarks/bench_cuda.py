@@ -75,11 +75,30 @@ def gpu_queued(fn, calls=50) -> float:
     return (time.perf_counter() - t0) / calls
 
 
+def host_median(fn, repeat=21) -> float:
+    """Median seconds until ``fn()`` returns, the GPU's work not waited for (waited
+    for outside the timing): the host's dispatch, allocations and launches."""
+    times = []
+    for _ in range(repeat):
+        _sync(fn())
+        t0 = time.perf_counter()
+        r = fn()
+        times.append(time.perf_counter() - t0)
+        _sync(r)
+    times.sort()
+    return times[len(times) // 2]
+
+
 def _sync(x):
+    """Wait for ``x`` as a user would: ``block_until_ready`` on its arrays (one wait
+    for the device), or a device synchronisation when it holds none."""
+    waited = False
     for leaf in tp.tree_util.tree_leaves(x):
         if hasattr(leaf, "block_until_ready"):
             leaf.block_until_ready()
-    cuda_runtime.synchronize()
+            waited = True
+    if not waited:
+        cuda_runtime.synchronize()
 
 
 def row(label, seconds, extra=""):
@@ -104,6 +123,44 @@ def _jax():
             print(f"  (JAX is not usable here: {type(e).__name__}: {e})")
             _JAX.append(None)
     return _JAX[0]
+
+
+def timed_contender(label, fn, sync, ours, work, unit, ours_queued):
+    """Print per-call (synchronised) and queued rows of another library's ``fn``,
+    with the ratios its time / ours."""
+    for _ in range(3):
+        fn()
+    sync()
+    times = []
+    for _ in range(21):
+        t0 = time.perf_counter()
+        fn()
+        sync()
+        times.append(time.perf_counter() - t0)
+    t = sorted(times)[len(times) // 2]
+    row(label, t, f"{work / t / 1e9:8.1f} {unit}; {label.split()[0]}/ours = {t / ours:.2f}x")
+    t0 = time.perf_counter()
+    for _ in range(50):
+        fn()
+    sync()
+    tq = (time.perf_counter() - t0) / 50
+    row(f"{label}, 50 calls queued", tq,
+        f"{work / tq / 1e9:8.1f} {unit}; {label.split()[0]}/ours = {tq / ours_queued:.2f}x")
+
+
+def cupy_row(make, host, ours, work, unit, ours_queued):
+    """Time CuPy's ``make(cupy)`` on ``host`` placed on the GPU, when CuPy is importable."""
+    try:
+        import cupy
+    except ImportError:
+        return
+    try:
+        fn = make(cupy)
+        x = cupy.asarray(host)
+        timed_contender(f"CuPy {cupy.__version__}", lambda: fn(x),
+                        cupy.cuda.Device().synchronize, ours, work, unit, ours_queued)
+    except Exception as e:  # noqa: BLE001 - any failure only drops the contender
+        print(f"  (CuPy failed: {type(e).__name__}: {e})")
 
 
 def jax_row(make, host_args, ours, work=None, unit="", ours_queued=None):
@@ -156,6 +213,7 @@ def copy():
     print(f"\ndevice-to-device copy of {nbytes >> 20} MiB "
           f"({cuda_runtime.device_name(0)})")
     row("cudaMemcpyAsync", t, f"{bw / 1e9:8.1f} GB/s (read + write)")
+    row("cudaDeviceSynchronize of an idle GPU", gpu_median(lambda: None, repeat=51))
     return bw
 
 
@@ -179,7 +237,13 @@ def selu():
     tq = gpu_queued(lambda: f(x))
     row("transpile.jit (cuda), 50 calls queued", tq, f"{moved / tq / 1e9:8.1f} GB/s = "
                                                     f"{moved / tq / bw:.0%} of copy")
+    row("  of which the host, until the call returns", host_median(lambda: f(x)))
     jax_row(make, [host], t, moved, "GB/s", tq)
+    def cupy_selu(cp):
+        def selu(v):  # a named function: cupy.fuse names its kernel after it
+            return make(cp)(v)
+        return cp.fuse(selu)
+    cupy_row(cupy_selu, host, t, moved, "GB/s", tq)
 
 
 def sum_():
@@ -195,7 +259,9 @@ def sum_():
     tq = gpu_queued(lambda: f(x))
     row("transpile.jit (cuda), 50 calls queued", tq, f"{read / tq / 1e9:8.1f} GB/s = "
                                                     f"{read / tq / bw:.0%} of copy")
+    row("  of which the host, until the call returns", host_median(lambda: f(x)))
     jax_row(lambda np_: np_.sum, [host], t, read, "GB/s", tq)
+    cupy_row(lambda cp: cp.sum, host, t, read, "GB/s", tq)
 
 
 def _cublas_matmul(a, b):

@@ -13,6 +13,7 @@ from . import tree_util
 from .array import Array
 from .backend.load import PooledArray
 from .config import config
+from .memory.device_array import CudaArray
 
 __all__ = ["tree_key", "same_leaves"]
 
@@ -54,6 +55,11 @@ def _walk(x, key: list, leaves: list) -> bool:
         return True
     if t is np.ndarray:
         key.append((x.shape, x.dtype, None))
+        leaves.append(x)
+        return True
+    if t is CudaArray:  # the device decides where the call runs
+        v = x._aval
+        key.append((v.shape, v.dtype, x._weak_type, x._device))
         leaves.append(x)
         return True
     if t is dict:

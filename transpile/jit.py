@@ -32,6 +32,7 @@ from .backend.load import PooledArray
 from .call_keys import same_leaves as _same_leaves, tree_key as _tree_key
 from .dtypes import canonicalize_dtype
 from .ir import ClosedJaxpr, typecheck
+from .memory.device_array import CudaArray
 from .lax import call as lax_call
 from .lax.call import jit_p
 from .passes import optimize
@@ -498,6 +499,9 @@ def _fast_key(args):
             return (config._trace_key, v.shape, v.dtype, a._weak_type)
         if t is np.ndarray:
             return (config._trace_key, a.shape, a.dtype, None)
+        if t is CudaArray:  # its _value would copy it to the host
+            v = a._aval
+            return (config._trace_key, v.shape, v.dtype, a._weak_type, a._device)
         return None
     key = [config._trace_key]
     for a in args:
@@ -507,6 +511,9 @@ def _fast_key(args):
             key += (v.shape, v.dtype, a._weak_type)
         elif t is np.ndarray:
             key += (a.shape, a.dtype, None)
+        elif t is CudaArray:
+            v = a._aval
+            key += (v.shape, v.dtype, a._weak_type, a._device)
         else:
             return None
     return tuple(key)

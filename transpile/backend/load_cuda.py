@@ -10,8 +10,13 @@ does.
 
 Every allocation, copy, kernel and free is queued on the same (default) stream, so a
 temporary freed right after the call is reused only once the kernels that read it ran.
+For the same reason one workspace per GPU serves every executable: calls run on the GPU
+one after another, so a call's kernels cannot start before the last call's finished with
+it. Keeping it saves an allocation and a free in front of every launch.
 """
 from __future__ import annotations
+
+import threading
 
 import numpy as np
 
@@ -21,7 +26,40 @@ from ..memory import cuda_runtime
 from ..memory.device_array import CudaArray, DeviceBuffer
 from .load import BaseExecutable, _as_buffer
 
-__all__ = ["CudaExecutable"]
+__all__ = ["CudaExecutable", "release_workspaces"]
+
+#: GPU id -> the DeviceBuffer every executable on that GPU uses as its workspace, grown
+#: to the largest one asked for.
+_WORKSPACES: dict = {}
+#: Held from taking the workspace until the kernels are queued: a second host thread
+#: growing it in between would free memory this call's kernels are about to use.
+_LAUNCH = threading.Lock()
+
+
+def _workspace(nbytes: int, device: int) -> DeviceBuffer:
+    ws = _WORKSPACES.get(device)
+    if ws is None or ws.nbytes < nbytes:
+        if ws is not None:
+            ws.free()  # stream-ordered: reused only by work queued after this point
+        ws = _WORKSPACES[device] = _allocate(nbytes, device)
+    return ws
+
+
+def release_workspaces() -> None:
+    """Give the kept workspaces back to the GPUs' pools (a later call takes a new one)."""
+    while _WORKSPACES:
+        _WORKSPACES.popitem()[1].free()
+
+
+def _allocate(nbytes: int, device: int) -> DeviceBuffer:
+    """A new buffer; when the GPU is full, once more after giving back the workspaces."""
+    try:
+        return DeviceBuffer.allocate(nbytes, device)
+    except cuda_runtime.CudaError as e:
+        if not _WORKSPACES or not str(e).startswith("RESOURCE_EXHAUSTED"):
+            raise
+    release_workspaces()
+    return DeviceBuffer.allocate(nbytes, device)
 
 
 class CudaExecutable(BaseExecutable):
@@ -42,15 +80,17 @@ class CudaExecutable(BaseExecutable):
         self.device = device
         self._consts = [CudaArray.from_host(_as_buffer(c, dt), False, device)
                         for c, dt in zip(consts, self._const_dtypes, strict=True)]
+        self._cast = self._ffi.cast
+        self._const_ptrs = [self._pointer(c._buffer.ptr) for c in self._consts]
+        self._out_nbytes = [nbytes for _, _, nbytes in self._out_specs]
         self.call = self._call
 
     def _pointer(self, ptr: int):
-        return self._ffi.cast("void *", ptr)
+        return self._cast("void *", ptr)
 
-    def _on_device(self, x, dtype, keep: list) -> int:
-        """The device address of argument ``x`` (uploaded if it lives elsewhere)."""
-        if isinstance(x, CudaArray) and x._device == self.device and x.dtype == dtype:
-            return x._buffer.ptr
+    def _upload(self, x, dtype, keep: list) -> int:
+        """The device address of a copy of ``x`` (a host value, an array on another
+        GPU or of another dtype) uploaded to this GPU."""
         host = x._value if isinstance(x, CudaArray) else x
         arr = CudaArray.from_host(_as_buffer(host, dtype), False, self.device)
         keep.append(arr)
@@ -58,19 +98,24 @@ class CudaExecutable(BaseExecutable):
 
     def _call(self, args) -> list:
         """Run on the flat argument values; returns the flat list of ``CudaArray``\\ s."""
-        cuda_runtime.set_device(self.device.id)  # kernels launch on the current device
+        device = self.device
+        dev = device.id
+        cuda_runtime.set_device(dev)  # kernels launch on the current device
         keep: list = []  # uploaded arguments: alive until their free is queued
-        ptrs = [self._pointer(self._on_device(x, dt, keep))
-                for x, dt in zip(args, self._in_dtypes, strict=True)]
-        ptrs += [self._pointer(c._buffer.ptr) for c in self._consts]
-        outs = [DeviceBuffer.allocate(nbytes, self.device.id)
-                for _, _, nbytes in self._out_specs]
-        ptrs += [self._pointer(b.ptr) for b in outs]
-        workspace = DeviceBuffer.allocate(self.workspace_bytes, self.device.id) \
-            if self.workspace_bytes else None
-        ptrs.append(self._pointer(workspace.ptr) if workspace else self._ffi.NULL)
-        ptrs.append(self._ffi.NULL)  # the default stream
-        status = self._fn(*ptrs)
+        cast = self._cast
+        ptrs = []
+        for x, dt in zip(args, self._in_dtypes, strict=True):
+            buf = x._buffer if type(x) is CudaArray and x._device == device else None
+            ptr = buf.ptr if buf is not None and x.dtype == dt else self._upload(x, dt, keep)
+            ptrs.append(cast("void *", ptr))
+        ptrs += self._const_ptrs
+        with _LAUNCH:
+            outs = [_allocate(nbytes, dev) for nbytes in self._out_nbytes]
+            ptrs += [cast("void *", b.ptr) for b in outs]
+            ptrs.append(cast("void *", _workspace(self.workspace_bytes, dev).ptr)
+                        if self.workspace_bytes else self._ffi.NULL)
+            ptrs.append(self._ffi.NULL)  # the default stream
+            status = self._fn(*ptrs)
         if status != 0:
             raise cuda_runtime.CudaError.from_status(
                 status, f"launching the kernels of {self.abi.name}")
