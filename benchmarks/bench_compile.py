@@ -16,8 +16,8 @@ the result is on the host. Prints medians and ratios (JAX time / transpile time:
 
 ``--machine seeded`` (the default) copies what a cache holds for the machine rather
 than for a program into each fresh cache first, as on a machine where transpile has
-compiled before: the compiler probe and the precompiled runtime
-object (``backend/runtime_lib.py``), made once per machine, compiler and transpile
+compiled before: the compiler probe, the precompiled runtime object and the
+precompiled prelude header (``backend/runtime_lib.py``), made once per machine, compiler and transpile
 version in a few seconds (printed first). ``--machine empty`` starts from nothing.
 
 Children write bytecode to a private ``PYTHONPYCACHEPREFIX`` (warmed by one import
@@ -144,6 +144,8 @@ def _seed(python: str, root: str, pycache: str) -> str | None:
             "try:\n"
             "    from transpile.backend import compiler_info, runtime_lib\n"
             "    runtime_lib.runtime_object(compiler_info())\n"
+            "    for par in (False, True):\n"
+            "        getattr(runtime_lib, 'prelude_header', lambda *a: None)(compiler_info(), par)\n"
             "except ImportError:\n"
             "    pass\n")
     t0 = time.perf_counter()
@@ -153,7 +155,7 @@ def _seed(python: str, root: str, pycache: str) -> str | None:
         print(proc.stderr[-2000:])
         shutil.rmtree(seed, ignore_errors=True)
         return None
-    print(f"machine state (compiler probe, runtime object) made in "
+    print(f"machine state (compiler probe, runtime object, prelude header) made in "
           f"{time.perf_counter() - t0:.2f} s, once per machine")
     return seed
 

@@ -2,6 +2,9 @@
 without cffi's parser (backend/ffi_module.py)."""
 import contextlib
 import io
+import json
+import re
+import subprocess
 
 import cffi
 import numpy as np
@@ -103,19 +106,82 @@ def test_parallel_regions_use_the_object_only_once_it_is_there(fresh_cache):
     fresh_cache("none")
     source = jax.jit(f).lower(x).as_text()
     assert "tp_par_team(" in source and runtime_lib.math_calls(source) == (0, 0)
-    assert runtime_lib.link_arguments(compiler_info(), source) == ([], [])
+    assert _without_prelude(runtime_lib.link_arguments(compiler_info(), source)) == ([], [])
     inline = np.asarray(jax.jit(f)(x))
     assert runtime_lib.runtime_object(compiler_info(), build=False) is None  # not built
 
     lib_cache = fresh_cache("lib")
     runtime_lib.runtime_object(compiler_info())
-    before, after = runtime_lib.link_arguments(compiler_info(), source)
+    before, after = _without_prelude(runtime_lib.link_arguments(compiler_info(), source))
     assert before == ["-DTP_RUNTIME_LIB_PAR"]
     assert after and after[0].startswith(str(lib_cache / "runtime"))
     out = np.asarray(jax.jit(lambda v: f(v))(x))
     assert out.tobytes() == inline.tobytes()
     # one rounding, as the fused multiply-add XLA forms here: float64 holds x * 1.5 exactly
     np.testing.assert_array_equal(out, (x.astype(np.float64) * 1.5 + 2.0).astype(np.float32))
+
+
+def _without_prelude(arguments):
+    """``link_arguments``' result less the precompiled prelude's ``-iquote`` folder."""
+    before, after = arguments
+    if "-iquote" in before:
+        i = before.index("-iquote")
+        before = before[:i] + before[i + 2:]
+    return before, after
+
+
+def _gcc() -> bool:
+    return "clang" not in compiler_info().version.lower()
+
+
+def test_prelude_is_precompiled_once_per_parallel_macro(fresh_cache):
+    """gcc's precompiled tp_prelude.h: one per value of TP_RUNTIME_LIB_PAR (the one build
+    macro the prelude reads), found through -iquote before the runtime folder."""
+    if not _gcc():
+        pytest.skip("precompiled headers are gcc's")
+    cache = fresh_cache("pch")
+    info = compiler_info()
+    assert runtime_lib.prelude_header(info, False, build=False) is None
+    plain = runtime_lib.prelude_header(info, False)
+    par = runtime_lib.prelude_header(info, True)
+    for folder in (plain, par):
+        assert folder.parent == cache / "runtime"
+        assert (folder / "tp_prelude.h.gch").stat().st_size > 0
+    assert plain != par and runtime_lib.prelude_header(info, False, build=False) == plain
+    source = '#include "tp_prelude.h"\n#include "tp_math_lib.h"\nint f(void);\n'
+    assert runtime_lib.link_arguments(info, source) == (["-iquote", str(plain)], [])
+    assert runtime_lib.link_arguments(info, "int f(void);") == ([], [])  # no prelude
+
+
+def test_library_built_with_the_precompiled_prelude_reads_it(fresh_cache, tmp_path):
+    """gcc reports (-H) the precompiled header as used ("!"), and the library's results
+    are those of the same source built without it."""
+    if not _gcc():
+        pytest.skip("precompiled headers are gcc's")
+    fresh_cache("used")
+    x = np.linspace(-3, 3, 4096, dtype=np.float32)
+
+    def f(v):
+        return 1.0507 * jnp.where(v > 0, v, 1.6733 * jnp.exp(v) - 1.6733)
+    source = jax.jit(f).lower(x).as_text()
+    info = compiler_info()
+    before, after = runtime_lib.link_arguments(info, source)
+    src = tmp_path / "prelude_probe.c"
+    src.write_text(source)
+    flags = [a for a in info.flags if a != "-shared"]
+    proc = subprocess.run([info.path, *flags, *before, "-H", "-c", str(src), "-o",
+                           str(tmp_path / "p.o")], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert re.search(r"^! .*tp_prelude\.h\.gch$", proc.stderr, re.M), proc.stderr[:500]
+    with_pch = np.asarray(jax.jit(f)(x))
+    plain = fresh_cache("without")
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(runtime_lib, "prelude_header", lambda *a, **k: None)
+        jax.clear_caches()  # the library above is kept in memory too
+        without = np.asarray(jax.jit(f)(x))
+    commands = [json.loads(r.read_text())["command"] for r in plain.glob("*/*/meta.json")]
+    assert commands and all("-iquote" not in c for c in commands)  # really built without
+    assert with_pch.tobytes() == without.tobytes()
 
 
 def test_big_sources_build_at_o2(monkeypatch):

@@ -13,11 +13,7 @@
  *       ] d a
  *     in (e,) }
  */
-#include <math.h>
-#include <stdint.h>
-#include <string.h>
-#include "transpile_macros.h"
-#include "tp_codegen.h"
+#include "tp_prelude.h"
 #include "tp_math_lib.h"
 
 /* b = reduce_sum[axes=(0, 1)] a */

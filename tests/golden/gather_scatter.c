@@ -25,11 +25,7 @@
  *       ] a f h
  *     in (g, i) }
  */
-#include <math.h>
-#include <stdint.h>
-#include <string.h>
-#include "transpile_macros.h"
-#include "tp_codegen.h"
+#include "tp_prelude.h"
 #include "tp_math_lib.h"
 
 /* c = lt b 0:i32[]; d = add b 3:i32[]; e = select_n c b d; f = broadcast_in_dim[shape=(3, 1), broadcast_dimensions=(0,)] e */

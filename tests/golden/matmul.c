@@ -8,11 +8,7 @@
  *       ] a b
  *     in (c,) }
  */
-#include <math.h>
-#include <stdint.h>
-#include <string.h>
-#include "transpile_macros.h"
-#include "tp_codegen.h"
+#include "tp_prelude.h"
 #include "tp_math_lib.h"
 #include "tp_matmul.h"
 

@@ -36,11 +36,7 @@
  *       ] c s
  *     in (k, t, o) }
  */
-#include <math.h>
-#include <stdint.h>
-#include <string.h>
-#include "transpile_macros.h"
-#include "tp_codegen.h"
+#include "tp_prelude.h"
 #include "tp_math_lib.h"
 #include "tp_matmul.h"
 

@@ -14,11 +14,7 @@
  *       m:f32[3,4] = mul 1.4142135381698608:f32[] l
  *     in (m,) }
  */
-#include <math.h>
-#include <stdint.h>
-#include <string.h>
-#include "transpile_macros.h"
-#include "tp_codegen.h"
+#include "tp_prelude.h"
 #include "tp_math_lib.h"
 #include "tp_threefry.h"
 

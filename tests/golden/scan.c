@@ -16,11 +16,7 @@
  *       ] b a
  *     in (c, d) }
  */
-#include <math.h>
-#include <stdint.h>
-#include <string.h>
-#include "transpile_macros.h"
-#include "tp_codegen.h"
+#include "tp_prelude.h"
 #include "tp_math_lib.h"
 
 /* b = broadcast_in_dim[shape=(4,), broadcast_dimensions=()] 0.0:f32[] */

@@ -12,11 +12,7 @@
  *       i:f32[3,4] = mul 1.0507010221481323:f32[] h
  *     in (i,) }
  */
-#include <math.h>
-#include <stdint.h>
-#include <string.h>
-#include "transpile_macros.h"
-#include "tp_codegen.h"
+#include "tp_prelude.h"
 #include "tp_math_lib.h"
 
 /* b = fma a 2.0:f32[] 1.0:f32[]; c = gt b 0.0:f32[]; d = broadcast_in_dim[shape=(3, 4), broadcast_dimensions=()] 0.0:f32[]; e = select_n c b d; f = expm1 e; g = mul 1.6732632:f32[] f; h = select_n c g b; i = mul 1.050701:f32[] h */

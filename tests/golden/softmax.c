@@ -11,11 +11,7 @@
  *       h:f32[3,4] = div e g
  *     in (h,) }
  */
-#include <math.h>
-#include <stdint.h>
-#include <string.h>
-#include "transpile_macros.h"
-#include "tp_codegen.h"
+#include "tp_prelude.h"
 #include "tp_math_lib.h"
 
 /* b = reduce_max[axes=(1,)] a | c = broadcast_in_dim[shape=(3, 1), broadcast_dimensions=(0,)] b; d = sub a c; e = exp d | f = reduce_sum[axes=(1,)] e | g = broadcast_in_dim[shape=(3, 1), broadcast_dimensions=(0,)] f; h = div e g */

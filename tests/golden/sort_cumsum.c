@@ -6,11 +6,7 @@
  *       c:f32[3,4] = cumsum[axis=0 reverse=False] a
  *     in (b, c) }
  */
-#include <math.h>
-#include <stdint.h>
-#include <string.h>
-#include "transpile_macros.h"
-#include "tp_codegen.h"
+#include "tp_prelude.h"
 #include "tp_math_lib.h"
 #include "tp_sort.h"
 

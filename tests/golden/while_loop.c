@@ -15,11 +15,7 @@
  *       ] 0:i32[] a
  *     in (b, c) }
  */
-#include <math.h>
-#include <stdint.h>
-#include <string.h>
-#include "transpile_macros.h"
-#include "tp_codegen.h"
+#include "tp_prelude.h"
 #include "tp_math_lib.h"
 
 /* j = lt h 5:i32[] */

@@ -10,6 +10,13 @@ object; publishing is atomic (``os.replace``) under a lock, as for libraries.
 Building it costs a few seconds, about what inlining a hundred such calls costs: a
 library whose source makes fewer calls than :data:`LIB_WORTH_CALLS` keeps the inline
 definitions until some library has built the object.
+
+Beside it, with gcc, a precompiled header of ``runtime/tp_prelude.h`` (what every
+library includes first): one per value of the only build macro the prelude reads
+(``TP_RUNTIME_LIB_PAR``), made the first time a library needs it (~90 ms), then found by
+gcc through ``-iquote`` before the header itself. gcc checks that it fits the build's
+flags and macros and reads the header instead where it does not, so it changes no
+result, only the ~20 ms a small library spent parsing the runtime's inline functions.
 """
 from __future__ import annotations
 
@@ -24,8 +31,8 @@ from ..resources import runtime_dir
 from . import cache_trust
 from .cache import _headers_digest, cache_dir, key_lock, staging_dir
 
-__all__ = ["runtime_object", "math_calls", "link_arguments", "LIB_WORTH_CALLS",
-           "RUNTIME_VERSION"]
+__all__ = ["runtime_object", "prelude_header", "math_calls", "link_arguments",
+           "LIB_WORTH_CALLS", "RUNTIME_VERSION"]
 
 #: Bump when the way the object is built changes.
 RUNTIME_VERSION = 2  # 2: tp_par_team and tp_par_arrive (TP_RUNTIME_PAR_DEFINE)
@@ -82,9 +89,16 @@ def math_calls(source: str) -> tuple[int, int]:
 _GEMM_NAMES = frozenset({"gemm_f32", "gemm_f64"})
 
 
-def _key(info) -> str:
+#: The header every generated library includes first (templates/c/module.c.j2).
+PRELUDE = "tp_prelude.h"
+_PRELUDE_INCLUDE = f'#include "{PRELUDE}"'
+_PAR_DEFINE = "-DTP_RUNTIME_LIB_PAR"
+
+
+def _key(info, *variant: str) -> str:
     h = hashlib.sha256()
-    for part in (str(RUNTIME_VERSION), info.path, info.version, "\0".join(info.flags)):
+    for part in (str(RUNTIME_VERSION), info.path, info.version, "\0".join(info.flags),
+                 *variant):
         h.update(part.encode() + b"\0")
     h.update(_headers_digest())
     return h.hexdigest()[:32]
@@ -100,33 +114,58 @@ def runtime_object(info, build: bool = True) -> Path | None:
     """The runtime object for ``info``'s compiler and flags, built if missing and
     ``build``; None when it is missing and not built, or when the build fails (the
     library then uses the inline definitions)."""
-    key = _key(info)
+    def make(staged: Path, out: Path) -> list:
+        src = staged / "tp_math_lib.c"
+        src.write_text(_SOURCE, encoding="utf-8")
+        return [info.path, *_object_flags(info), str(src), "-o", str(out)]
+    return _artifact(_key(info), "tp_math_lib.o", make, build)
+
+
+def prelude_header(info, par: bool, build: bool = True) -> Path | None:
+    """The folder holding gcc's precompiled ``tp_prelude.h`` for ``info``'s flags (and
+    ``-DTP_RUNTIME_LIB_PAR`` when ``par``), built if missing and ``build``; None with
+    compilers other than gcc, when missing and not built, or when the build fails."""
+    if "clang" in info.version.lower():
+        return None  # clang reads a precompiled header only when told to (-include-pch)
+    defines = [_PAR_DEFINE] if par else []
+
+    def make(staged: Path, out: Path) -> list:
+        flags = [f for f in info.flags if f != "-shared"]
+        return [info.path, *flags, *defines, "-x", "c-header",
+                str(runtime_dir() / PRELUDE), "-o", str(out)]
+    gch = _artifact(_key(info, "prelude", *defines), f"{PRELUDE}.gch", make, build)
+    return gch.parent if gch is not None else None
+
+
+def _artifact(key: str, name: str, make, build: bool) -> Path | None:
+    """``<cache>/runtime/<key>/<name>``, made if missing and ``build`` by running the
+    command ``make(staging folder, output path)`` returns, published atomically under
+    the key's lock; None when missing and not built, on failure, or when the folder is
+    not ours alone."""
     folder = cache_dir() / "runtime" / key
-    obj = folder / "tp_math_lib.o"
-    if obj.exists() or not build:
-        return obj if obj.exists() and _trusted(folder) else None
+    target = folder / name
+    if target.exists() or not build:
+        return target if target.exists() and _trusted(folder) else None
     with key_lock(f"runtime-{key}"):
-        if obj.exists():
-            return obj
+        if target.exists():
+            return target if _trusted(folder) else None
         staged = staging_dir()
         try:
-            src = staged / "tp_math_lib.c"
-            src.write_text(_SOURCE, encoding="utf-8")
-            out = staged / "tp_math_lib.o"
-            proc = subprocess.run([info.path, *_object_flags(info), str(src), "-o", str(out)],
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                  stdin=subprocess.DEVNULL, check=False)
+            out = staged / name
+            proc = subprocess.run(make(staged, out), stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                                  check=False)
             if proc.returncode != 0 or not out.exists():
                 return None
             folder.mkdir(parents=True, exist_ok=True)
             cache_trust.seal(folder)
             cache_trust.seal(out)
-            os.replace(out, obj)
+            os.replace(out, target)
         except OSError:
             return None
         finally:
             shutil.rmtree(staged, ignore_errors=True)
-    return obj if _trusted(folder) else None
+    return target if _trusted(folder) else None
 
 
 def _trusted(folder: Path) -> bool:
@@ -142,18 +181,21 @@ def link_arguments(info, source: str) -> tuple[list, list]:
     source, the object and ``--gc-sections`` (nothing of the object when it would not
     pay: the inline definitions are used)."""
     before = ["-O2"] if len(source) > O2_ABOVE_CHARS else []
-    if "tp_math_lib.h" not in source:
-        return before, []
-    heavy, cheap = math_calls(source)
-    cheap_out = cheap > CHEAP_OUT_OF_LINE
-    par = _PAR_CALL in source
-    if not heavy and not cheap_out and not par:
-        return before, []
-    # regions alone never build the object (a few seconds): they use it once it is there
-    obj = runtime_object(info, build=heavy + cheap / 4 > LIB_WORTH_CALLS)
-    if obj is None:
-        return before, []
-    before += ["-DTP_RUNTIME_LIB_PAR"] if par else []
-    if heavy or cheap_out:
-        before += ["-DTP_RUNTIME_LIB"] + (["-DTP_RUNTIME_LIB_ALL"] if cheap_out else [])
-    return before, [str(obj), "-Wl,--gc-sections"]
+    after: list = []
+    if "tp_math_lib.h" in source:
+        heavy, cheap = math_calls(source)
+        cheap_out = cheap > CHEAP_OUT_OF_LINE
+        par = _PAR_CALL in source
+        # regions alone never build the object (a few seconds): they use it once it is there
+        obj = runtime_object(info, build=heavy + cheap / 4 > LIB_WORTH_CALLS) \
+            if heavy or cheap_out or par else None
+        if obj is not None:
+            before += [_PAR_DEFINE] if par else []
+            if heavy or cheap_out:
+                before += ["-DTP_RUNTIME_LIB"] + (["-DTP_RUNTIME_LIB_ALL"] if cheap_out else [])
+            after = [str(obj), "-Wl,--gc-sections"]
+    if _PRELUDE_INCLUDE in source:
+        # -iquote: searched for quoted includes before every -I folder, the runtime's too
+        pch = prelude_header(info, _PAR_DEFINE in before)
+        before += ["-iquote", str(pch)] if pch is not None else []
+    return before, after
