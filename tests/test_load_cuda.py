@@ -12,7 +12,7 @@ import pytest
 
 import transpile as tp
 import transpile.numpy as tnp
-from transpile.jit import _fast_key
+from transpile.call_keys import fast_key as _fast_key
 from transpile.backend import load_cuda
 from transpile.call_keys import tree_key
 from transpile.core import ShapedArray

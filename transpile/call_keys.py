@@ -7,6 +7,8 @@ alone take the even shorter ``jit._fast_key``.
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from . import tree_util
@@ -15,9 +17,54 @@ from .backend.load import PooledArray
 from .config import config
 from .memory.device_array import CudaArray
 
-__all__ = ["tree_key", "same_leaves"]
+__all__ = ["fast_key", "tree_key", "same_leaves", "unflattener"]
 
 _ARRAYS = (Array, PooledArray)
+
+
+def fast_key(args):
+    """What decides the compiled signature of positional array arguments (shape,
+    dtype, weak type, the configuration; a GPU array's device too), or None when the
+    slow path must decide."""
+    if len(args) == 1:  # the common case, without the loop
+        a = args[0]
+        t = type(a)
+        if t in _ARRAYS:
+            v = a._value
+            return (config._trace_key, v.shape, v.dtype, a._weak_type)
+        if t is np.ndarray:
+            return (config._trace_key, a.shape, a.dtype, None)
+        if t is CudaArray:  # its _value would copy it to the host
+            v = a._aval
+            return (config._trace_key, v.shape, v.dtype, a._weak_type, a._device)
+        return None
+    key = [config._trace_key]
+    for a in args:
+        t = type(a)
+        if t in _ARRAYS:
+            v = a._value
+            key += (v.shape, v.dtype, a._weak_type)
+        elif t is np.ndarray:
+            key += (a.shape, a.dtype, None)
+        elif t is CudaArray:
+            v = a._aval
+            key += (v.shape, v.dtype, a._weak_type, a._device)
+        else:
+            return None
+    return tuple(key)
+
+
+def unflattener(out_tree):
+    """A fast ``tree_unflatten(out_tree, leaves)`` for the common output structures."""
+    n = out_tree.num_leaves
+    single = tree_util.tree_unflatten(out_tree, [0]) if n == 1 else None
+    if n == 1 and single == 0:
+        return lambda leaves: leaves[0]
+    flat_tuple = tree_util.tree_unflatten(out_tree, list(range(n)))
+    if isinstance(flat_tuple, tuple) and type(flat_tuple) is tuple and \
+            flat_tuple == tuple(range(n)):
+        return tuple
+    return functools.partial(tree_util.tree_unflatten, out_tree)
 
 
 def same_leaves(fast, leaves) -> bool:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import inspect
 import logging
 import time
 import weakref
@@ -22,17 +21,17 @@ import numpy as np
 
 from . import core, float_checks, monitoring, tree_util
 from .config import config
-from .core import ShapedArray, Tracer
+from .core import Tracer
 from .interpreters.eval import eval_jaxpr, eval_jaxpr_numpy
 from .interpreters.tracing import DebugInfo, split_tracer_consts, trace_to_jaxpr
 from . import stages
-from .array import Array
 from .backend.build import CompilerNotFoundError
-from .backend.load import PooledArray
-from .call_keys import same_leaves as _same_leaves, tree_key as _tree_key
-from .dtypes import canonicalize_dtype
+from .call_keys import fast_key as _fast_key, same_leaves as _same_leaves, \
+    tree_key as _tree_key, unflattener as _unflattener
 from .ir import ClosedJaxpr, typecheck
-from .memory.device_array import CudaArray
+from .jit_args import HashableStatic as _HashableStatic, ShapeDtypeStruct, \
+    check_outputs as _check_outputs, describe_at as _describe_at, \
+    hash_static as _hash_static, leaf_aval as _leaf_aval, resolve_static as _resolve_static
 from .lax import call as lax_call
 from .lax.call import jit_p
 from .passes import optimize
@@ -63,75 +62,6 @@ def _jit_impl(*args, jaxpr: ClosedJaxpr, name: str):
     if run is None:
         run = _OPTIMIZED[jaxpr] = optimize(jaxpr)
     return eval_jaxpr_numpy(run.jaxpr, run.consts, *args)
-
-
-# ---------------------------------------------------------------------------------------
-# Abstract arguments
-
-class ShapeDtypeStruct:
-    """A shape and dtype standing for an array argument (``jax.ShapeDtypeStruct``).
-
-    Parameters
-    ----------
-    shape : tuple of int
-    dtype : dtype-like
-    weak_type : bool, default False
-    """
-
-    __slots__ = ("shape", "dtype", "weak_type", "sharding")
-
-    def __init__(self, shape, dtype, *, sharding=None, weak_type: bool = False):
-        self.shape = tuple(int(d) for d in shape)
-        self.dtype = canonicalize_dtype(dtype)
-        self.weak_type = bool(weak_type)
-        self.sharding = sharding
-
-    @property
-    def ndim(self) -> int:
-        return len(self.shape)
-
-    @property
-    def size(self) -> int:
-        return int(np.prod(self.shape, dtype=np.int64))
-
-    def __repr__(self) -> str:
-        weak = ", weak_type=True" if self.weak_type else ""
-        return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name}{weak})"
-
-    def __eq__(self, other) -> bool:
-        return (isinstance(other, ShapeDtypeStruct) and self.shape == other.shape
-                and self.dtype == other.dtype and self.weak_type == other.weak_type)
-
-    def __hash__(self) -> int:
-        return hash((self.shape, self.dtype, self.weak_type))
-
-
-core.pytype_aval_mappings[ShapeDtypeStruct] = lambda s: ShapedArray(s.shape, s.dtype,
-                                                                    s.weak_type)
-
-
-def _leaf_aval(x, path_fn) -> ShapedArray:
-    try:
-        aval = core.get_aval(x)
-    except TypeError:
-        raise TypeError(
-            f"Error interpreting argument to {path_fn('fun')} as an abstract array. The "
-            f"problematic value is of type {type(x)} and was passed to the function at path "
-            f"{path_fn('path')}.\nThis typically means that a jit-wrapped function was called "
-            "with a non-array argument, and this argument was not marked as static using the "
-            "static_argnums or static_argnames parameters of jax.jit.") from None
-    if type(x) is int:
-        info = np.iinfo(aval.dtype)
-        if not info.min <= x <= info.max:
-            raise OverflowError(
-                "An overflow was encountered while parsing an argument to a jitted "
-                f"computation, whose argument path is {path_fn('path')}. Got {type(x)} with "
-                f"value {x}")
-    return aval
-
-
-def _describe_at(describe, i, what):
-    return describe(what, i)
 
 
 # ---------------------------------------------------------------------------------------
@@ -171,83 +101,6 @@ class _Entry:
     executable: Any = None
     #: CUDA executables by device id
     device_executables: dict = dataclasses.field(default_factory=dict)
-
-
-def _check_outputs(fun, leaves) -> None:
-    for x in leaves:
-        if not core.is_valid_value(x):
-            code = getattr(fun, "__code__", None)
-            where = f" at {code.co_filename}:{code.co_firstlineno}" if code else ""
-            name = getattr(fun, "__name__", repr(fun))
-            raise TypeError(f"function {name}{where} traced for jit returned a value of type "
-                            f"{type(x)}, which is not a valid JAX type")
-
-
-def _resolve_static(fun, static_argnums, static_argnames):
-    if static_argnums is None:
-        static_argnums = ()
-    elif isinstance(static_argnums, int):
-        static_argnums = (static_argnums,)
-    if static_argnames is None:
-        static_argnames = ()
-    elif isinstance(static_argnames, str):
-        static_argnames = (static_argnames,)
-    static_argnums = tuple(static_argnums)
-    static_argnames = tuple(static_argnames)
-    try:
-        sig = inspect.signature(fun)
-    except (TypeError, ValueError):
-        return static_argnums, static_argnames
-    params = list(sig.parameters.values())
-    has_varargs = any(p.kind == p.VAR_POSITIONAL for p in params)
-    has_varkw = any(p.kind == p.VAR_KEYWORD for p in params)
-    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    nargs = len(positional)
-    if not has_varargs:
-        for i in static_argnums:
-            if not -nargs <= i < nargs:
-                raise ValueError(f"Jitted function has static_argnums={static_argnums}, but "
-                                 f"only accepts {nargs} positional arguments.")
-    names = {p.name for p in params if p.kind != p.VAR_POSITIONAL and p.kind != p.VAR_KEYWORD}
-    if not has_varkw:
-        bad = {n for n in static_argnames if n not in names}
-        if bad:
-            raise ValueError(f"Jitted function has invalid argnames {bad} in static_argnames. "
-                             "Function does not take these args.")
-    nums = {i % nargs if nargs and i < 0 else i for i in static_argnums}
-    nmap = set(static_argnames)
-    for i, p in enumerate(positional):
-        if p.name in nmap:
-            nums.add(i)
-        if i in nums and p.kind == p.POSITIONAL_OR_KEYWORD:
-            nmap.add(p.name)
-    return tuple(sorted(nums)), tuple(sorted(nmap))
-
-
-def _hash_static(v) -> None:
-    try:
-        hash(v)
-    except TypeError as e:
-        raise ValueError(
-            "Non-hashable static arguments are not supported. An error occurred while trying "
-            f"to hash an object of type {type(v)}, {v}. The error was:\nTypeError: {e}"
-        ) from None
-
-
-class _HashableStatic:
-    """A static argument in a cache key: compared by its own ``__eq__``."""
-
-    __slots__ = ("val",)
-
-    def __init__(self, val):
-        self.val = val
-
-    def __hash__(self):
-        return hash(self.val)
-
-    def __eq__(self, other):
-        return (isinstance(other, _HashableStatic) and type(self.val) is type(other.val)
-                and bool(self.val == other.val))
 
 
 class JitWrapped:
@@ -488,57 +341,6 @@ class JitWrapped:
         return sum(1 for k in _cache_for(self._fun) if k[0] == self._options_key)
 
 
-def _fast_key(args):
-    """What decides the compiled signature of positional array arguments (shape,
-    dtype, weak type, the configuration), or None when the slow path must decide."""
-    if len(args) == 1:  # the common case, without the loop
-        a = args[0]
-        t = type(a)
-        if t in _ARRAY_TYPES:
-            v = a._value
-            return (config._trace_key, v.shape, v.dtype, a._weak_type)
-        if t is np.ndarray:
-            return (config._trace_key, a.shape, a.dtype, None)
-        if t is CudaArray:  # its _value would copy it to the host
-            v = a._aval
-            return (config._trace_key, v.shape, v.dtype, a._weak_type, a._device)
-        return None
-    key = [config._trace_key]
-    for a in args:
-        t = type(a)
-        if t in _ARRAY_TYPES:
-            v = a._value
-            key += (v.shape, v.dtype, a._weak_type)
-        elif t is np.ndarray:
-            key += (a.shape, a.dtype, None)
-        elif t is CudaArray:
-            v = a._aval
-            key += (v.shape, v.dtype, a._weak_type, a._device)
-        else:
-            return None
-    return tuple(key)
-
-
-def _array_types():
-    return (Array, PooledArray)
-
-
-_ARRAY_TYPES: tuple = ()
-
-
-def _unflattener(out_tree):
-    """A fast ``tree_unflatten(out_tree, leaves)`` for the common output structures."""
-    n = out_tree.num_leaves
-    single = tree_util.tree_unflatten(out_tree, [0]) if n == 1 else None
-    if n == 1 and single == 0:
-        return lambda leaves: leaves[0]
-    flat_tuple = tree_util.tree_unflatten(out_tree, list(range(n)))
-    if isinstance(flat_tuple, tuple) and type(flat_tuple) is tuple and \
-            flat_tuple == tuple(range(n)):
-        return tuple
-    return functools.partial(tree_util.tree_unflatten, out_tree)
-
-
 def _source_info(fun) -> str:
     """``name at file:line`` of a Python function, as JAX's messages name it."""
     code = getattr(fun, "__code__", None)
@@ -728,7 +530,6 @@ def eval_shape(fun: Callable, *args, **kwargs):
     """The output shapes and dtypes of ``fun`` at ``args``, as ``ShapeDtypeStruct``s."""
     return jit(fun).eval_shape(*args, **kwargs)
 
-_ARRAY_TYPES = _array_types()
 
 
 lax_call.internal_jit = internal_jit
