@@ -125,19 +125,24 @@ def _jax():
     return _JAX[0]
 
 
-def timed_contender(label, fn, sync, ours, work, unit, ours_queued):
-    """Print per-call (synchronised) and queued rows of another library's ``fn``,
-    with the ratios its time / ours."""
+def synced_median(fn, sync, repeat=21) -> float:
+    """Median seconds of ``fn(); sync()`` for another library's ``fn``."""
     for _ in range(3):
         fn()
     sync()
     times = []
-    for _ in range(21):
+    for _ in range(repeat):
         t0 = time.perf_counter()
         fn()
         sync()
         times.append(time.perf_counter() - t0)
-    t = sorted(times)[len(times) // 2]
+    return sorted(times)[len(times) // 2]
+
+
+def timed_contender(label, fn, sync, ours, work, unit, ours_queued):
+    """Print per-call (synchronised) and queued rows of another library's ``fn``,
+    with the ratios its time / ours."""
+    t = synced_median(fn, sync)
     row(label, t, f"{work / t / 1e9:8.1f} {unit}; {label.split()[0]}/ours = {t / ours:.2f}x")
     t0 = time.perf_counter()
     for _ in range(50):
@@ -299,16 +304,7 @@ def matmul():
         print("  (neither CuPy nor PyTorch is importable: no cuBLAS figure)")
         return
     label, fn, sync = other
-    for _ in range(3):
-        fn()
-    sync()
-    times = []
-    for _ in range(11):
-        t0 = time.perf_counter()
-        fn()
-        sync()
-        times.append(time.perf_counter() - t0)
-    t_ref = sorted(times)[len(times) // 2]
+    t_ref = synced_median(fn, sync, repeat=11)
     row(label, t_ref, f"{flops / t_ref / 1e12:8.2f} TFLOP/s; ours is "
                       f"{t_ref / t:.0%} of cuBLAS (target 30%)")
 
