@@ -57,6 +57,12 @@ def _top_k(e, ins, outs) -> tuple:
     return "kernel_top_k.j2", fields
 
 
+def _sfx(dt) -> str:
+    """The suffix of a ``tp_linalg.h`` helper for ``dt``: f32, f64, c64 or c128."""
+    dt = np.dtype(dt)
+    return f"{'c' if dt.kind == 'c' else 'f'}{dt.itemsize * 8}"
+
+
 def _cholesky(e, ins, outs) -> tuple:
     x, o = ins[0], outs[0]
     dt = x.aval.dtype
@@ -64,7 +70,7 @@ def _cholesky(e, ins, outs) -> tuple:
     n = int(x.aval.shape[-1])
     batch = int(np.prod(x.aval.shape[:-2], dtype=np.int64)) if n else 0
     fields = CholeskyPlan(batch=batch, n=n, src=x.name, dst=o.name,
-                  fn=f"tp_cholesky_f{dt.itemsize * 8}",
+                  fn=f"tp_cholesky_{_sfx(dt)}",
                   parallel=batch > 1 and batch * n ** 3 // 3 >= PARALLEL_MIN_FLOPS)
     return "kernel_cholesky.j2", fields
 
@@ -78,10 +84,12 @@ def _triangular_solve(e, ins, outs) -> tuple:
     size = int(a.aval.shape[-1])
     batch = int(np.prod(b.aval.shape[:-2], dtype=np.int64)) if m * n else 0
     p = e.params
+    # the complex helper also takes conjugate_a
+    names = ("left_side", "lower", "transpose_a") + (
+        ("conjugate_a",) if dt.kind == "c" else ()) + ("unit_diagonal",)
     fields = TriangularSolvePlan(batch=batch, m=m, n=n, a=a.name, src=b.name, dst=o.name,
-                  a_stride=size * size, fn=f"tp_triangular_solve_f{dt.itemsize * 8}",
-                  flags=", ".join(str(int(bool(p[k]))) for k in
-                                  ("left_side", "lower", "transpose_a", "unit_diagonal")),
+                  a_stride=size * size, fn=f"tp_triangular_solve_{_sfx(dt)}",
+                  flags=", ".join(str(int(bool(p[k]))) for k in names),
                   parallel=batch > 1 and batch * size * m * n // 2 >= PARALLEL_MIN_FLOPS)
     return "kernel_triangular_solve.j2", fields
 
@@ -94,7 +102,7 @@ def _lu(e, ins, outs) -> tuple:
     batch = int(np.prod(x.aval.shape[:-2], dtype=np.int64)) if m * n else 0
     fields = LuPlan(batch=batch, m=m, n=n, k=min(m, n), src=x.name, dst=outs[0].name,
                   pivots=outs[1].name, permutation=outs[2].name,
-                  fn=f"tp_lu_f{dt.itemsize * 8}",
+                  fn=f"tp_lu_{_sfx(dt)}",
                   parallel=batch > 1 and batch * m * n * min(m, n) // 3 >= PARALLEL_MIN_FLOPS)
     return "kernel_lu.j2", fields
 

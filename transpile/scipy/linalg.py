@@ -45,8 +45,14 @@ __all__ = ["block_diag", "cho_factor", "cho_solve", "cholesky", "det", "eigh",
 
 def _cholesky_impl(a, lower):
     a, = inexact(a)
-    lo = lax_linalg.cholesky(a if lower else lax_linalg._swap_last(a), symmetrize_input=False)
-    return lo if lower else lax_linalg._swap_last(lo)
+    lo = lax_linalg.cholesky(a if lower else _adjoint(a), symmetrize_input=False)
+    return lo if lower else _adjoint(lo)
+
+
+def _adjoint(x):
+    """The conjugate transpose of each matrix (the transpose of a real one)."""
+    xt = lax_linalg._swap_last(x)
+    return lax.conj(xt) if np.dtype(_util.aval(x).dtype).kind == "c" else xt
 
 
 _cholesky = named_jit(_cholesky_impl, "_cholesky", static_argnames=("lower",))
@@ -70,7 +76,6 @@ def cholesky(a, lower: bool = False, overwrite_a: bool = False, check_finite: bo
         The factor; NaN where ``a`` is not positive definite.
     """
     del overwrite_a, check_finite
-    check_real(a)
     return _cholesky(a, lower=bool(lower))
 
 
@@ -95,8 +100,8 @@ def cho_factor(a, lower: bool = False, overwrite_a: bool = False, check_finite: 
 
 def _cho_solve_impl(c, b, lower):
     c, b = inexact(c, b)
-    b = triangular(c, b, lower=lower, transpose_a=not lower)
-    return triangular(c, b, lower=lower, transpose_a=lower)
+    b = triangular(c, b, lower=lower, transpose_a=not lower, conjugate_a=not lower)
+    return triangular(c, b, lower=lower, transpose_a=lower, conjugate_a=lower)
 
 
 _cho_solve = named_jit(_cho_solve_impl, "_cho_solve", static_argnames=("lower",))
@@ -121,7 +126,6 @@ def cho_solve(c_and_lower, b, overwrite_b: bool = False, check_finite: bool = Tr
     """
     del overwrite_b, check_finite
     c, lower = c_and_lower
-    check_real(c, b)
     return _cho_solve(c, b, lower=bool(lower))
 
 
@@ -154,7 +158,6 @@ def lu_factor(a, overwrite_a: bool = False, check_finite: bool = True):
         ``lu`` (unit lower factor below the diagonal, upper factor on and above) and
         ``piv`` (``int32``: row ``i`` was swapped with row ``piv[i]``).
     """
-    check_real(a)
     return _lu_factor(a, overwrite_a=overwrite_a, check_finite=check_finite)
 
 
@@ -185,7 +188,7 @@ def _lu_solve_impl(lu_and_piv, b, trans, overwrite_b, check_finite):
     perm = _pivots_to_permutation(_util.ensure_array(pivots), m)
     core_b = vector_core(lu_, b)
     check_core(lu_, b, core_b)
-    return vectorized(lambda f, p, r: lu_solve_jit(f, p, r, 0 if trans == 0 else 1),
+    return vectorized(lambda f, p, r: lu_solve_jit(f, p, r, trans),
                       (lu_, perm, b), (2, 1, core_b))
 
 
@@ -212,7 +215,6 @@ def lu_solve(lu_and_piv, b, trans: int = 0, overwrite_b: bool = False,
     -------
     Array
     """
-    check_real(lu_and_piv[0], b)
     return _lu_solve(tuple(lu_and_piv), b, trans=trans, overwrite_b=overwrite_b,
                      check_finite=check_finite)
 
@@ -260,7 +262,6 @@ def lu(a, permute_l: bool = False, overwrite_a: bool = False, check_finite: bool
         and ``u`` (``(k, n)`` upper triangular), ``k = min(m, n)``.
     """
     del overwrite_a, check_finite
-    check_real(a)
     return _lu(a, bool(permute_l))
 
 
@@ -437,20 +438,19 @@ def solve(a, b, lower: bool = False, overwrite_a: bool = False, overwrite_b: boo
     valid = ["gen", "sym", "her", "pos"]
     if assume_a not in valid:
         raise ValueError(f"Expected assume_a to be one of {valid}; got {assume_a!r}")
-    check_real(a, b)
     return _solve(a, b, assume_a=assume_a, lower=bool(lower))
 
 
 def _solve_triangular_impl(a, b, trans, lower, unit_diagonal):
     if trans in (0, "N"):
-        transpose_a = False
+        transpose_a = conjugate_a = False
     elif trans in (1, "T", 2, "C"):
-        transpose_a = True  # conjugation is a no-op on real matrices
+        transpose_a, conjugate_a = True, trans in (2, "C")
     else:
         raise ValueError(f"Invalid 'trans' value {trans}")
     a, b = inexact(a, b)
-    return triangular(a, b, lower=lower, transpose_a=transpose_a,
-                       unit_diagonal=unit_diagonal)
+    return triangular(a, b, lower=lower, transpose_a=transpose_a, conjugate_a=conjugate_a,
+                      unit_diagonal=unit_diagonal)
 
 
 _solve_triangular = named_jit(_solve_triangular_impl, "_solve_triangular",
@@ -479,7 +479,6 @@ def solve_triangular(a, b, trans=0, lower: bool = False, unit_diagonal: bool = F
     Array
     """
     del overwrite_b, debug, check_finite
-    check_real(a, b)
     return _solve_triangular(a, b, trans=trans, lower=bool(lower),
                              unit_diagonal=bool(unit_diagonal))
 

@@ -1,0 +1,134 @@
+/* Complex (complex64/complex128) versions of the linear-algebra helpers of tp_linalg.h,
+ * the same recurrences with conjugates where a Hermitian product needs them, products
+ * written out (tp_cmul_*: the textbook formula) and divisions by a complex value done
+ * as NumPy does them (tp_cdiv_*), so that the NumPy rules of lax/linalg_base.py agree:
+ *
+ * cholesky: L[j][j] = sqrt(re(a[j][j]) - sum_k (re^2 + im^2) of L[j][k]) (real, as
+ * potrf reads only the real part of the diagonal), L[i][j] = (a[i][j] -
+ * sum_k L[i][k] conj(L[j][k])) / L[j][j], the division part by part. A non-positive
+ * pivot fills the matrix with NaN + NaN i.
+ *
+ * triangular_solve: as the real one, U(i, k) conjugated when conjugate_a.
+ *
+ * lu: as the real one, the pivot being the first row of largest |re| + |im| (LAPACK's
+ * izamax, which getrf uses: not the modulus).
+ *
+ * Not compiled for CUDA: the CUDA backend refuses complex linear algebra. */
+#ifndef TP_LINALG_COMPLEX_H
+#define TP_LINALG_COMPLEX_H
+#ifndef __CUDACC__
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+#include "transpile_macros.h"
+#include "tp_complex.h"
+
+#define TP_DEFINE_CHOLESKY_C(SFX, T, R, RE, IM, SQRT, CONJ)                           \
+    TP_INLINE int tp_cholesky_##SFX(const T *a, T *l, int64_t n)                       \
+    {                                                                                  \
+        int64_t i, j, k;                                                               \
+        if (l != a) memcpy(l, a, (size_t)(n * n) * sizeof(T));                         \
+        for (j = 0; j < n; j++) {                                                      \
+            T *rj = l + j * n;                                                         \
+            R d = RE(rj[j]);                                                           \
+            for (k = 0; k < j; k++) {                                                  \
+                R re = RE(rj[k]), im = IM(rj[k]);                                      \
+                d = d - (re * re + im * im);                                           \
+            }                                                                          \
+            if (d <= 0) {                                                              \
+                for (i = 0; i < n * n; i++) l[i] = tp_cmake_##SFX((R)NAN, (R)NAN);     \
+                return 1;                                                              \
+            }                                                                          \
+            d = SQRT(d);                                                               \
+            rj[j] = tp_cmake_##SFX(d, 0);                                              \
+            for (i = j + 1; i < n; i++) {                                              \
+                T *ri = l + i * n;                                                     \
+                T s = ri[j];                                                           \
+                for (k = 0; k < j; k++) s = s - tp_cmul_##SFX(ri[k], CONJ(rj[k]));     \
+                ri[j] = tp_cmake_##SFX(RE(s) / d, IM(s) / d);                          \
+            }                                                                          \
+        }                                                                              \
+        return 0;                                                                      \
+    }
+
+TP_DEFINE_CHOLESKY_C(c64, tp_c64, float, crealf, cimagf, sqrtf, conjf)
+TP_DEFINE_CHOLESKY_C(c128, tp_c128, double, creal, cimag, sqrt, conj)
+
+#define TP_DEFINE_TRIANGULAR_SOLVE_C(SFX, T, CONJ)                                    \
+    /* As tp_triangular_solve_f32, a conjugated when conjugate_a. */                   \
+    TP_INLINE void tp_triangular_solve_##SFX(const T *a, const T *b, T *x, int64_t m,  \
+                                             int64_t n, int left, int lower,         \
+                                             int transpose_a, int conjugate_a,       \
+                                             int unit_diagonal)                      \
+    {                                                                                  \
+        int64_t size = left ? m : n, nsys = left ? n : m;                              \
+        int64_t es = left ? n : 1, ss = left ? 1 : n;                                  \
+        int flip = (transpose_a != 0) != (left == 0);                                  \
+        int forward = (lower != 0) != flip;                                            \
+        int64_t ai = flip ? 1 : size, ak = flip ? size : 1;                            \
+        int64_t t, k, s;                                                               \
+        if (x != b) memcpy(x, b, (size_t)(m * n) * sizeof(T));                         \
+        for (t = 0; t < size; t++) {                                                   \
+            int64_t i = forward ? t : size - 1 - t;                                    \
+            int64_t k0 = forward ? 0 : i + 1, k1 = forward ? i : size;                 \
+            T *xi = x + i * es;                                                        \
+            for (k = k0; k < k1; k++) {                                                \
+                T u = a[i * ai + k * ak];                                              \
+                const T *xk = x + k * es;                                              \
+                if (conjugate_a) u = CONJ(u);                                          \
+                for (s = 0; s < nsys; s++)                                             \
+                    xi[s * ss] = xi[s * ss] - tp_cmul_##SFX(u, xk[s * ss]);            \
+            }                                                                          \
+            if (!unit_diagonal) {                                                      \
+                T d = a[i * ai + i * ak];                                              \
+                if (conjugate_a) d = CONJ(d);                                          \
+                for (s = 0; s < nsys; s++) xi[s * ss] = tp_cdiv_##SFX(xi[s * ss], d);  \
+            }                                                                          \
+        }                                                                              \
+    }
+
+TP_DEFINE_TRIANGULAR_SOLVE_C(c64, tp_c64, conjf)
+TP_DEFINE_TRIANGULAR_SOLVE_C(c128, tp_c128, conj)
+
+#define TP_DEFINE_LU_C(SFX, T, R, RE, IM, FABS)                                       \
+    /* As tp_lu_f32, pivoting on |re| + |im|. */                                       \
+    TP_INLINE void tp_lu_##SFX(const T *a, T *lu, int32_t *piv, int32_t *perm,        \
+                               int64_t m, int64_t n)                                   \
+    {                                                                                  \
+        int64_t i, j, c, k = m < n ? m : n;                                            \
+        if (lu != a) memcpy(lu, a, (size_t)(m * n) * sizeof(T));                       \
+        for (i = 0; i < m; i++) perm[i] = (int32_t)i;                                  \
+        for (j = 0; j < k; j++) {                                                      \
+            int64_t p = j;                                                             \
+            R best = FABS(RE(lu[j * n + j])) + FABS(IM(lu[j * n + j]));                \
+            T *rj = lu + j * n;                                                        \
+            T d;                                                                       \
+            for (i = j + 1; i < m; i++) {                                              \
+                R v = FABS(RE(lu[i * n + j])) + FABS(IM(lu[i * n + j]));               \
+                if (v > best) { best = v; p = i; }                                     \
+            }                                                                          \
+            piv[j] = (int32_t)p;                                                       \
+            if (p != j) {                                                              \
+                T *rp = lu + p * n;                                                    \
+                int32_t t = perm[j];                                                   \
+                perm[j] = perm[p];                                                     \
+                perm[p] = t;                                                           \
+                for (c = 0; c < n; c++) { T s = rj[c]; rj[c] = rp[c]; rp[c] = s; }     \
+            }                                                                          \
+            d = rj[j];                                                                 \
+            for (i = j + 1; i < m; i++) {                                              \
+                T *ri = lu + i * n;                                                    \
+                T l = ri[j];                                                           \
+                if (RE(d) != 0 || IM(d) != 0) l = tp_cdiv_##SFX(l, d);                 \
+                ri[j] = l;                                                             \
+                for (c = j + 1; c < n; c++) ri[c] = ri[c] - tp_cmul_##SFX(l, rj[c]);   \
+            }                                                                          \
+        }                                                                              \
+    }
+
+TP_DEFINE_LU_C(c64, tp_c64, float, crealf, cimagf, fabsf)
+TP_DEFINE_LU_C(c128, tp_c128, double, creal, cimag, fabs)
+
+#endif /* __CUDACC__ */
+#endif /* TP_LINALG_COMPLEX_H */
