@@ -13,6 +13,12 @@
  * lu: as the real one, the pivot being the first row of largest |re| + |im| (LAPACK's
  * izamax, which getrf uses: not the modulus).
  *
+ * qr: as the real one (geqrf, then orgqr), with LAPACK's complex reflectors (larfg):
+ * beta = -sign(re alpha) sqrt(|alpha|^2 + ss), tau = ((beta - re alpha) / beta,
+ * -im alpha / beta), v = column / (alpha - beta); a column is reflected unless ss and
+ * im alpha are both 0, so that r's diagonal is real. geqrf applies H^H = I - conj(tau)
+ * v v^H to the columns on the right, orgqr H = I - tau v v^H to build q.
+ *
  * Not compiled for CUDA: the CUDA backend refuses complex linear algebra. */
 #ifndef TP_LINALG_COMPLEX_H
 #define TP_LINALG_COMPLEX_H
@@ -129,6 +135,95 @@ TP_DEFINE_TRIANGULAR_SOLVE_C(c128, tp_c128, conj)
 
 TP_DEFINE_LU_C(c64, tp_c64, float, crealf, cimagf, fabsf)
 TP_DEFINE_LU_C(c128, tp_c128, double, creal, cimag, fabs)
+
+#define TP_DEFINE_QR_C(SFX, T, R, RE, IM, SQRT, CONJ)                                \
+    /* y -= t v (v^H y) on columns c0..c1 of y, rows j..m-1 (v: below row j of column  \
+     * j of x, a leading 1). */                                                        \
+    TP_INLINE void tp_qr_reflect_##SFX(const T *x, int64_t n, T t, T *y, int64_t ld,   \
+                                       int64_t m, int64_t j, int64_t c0, int64_t c1,   \
+                                       T *w)                                           \
+    {                                                                                  \
+        int64_t i, c;                                                                  \
+        const T *yj = y + j * ld;                                                      \
+        for (c = c0; c < c1; c++) w[c] = yj[c];                                        \
+        for (i = j + 1; i < m; i++) {                                                  \
+            const T v = CONJ(x[i * n + j]);                                            \
+            const T *yi = y + i * ld;                                                  \
+            for (c = c0; c < c1; c++) w[c] = w[c] + tp_cmul_##SFX(v, yi[c]);           \
+        }                                                                              \
+        for (c = c0; c < c1; c++) w[c] = tp_cmul_##SFX(t, w[c]);                       \
+        for (c = c0; c < c1; c++) y[j * ld + c] = yj[c] - w[c];                        \
+        for (i = j + 1; i < m; i++) {                                                  \
+            const T v = x[i * n + j];                                                  \
+            T *yi = y + i * ld;                                                        \
+            for (c = c0; c < c1; c++) yi[c] = yi[c] - tp_cmul_##SFX(v, w[c]);          \
+        }                                                                              \
+    }                                                                                  \
+    TP_INLINE void tp_qr_pivot_##SFX(T *x, int32_t *perm, int64_t m, int64_t n,        \
+                                     int64_t j)                                        \
+    {                                                                                  \
+        int64_t i, c, p = j;                                                           \
+        R best = 0;                                                                    \
+        for (c = j; c < n; c++) {                                                      \
+            R s = 0;                                                                   \
+            for (i = j; i < m; i++) {                                                  \
+                R re = RE(x[i * n + c]), im = IM(x[i * n + c]);                        \
+                s = s + (re * re + im * im);                                           \
+            }                                                                          \
+            if (c == j || s > best) { best = s; p = c; }                               \
+        }                                                                              \
+        if (p != j) {                                                                  \
+            int32_t t = perm[j]; perm[j] = perm[p]; perm[p] = t;                       \
+            for (i = 0; i < m; i++) {                                                  \
+                T v = x[i * n + j]; x[i * n + j] = x[i * n + p]; x[i * n + p] = v;     \
+            }                                                                          \
+        }                                                                              \
+    }                                                                                  \
+    /* As tp_qr_f32; geqrf's complex reflectors make r's diagonal real. */             \
+    TP_INLINE void tp_qr_##SFX(const T *a, T *q, T *r, int64_t m, int64_t n, int full, \
+                               T *work, int32_t *perm)                                 \
+    {                                                                                  \
+        int64_t i, j, c, k = m < n ? m : n;                                            \
+        int64_t qc = full ? m : k, rr = full ? m : k;                                  \
+        T *x = work, *tau = work + m * n, *w = tau + k;                                \
+        memcpy(x, a, (size_t)(m * n) * sizeof(T));                                     \
+        if (perm)                                                                      \
+            for (c = 0; c < n; c++) perm[c] = (int32_t)c;                              \
+        for (j = 0; j < k; j++) {                                                      \
+            T alpha;                                                                   \
+            R ss = 0, ar, ai;                                                          \
+            if (perm) tp_qr_pivot_##SFX(x, perm, m, n, j);                             \
+            alpha = x[j * n + j];                                                      \
+            ar = RE(alpha);                                                            \
+            ai = IM(alpha);                                                            \
+            for (i = j + 1; i < m; i++) {                                              \
+                R re = RE(x[i * n + j]), im = IM(x[i * n + j]);                        \
+                ss = ss + (re * re + im * im);                                         \
+            }                                                                          \
+            tau[j] = tp_cmake_##SFX(0, 0);                                             \
+            if (ss != 0 || ai != 0) {                                                  \
+                R beta = SQRT((ar * ar + ai * ai) + ss);                               \
+                T scale;                                                               \
+                if (ar >= 0) beta = -beta;                                             \
+                tau[j] = tp_cmake_##SFX((beta - ar) / beta, -ai / beta);               \
+                scale = alpha - tp_cmake_##SFX(beta, 0);                               \
+                for (i = j + 1; i < m; i++)                                            \
+                    x[i * n + j] = tp_cdiv_##SFX(x[i * n + j], scale);                 \
+                x[j * n + j] = tp_cmake_##SFX(beta, 0);                                \
+            }                                                                          \
+            tp_qr_reflect_##SFX(x, n, CONJ(tau[j]), x, n, m, j, j + 1, n, w);          \
+        }                                                                              \
+        for (i = 0; i < rr; i++)                                                       \
+            for (c = 0; c < n; c++)                                                    \
+                r[i * n + c] = c >= i ? x[i * n + c] : tp_cmake_##SFX(0, 0);           \
+        for (i = 0; i < m; i++)                                                        \
+            for (c = 0; c < qc; c++) q[i * qc + c] = tp_cmake_##SFX((R)(i == c), 0);   \
+        for (j = k - 1; j >= 0; j--)                                                   \
+            tp_qr_reflect_##SFX(x, n, tau[j], q, qc, m, j, j, qc, w);                  \
+    }
+
+TP_DEFINE_QR_C(c64, tp_c64, float, crealf, cimagf, sqrtf, conjf)
+TP_DEFINE_QR_C(c128, tp_c128, double, creal, cimag, sqrt, conj)
 
 #endif /* __CUDACC__ */
 #endif /* TP_LINALG_COMPLEX_H */

@@ -63,6 +63,11 @@ def _sfx(dt) -> str:
     return f"{'c' if dt.kind == 'c' else 'f'}{dt.itemsize * 8}"
 
 
+def _ctype(dt) -> str:
+    """The C type of ``dt``'s elements in the linear-algebra helpers."""
+    return {"f32": "float", "f64": "double", "c64": "tp_c64", "c128": "tp_c128"}[_sfx(dt)]
+
+
 def _cholesky(e, ins, outs) -> tuple:
     x, o = ins[0], outs[0]
     dt = x.aval.dtype
@@ -121,8 +126,8 @@ def _qr(e, ins, outs) -> tuple:
     work = m * n + k + max(m, n)
     parallel = batch > 1 and batch * m * n * k >= PARALLEL_MIN_FLOPS
     fields = QrPlan(batch=batch, m=m, n=n, full=int(full), q_size=m * qc,
-                  r_size=qc * n, work=work, ctype="float" if dt == np.float32 else "double",
-                  src=x.name, q=outs[0].name, r=outs[1].name, fn=f"tp_qr_f{dt.itemsize * 8}",
+                  r_size=qc * n, work=work, ctype=_ctype(dt),
+                  src=x.name, q=outs[0].name, r=outs[1].name, fn=f"tp_qr_{_sfx(dt)}",
                   perm=outs[2].name if pivoting else "",
                   parallel=parallel,
                   scratch=[Scratch(work * dt.itemsize * (batch if parallel else 1))])
@@ -139,7 +144,7 @@ def _eigh(e, ins, outs) -> tuple:
     parallel = batch > 1 and batch * n ** 3 >= PARALLEL_MIN_FLOPS
     fields = EighPlan(batch=batch, n=n, lower=int(bool(e.params["lower"])),
                   sort=int(bool(e.params["sort_eigenvalues"])), work=work,
-                  ctype="float" if dt == np.float32 else "double", src=x.name,
+                  ctype=_ctype(dt), src=x.name,
                   v=outs[0].name, w=outs[1].name, fn=f"tp_eigh_f{dt.itemsize * 8}",
                   parallel=parallel,
                   scratch=[Scratch(work * dt.itemsize * (batch if parallel else 1))])
@@ -183,7 +188,7 @@ def _tridiagonal(e, ins, outs) -> tuple:
     m, k = (int(v) for v in b.aval.shape[-2:])
     batch = int(np.prod(b.aval.shape[:-2], dtype=np.int64)) if m * k else 0
     fields = TridiagonalSolvePlan(batch=batch, m=m, k=k,
-                                  ctype="float" if dt == np.float32 else "double",
+                                  ctype=_ctype(dt),
                                   dl=dl.name, d=d.name, du=du.name, src=b.name,
                                   dst=outs[0].name, fn=f"tp_tridiagonal_solve_f{dt.itemsize * 8}",
                                   scratch=[Scratch(max(m, 1) * dt.itemsize)])
