@@ -19,6 +19,9 @@
  * im alpha are both 0, so that r's diagonal is real. geqrf applies H^H = I - conj(tau)
  * v v^H to the columns on the right, orgqr H = I - tau v v^H to build q.
  *
+ * eigh: the real kernel's cyclic Jacobi on a Hermitian matrix, each pair's a_pq first
+ * made real by a diagonal phase (see tp_eigh_c64); eigenvalues are real.
+ *
  * Not compiled for CUDA: the CUDA backend refuses complex linear algebra. */
 #ifndef TP_LINALG_COMPLEX_H
 #define TP_LINALG_COMPLEX_H
@@ -224,6 +227,100 @@ TP_DEFINE_LU_C(c128, tp_c128, double, creal, cimag, fabs)
 
 TP_DEFINE_QR_C(c64, tp_c64, float, crealf, cimagf, sqrtf, conjf)
 TP_DEFINE_QR_C(c128, tp_c128, double, creal, cimag, sqrt, conj)
+
+#define TP_DEFINE_EIGH_C(SFX, T, R, RE, IM, SQRT, FABS, HYPOT, CONJ)                 \
+    /* As tp_eigh_f32 on a Hermitian matrix: w (n) is real; work: 2 n n + n elements. \
+     * Each pair first makes a_pq real (row q times its phase e, the vector conj(e)),  \
+     * then rotates as the real kernel does; rows are mirrored (conjugated) into the   \
+     * columns. */                                                                     \
+    TP_INLINE void tp_eigh_##SFX(const T *a, T *v, R *w, int64_t n, int lower, int sort, \
+                                 T *work)                                              \
+    {                                                                                  \
+        T *x = work, *vt = work + n * n + n;                                           \
+        R *d = (R *)(work + n * n);                                                    \
+        int64_t i, j, p, q, r, sweep;                                                  \
+        for (i = 0; i < n; i++)                                                        \
+            for (j = 0; j < n; j++)                                                    \
+                x[i * n + j] = (lower ? i >= j : i <= j) ? a[i * n + j]                \
+                                                         : CONJ(a[j * n + i]);         \
+        for (i = 0; i < n; i++) x[i * n + i] = tp_cmake_##SFX(RE(x[i * n + i]), 0);    \
+        for (i = 0; i < n; i++)                                                        \
+            for (j = 0; j < n; j++) vt[i * n + j] = tp_cmake_##SFX((R)(i == j), 0);    \
+        for (sweep = 0; sweep < TP_EIGH_SWEEPS; sweep++) {                             \
+            int rotated = 0;                                                           \
+            for (p = 0; p < n; p++)                                                    \
+                for (q = p + 1; q < n; q++) {                                          \
+                    T apq = x[p * n + q], e, ec;                                       \
+                    R app = RE(x[p * n + p]), aqq = RE(x[q * n + q]);                  \
+                    R mag = HYPOT(RE(apq), IM(apq)), g100 = 100 * mag, h, t, c, s, tau; \
+                    T *xp = x + p * n, *xq = x + q * n, *vp = vt + p * n, *vq = vt + q * n; \
+                    if (mag == 0) continue;                                            \
+                    if (FABS(app) + g100 == FABS(app) && FABS(aqq) + g100 == FABS(aqq)) { \
+                        x[p * n + q] = tp_cmake_##SFX(0, 0);                           \
+                        x[q * n + p] = tp_cmake_##SFX(0, 0);                           \
+                        continue;                                                      \
+                    }                                                                  \
+                    rotated = 1;                                                       \
+                    h = aqq - app;                                                     \
+                    if (FABS(h) + g100 == FABS(h)) {                                   \
+                        t = mag / h;                                                   \
+                    } else {                                                           \
+                        R theta = (R)0.5 * h / mag;                                    \
+                        t = 1 / (FABS(theta) + SQRT(1 + theta * theta));               \
+                        if (theta < 0) t = -t;                                         \
+                    }                                                                  \
+                    c = 1 / SQRT(1 + t * t);                                           \
+                    s = t * c;                                                         \
+                    tau = s / (1 + c);                                                 \
+                    e = tp_cmake_##SFX(RE(apq) / mag, IM(apq) / mag);                  \
+                    ec = CONJ(e);                                                      \
+                    for (r = 0; r < n; r++) {                                          \
+                        xq[r] = tp_cmul_##SFX(xq[r], e);                               \
+                        vq[r] = tp_cmul_##SFX(vq[r], ec);                              \
+                    }                                                                  \
+                    TP_EIGH_C_ROTATE(SFX, R, RE, IM, xp, xq, n, s, tau)                \
+                    TP_EIGH_C_ROTATE(SFX, R, RE, IM, vp, vq, n, s, tau)                \
+                    for (r = 0; r < n; r++) {                                          \
+                        x[r * n + p] = CONJ(xp[r]);                                    \
+                        x[r * n + q] = CONJ(xq[r]);                                    \
+                    }                                                                  \
+                    x[p * n + p] = tp_cmake_##SFX(app - t * mag, 0);                   \
+                    x[q * n + q] = tp_cmake_##SFX(aqq + t * mag, 0);                   \
+                    x[p * n + q] = tp_cmake_##SFX(0, 0);                               \
+                    x[q * n + p] = tp_cmake_##SFX(0, 0);                               \
+                }                                                                      \
+            if (!rotated) break;                                                       \
+        }                                                                              \
+        for (i = 0; i < n; i++) d[i] = RE(x[i * n + i]);                               \
+        if (sort) /* stable insertion sort of (value, vector) pairs */                 \
+            for (i = 1; i < n; i++) {                                                  \
+                R key = d[i];                                                          \
+                for (j = i; j > 0 && d[j - 1] > key; j--) {                            \
+                    R tmp = d[j]; d[j] = d[j - 1]; d[j - 1] = tmp;                     \
+                    for (r = 0; r < n; r++) {                                          \
+                        T u = vt[j * n + r];                                           \
+                        vt[j * n + r] = vt[(j - 1) * n + r];                           \
+                        vt[(j - 1) * n + r] = u;                                       \
+                    }                                                                  \
+                }                                                                      \
+            }                                                                          \
+        for (i = 0; i < n; i++) {                                                      \
+            w[i] = d[i];                                                               \
+            for (r = 0; r < n; r++) v[r * n + i] = vt[i * n + r];                      \
+        }                                                                              \
+    }
+
+/* Rows yp, yq become yp - s (yq + yp tau) and yq + s (yp - yq tau), real s and tau
+ * applied part by part. */
+#define TP_EIGH_C_ROTATE(SFX, R, RE, IM, yp, yq, n, s, tau)                           \
+    for (r = 0; r < n; r++) {                                                          \
+        R gr = RE(yp[r]), gi = IM(yp[r]), hr = RE(yq[r]), hi = IM(yq[r]);              \
+        yp[r] = tp_cmake_##SFX(gr - s * (hr + gr * tau), gi - s * (hi + gi * tau));    \
+        yq[r] = tp_cmake_##SFX(hr + s * (gr - hr * tau), hi + s * (gi - hi * tau));    \
+    }
+
+TP_DEFINE_EIGH_C(c64, tp_c64, float, crealf, cimagf, sqrtf, fabsf, hypotf, conjf)
+TP_DEFINE_EIGH_C(c128, tp_c128, double, creal, cimag, sqrt, fabs, hypot, conj)
 
 #endif /* __CUDACC__ */
 #endif /* TP_LINALG_COMPLEX_H */

@@ -145,7 +145,7 @@ def _eigh(e, ins, outs) -> tuple:
     fields = EighPlan(batch=batch, n=n, lower=int(bool(e.params["lower"])),
                   sort=int(bool(e.params["sort_eigenvalues"])), work=work,
                   ctype=_ctype(dt), src=x.name,
-                  v=outs[0].name, w=outs[1].name, fn=f"tp_eigh_f{dt.itemsize * 8}",
+                  v=outs[0].name, w=outs[1].name, fn=f"tp_eigh_{_sfx(dt)}",
                   parallel=parallel,
                   scratch=[Scratch(work * dt.itemsize * (batch if parallel else 1))])
     return "kernel_eigh.j2", fields

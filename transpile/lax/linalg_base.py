@@ -62,7 +62,7 @@ def _cholesky_abstract(x):
 
 
 #: The primitives whose NumPy rules and C kernels handle complex64/complex128.
-COMPLEX_SUPPORTED = {"cholesky", "triangular_solve", "lu", "qr"}
+COMPLEX_SUPPORTED = {"cholesky", "triangular_solve", "lu", "qr", "eigh"}
 
 
 def _check_supported(dtype, name: str = "cholesky") -> None:
