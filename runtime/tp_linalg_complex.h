@@ -22,11 +22,15 @@
  * eigh: the real kernel's cyclic Jacobi on a Hermitian matrix, each pair's a_pq first
  * made real by a diagonal phase (see tp_eigh_c64); eigenvalues are real.
  *
+ * svd: the real kernel's one-sided Jacobi with g = x_p^H x_q, row q first multiplied by
+ * conj(g / |g|) (so that g is real) before the real rotation; s is real.
+ *
  * Not compiled for CUDA: the CUDA backend refuses complex linear algebra. */
 #ifndef TP_LINALG_COMPLEX_H
 #define TP_LINALG_COMPLEX_H
 #ifndef __CUDACC__
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -321,6 +325,137 @@ TP_DEFINE_QR_C(c128, tp_c128, double, creal, cimag, sqrt, conj)
 
 TP_DEFINE_EIGH_C(c64, tp_c64, float, crealf, cimagf, sqrtf, fabsf, hypotf, conjf)
 TP_DEFINE_EIGH_C(c128, tp_c128, double, creal, cimag, sqrt, fabs, hypot, conj)
+
+#define TP_DEFINE_SVD_C(SFX, T, R, RE, IM, SQRT, FABS, HYPOT, CONJ, EPS)            \
+    TP_INLINE T tp_svd_dot_##SFX(const T *x, const T *y, int64_t len)                  \
+    {                                                                                  \
+        T acc = tp_cmake_##SFX(0, 0);                                                  \
+        int64_t i;                                                                     \
+        for (i = 0; i < len; i++) acc = acc + tp_cmul_##SFX(CONJ(x[i]), y[i]);         \
+        return acc;                                                                    \
+    }                                                                                  \
+    TP_INLINE R tp_svd_sq_##SFX(const T *x, int64_t len)                               \
+    {                                                                                  \
+        R acc = 0;                                                                     \
+        int64_t i;                                                                     \
+        for (i = 0; i < len; i++) {                                                    \
+            R re = RE(x[i]), im = IM(x[i]);                                            \
+            acc = acc + (re * re + im * im);                                           \
+        }                                                                              \
+        return acc;                                                                    \
+    }                                                                                  \
+    /* As tp_svd_f32: x_p^H x_q for g, whose phase row q takes off first; s is real,   \
+     * y's rows are conjugated at the end (vt when tall, u^T when wide). */            \
+    TP_INLINE void tp_svd_##SFX(const T *a, R *sv, T *u, T *vt, int64_t m, int64_t n,  \
+                                int full, void *work)                                  \
+    {                                                                                  \
+        int tall = m >= n;                                                             \
+        int64_t r = tall ? n : m, len = tall ? m : n, i, j, p, q, sweep;               \
+        int64_t slots = full ? len : r;                                                \
+        int64_t *order = (int64_t *)work;                                              \
+        unsigned char *filled = (unsigned char *)(order + r + 1);                      \
+        T *x = (T *)(filled + ((slots + 15) & ~(int64_t)15));                          \
+        T *y = x + r * len, *basis = y + r * r + r, *ys = basis + len * len;           \
+        R *sn = (R *)(y + r * r);                                                      \
+        for (i = 0; i < r; i++)                                                        \
+            for (j = 0; j < len; j++) x[i * len + j] = tall ? a[j * n + i] : a[i * n + j]; \
+        for (i = 0; i < r; i++)                                                        \
+            for (j = 0; j < r; j++) y[i * r + j] = tp_cmake_##SFX((R)(i == j), 0);     \
+        for (sweep = 0; sweep < TP_EIGH_SWEEPS; sweep++) {                             \
+            int rotated = 0;                                                           \
+            for (p = 0; p < r; p++)                                                    \
+                for (q = p + 1; q < r; q++) {                                          \
+                    T *xp = x + p * len, *xq = x + q * len, *yp = y + p * r, *yq = y + q * r; \
+                    R al = tp_svd_sq_##SFX(xp, len), be = tp_svd_sq_##SFX(xq, len);    \
+                    T g = tp_svd_dot_##SFX(xp, xq, len), ec;                           \
+                    R mag = HYPOT(RE(g), IM(g)), zeta, t, c, s;                        \
+                    if ((RE(g) == 0 && IM(g) == 0) || mag <= EPS * SQRT(al * be)) continue; \
+                    rotated = 1;                                                       \
+                    ec = CONJ(tp_cmake_##SFX(RE(g) / mag, IM(g) / mag));               \
+                    for (j = 0; j < len; j++) xq[j] = tp_cmul_##SFX(xq[j], ec);        \
+                    for (j = 0; j < r; j++) yq[j] = tp_cmul_##SFX(yq[j], ec);          \
+                    zeta = (be - al) / (2 * mag);                                      \
+                    t = 1 / (FABS(zeta) + SQRT(1 + zeta * zeta));                      \
+                    if (zeta < 0) t = -t;                                              \
+                    c = 1 / SQRT(1 + t * t);                                           \
+                    s = c * t;                                                         \
+                    TP_SVD_C_ROTATE(SFX, R, RE, IM, xp, xq, len, c, s)                 \
+                    TP_SVD_C_ROTATE(SFX, R, RE, IM, yp, yq, r, c, s)                   \
+                }                                                                      \
+            if (!rotated) break;                                                       \
+        }                                                                              \
+        for (i = 0; i < r; i++) {                                                      \
+            sn[i] = SQRT(tp_svd_sq_##SFX(x + i * len, len));                           \
+            order[i] = i;                                                              \
+        }                                                                              \
+        for (i = 1; i < r; i++) { /* stable insertion sort, descending */              \
+            int64_t o = order[i];                                                      \
+            for (j = i; j > 0 && sn[order[j - 1]] < sn[o]; j--) order[j] = order[j - 1]; \
+            order[j] = o;                                                              \
+        }                                                                              \
+        for (i = 0; i < r; i++) sv[i] = sn[order[i]];                                  \
+        if (!u) return;                                                                \
+        for (i = 0; i < slots; i++) filled[i] = 0;                                     \
+        for (i = 0; i < r; i++) {                                                      \
+            const T *xi = x + order[i] * len;                                          \
+            for (j = 0; j < r; j++) ys[i * r + j] = CONJ(y[order[i] * r + j]);         \
+            if (sv[i] != 0) {                                                          \
+                for (j = 0; j < len; j++)                                              \
+                    basis[i * len + j] = tp_cmake_##SFX(RE(xi[j]) / sv[i], IM(xi[j]) / sv[i]); \
+                filled[i] = 1;                                                         \
+            }                                                                          \
+        }                                                                              \
+        for (i = 0; i < slots; i++) {                                                  \
+            T *b = basis + i * len;                                                    \
+            R best = -1, nrm;                                                          \
+            int64_t cand = 0;                                                          \
+            int pass;                                                                  \
+            if (filled[i]) continue;                                                   \
+            for (j = 0; j < len; j++) {                                                \
+                R out = 1;                                                             \
+                for (p = 0; p < slots; p++)                                            \
+                    if (filled[p]) {                                                   \
+                        R re = RE(basis[p * len + j]), im = IM(basis[p * len + j]);    \
+                        out = out - (re * re + im * im);                               \
+                    }                                                                  \
+                if (out > best) { best = out; cand = j; }                              \
+            }                                                                          \
+            for (j = 0; j < len; j++) b[j] = tp_cmake_##SFX((R)(j == cand), 0);        \
+            for (pass = 0; pass < 2; pass++)                                           \
+                for (p = 0; p < slots; p++) {                                          \
+                    T d;                                                               \
+                    if (!filled[p]) continue;                                          \
+                    d = tp_svd_dot_##SFX(basis + p * len, b, len);                     \
+                    for (j = 0; j < len; j++)                                          \
+                        b[j] = b[j] - tp_cmul_##SFX(d, basis[p * len + j]);            \
+                }                                                                      \
+            nrm = SQRT(tp_svd_sq_##SFX(b, len));                                       \
+            for (j = 0; j < len; j++) b[j] = tp_cmake_##SFX(RE(b[j]) / nrm, IM(b[j]) / nrm); \
+            filled[i] = 1;                                                             \
+        }                                                                              \
+        if (tall) {                                                                    \
+            for (i = 0; i < m; i++)                                                    \
+                for (j = 0; j < slots; j++) u[i * slots + j] = basis[j * len + i];     \
+            for (i = 0; i < r; i++)                                                    \
+                for (j = 0; j < n; j++) vt[i * n + j] = ys[i * r + j];                 \
+        } else {                                                                       \
+            for (i = 0; i < m; i++)                                                    \
+                for (j = 0; j < r; j++) u[i * r + j] = ys[j * r + i];                  \
+            for (i = 0; i < slots; i++)                                                \
+                for (j = 0; j < n; j++) vt[i * n + j] = basis[i * len + j];            \
+        }                                                                              \
+    }
+
+/* Rows zp, zq become c zp - s zq and s zp + c zq, real c and s part by part. */
+#define TP_SVD_C_ROTATE(SFX, R, RE, IM, zp, zq, len, c, s)                            \
+    for (j = 0; j < len; j++) {                                                        \
+        R pr = RE(zp[j]), pi = IM(zp[j]), qr = RE(zq[j]), qi = IM(zq[j]);              \
+        zp[j] = tp_cmake_##SFX(c * pr - s * qr, c * pi - s * qi);                      \
+        zq[j] = tp_cmake_##SFX(s * pr + c * qr, s * pi + c * qi);                      \
+    }
+
+TP_DEFINE_SVD_C(c64, tp_c64, float, crealf, cimagf, sqrtf, fabsf, hypotf, conjf, FLT_EPSILON)
+TP_DEFINE_SVD_C(c128, tp_c128, double, creal, cimag, sqrt, fabs, hypot, conj, DBL_EPSILON)
 
 #endif /* __CUDACC__ */
 #endif /* TP_LINALG_COMPLEX_H */

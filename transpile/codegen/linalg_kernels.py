@@ -176,7 +176,7 @@ def _svd(e, ins, outs) -> tuple:
     fields = SvdPlan(batch=batch, m=m, n=n, k=k, full=int(full), u_size=m * uc,
                   vt_size=vr * n, work=work, src=x.name, s=outs[0].name,
                   u=outs[1].name if uv else "", vt=outs[2].name if uv else "",
-                  fn=f"tp_svd_f{dt.itemsize * 8}", parallel=parallel,
+                  fn=f"tp_svd_{_sfx(dt)}", parallel=parallel,
                   scratch=[Scratch(work * (batch if parallel else 1))])
     return "kernel_svd.j2", fields
 

@@ -62,7 +62,7 @@ def _cholesky_abstract(x):
 
 
 #: The primitives whose NumPy rules and C kernels handle complex64/complex128.
-COMPLEX_SUPPORTED = {"cholesky", "triangular_solve", "lu", "qr", "eigh"}
+COMPLEX_SUPPORTED = {"cholesky", "triangular_solve", "lu", "qr", "eigh", "svd"}
 
 
 def _check_supported(dtype, name: str = "cholesky") -> None:
@@ -82,6 +82,19 @@ def abs2(v):
     if v.dtype.kind == "c":
         return v.real * v.real + v.imag * v.imag
     return v * v
+
+
+def mul(a, b):
+    """``a * b`` as the C kernels compute it: for complex operands the textbook product
+    (``tp_cmul``), in their dtype; NumPy's vector loops fuse multiply-adds."""
+    a, b = np.asarray(a), np.asarray(b)
+    if a.dtype.kind != "c" and b.dtype.kind != "c":
+        return a * b
+    dt = np.result_type(a, b)
+    out = np.empty(np.broadcast_shapes(a.shape, b.shape), dt)
+    out.real = a.real * b.real - a.imag * b.imag
+    out.imag = a.real * b.imag + a.imag * b.real
+    return out
 
 
 def div_real(s, d):
@@ -120,7 +133,7 @@ def _cholesky_impl(x):
             lo[:, j, j] = d
             s = lo[:, j + 1:, j].copy()
             for k in range(j):
-                s = s - lo[:, j + 1:, k] * np.conj(lo[:, j, k])[:, None]
+                s = s - mul(lo[:, j + 1:, k], np.conj(lo[:, j, k])[:, None])
             lo[:, j + 1:, j] = div_real(s, d[:, None])
     lo[~ok] = complex_nan(lo.dtype)
     return lo.reshape(x.shape)
@@ -277,7 +290,7 @@ def _triangular_solve_impl(a, b, *, left_side, lower, transpose_a, conjugate_a,
             # one product and one subtraction at a time, k ascending (the C loop's order)
             s = x[:, i, :].copy()
             for k in (range(i) if forward else range(i + 1, size)):
-                s = s - u[:, i, k][:, None] * x[:, k, :]
+                s = s - mul(u[:, i, k][:, None], x[:, k, :])
             if not unit_diagonal:
                 s = s / u[:, i, i][:, None]
             x[:, i, :] = s
@@ -378,7 +391,7 @@ def _lu_impl(x):
             a[:, j + 1:, j] = np.where((d != 0)[:, None], col / d[:, None], col)
             # rank-one update: one product and one subtraction per element
             a[:, j + 1:, j + 1:] = (a[:, j + 1:, j + 1:]
-                                    - a[:, j + 1:, j][:, :, None] * a[:, j, j + 1:][:, None, :])
+                                    - mul(a[:, j + 1:, j][:, :, None], a[:, j, j + 1:][:, None, :]))
     return [a.reshape(x.shape), piv.reshape(tuple(batch) + (k,)),
             perm.reshape(tuple(batch) + (m,))]
 

@@ -28,7 +28,8 @@ from . import complex_ops, structural
 from ._indexing_common import GatherDimensionNumbers, GatherScatterMode
 from .indexing import gather
 from .linalg_ad import _eye, _matmul
-from .linalg_base import _check_supported, _swap_last, check_operand, div_real, symmetrize
+from .linalg_base import (_check_supported, _swap_last, check_operand, div_real, mul,
+                          symmetrize)
 from .slicing import broadcasted_iota
 
 __all__ = ["eigh", "eigh_p"]
@@ -96,8 +97,8 @@ def _jacobi_complex(a: np.ndarray, lower: bool, sort: bool):
                 s = t * c
                 tau = s / (one + c)
                 e = div_real(np.array(apq), mag)
-                x[q, :] = x[q, :] * e
-                vt[q, :] = vt[q, :] * np.conj(e)
+                x[q, :] = mul(x[q, :], e)
+                vt[q, :] = mul(vt[q, :], np.conj(e))
                 for y in (x, vt):
                     g, hh = y[p, :].copy(), y[q, :].copy()
                     y[p, :] = g - s * (hh + g * tau)

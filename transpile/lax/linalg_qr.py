@@ -33,7 +33,7 @@ from . import slicing, structural
 from ._indexing_common import GatherDimensionNumbers, GatherScatterMode
 from .indexing import gather
 from . import complex_ops
-from .linalg_base import (_check_supported, _swap_last, abs2, check_operand, tril,
+from .linalg_base import (_check_supported, _swap_last, abs2, check_operand, mul, tril,
                           triangular_solve)
 from .linalg_ad import _eye, _matmul_pref
 
@@ -81,11 +81,11 @@ def _reflect(x, tau, y, j, c0, c1):
     m = x.shape[1]
     w = y[:, j, c0:c1].copy()
     for i in range(j + 1, m):
-        w = w + np.conj(x[:, i, j])[:, None] * y[:, i, c0:c1]
-    w = tau[:, None] * w
+        w = w + mul(np.conj(x[:, i, j])[:, None], y[:, i, c0:c1])
+    w = mul(tau[:, None], w)
     y[:, j, c0:c1] = y[:, j, c0:c1] - w
     for i in range(j + 1, m):
-        y[:, i, c0:c1] = y[:, i, c0:c1] - x[:, i, j][:, None] * w
+        y[:, i, c0:c1] = y[:, i, c0:c1] - mul(x[:, i, j][:, None], w)
 
 
 @qr_p.def_impl

@@ -23,8 +23,8 @@ from ..interpreters.batching import moveaxis, primitive_batchers
 from . import elementwise as ew
 from . import structural
 from .linalg_ad import _eye, _matmul
-from .linalg_base import _check_supported, _swap_last, check_operand
-from .linalg_eigh import SWEEPS, diagonal
+from .linalg_base import _check_supported, _swap_last, abs2, check_operand, div_real, mul
+from .linalg_eigh import SWEEPS, diagonal, real_dtype
 
 __all__ = ["svd", "svd_p"]
 
@@ -40,7 +40,7 @@ def _svd_abstract(x, *, full_matrices, compute_uv, subset_by_index, algorithm):
     *batch, m, n = x.shape
     batch = tuple(batch)
     k = min(m, n)
-    s = ShapedArray(batch + (k,), x.dtype, x.weak_type)
+    s = ShapedArray(batch + (k,), real_dtype(x.dtype), x.weak_type)
     if not compute_uv:
         return [s]
     uc, vr = (m, n) if full_matrices else (k, k)
@@ -49,9 +49,18 @@ def _svd_abstract(x, *, full_matrices, compute_uv, subset_by_index, algorithm):
 
 
 def _dot(x, y):
+    """``x^H y`` summed in index order (``x . y`` when real)."""
     acc = x.dtype.type(0)
     for a, b in zip(x, y, strict=True):
-        acc = acc + a * b
+        acc = acc + np.conj(a) * b
+    return acc
+
+
+def _sq(x):
+    """``|x|^2`` summed in index order, in the real dtype."""
+    acc = x.real.dtype.type(0)
+    for a in x:
+        acc = acc + abs2(a)
     return acc
 
 
@@ -66,22 +75,29 @@ def _dots(rows, v):
 def _hestenes(a: np.ndarray, full: bool, compute_uv: bool):
     """One matrix: the C kernel's steps (``tp_svd_*``)."""
     m, n = a.shape
-    dt = a.dtype.type
+    dt = a.real.dtype.type
+    cplx = a.dtype.kind == "c"
     tall = m >= n
     r, length = (n, m) if tall else (m, n)
     slots = length if full else r
     x = (a.T if tall else a).copy()
     y = np.eye(r, dtype=a.dtype)
-    eps, one, two = dt(np.finfo(a.dtype).eps), dt(1), dt(2)
+    eps, one, two = dt(np.finfo(dt).eps), dt(1), dt(2)
     for _ in range(SWEEPS):
         rotated = False
         for p in range(r):
             for q in range(p + 1, r):
-                al, be = _dot(x[p], x[p]), _dot(x[q], x[q])
+                al, be = _sq(x[p]), _sq(x[q])
                 g = _dot(x[p], x[q])
-                if g == 0 or abs(g) <= eps * np.sqrt(al * be):
+                mag = np.hypot(g.real, g.imag) if cplx else abs(g)
+                if g == 0 or mag <= eps * np.sqrt(al * be):
                     continue
                 rotated = True
+                if cplx:
+                    # a phase on row q makes g real (|g|), then the real rotation
+                    ec = np.conj(div_real(np.array(g), mag))
+                    x[q], y[q] = mul(x[q], ec), mul(y[q], ec)
+                    g = mag
                 zeta = (be - al) / (two * g)
                 t = one / (abs(zeta) + np.sqrt(one + zeta * zeta))
                 if zeta < 0:
@@ -94,7 +110,7 @@ def _hestenes(a: np.ndarray, full: bool, compute_uv: bool):
                     z[q] = s * vp + c * vq
         if not rotated:
             break
-    sn = np.array([np.sqrt(_dot(row, row)) for row in x], a.dtype).reshape(r)
+    sn = np.array([np.sqrt(_sq(row)) for row in x], dt).reshape(r)
     order = sorted(range(r), key=lambda i: -sn[i]) if r else []
     sv = sn[order] if r else sn
     if not compute_uv:
@@ -104,25 +120,27 @@ def _hestenes(a: np.ndarray, full: bool, compute_uv: bool):
     ys = y[order] if r else y
     for i in range(r):
         if sv[i] != 0:
-            basis[i] = x[order[i]] / sv[i]
+            basis[i] = div_real(x[order[i]], sv[i])
             filled[i] = True
     for i in range(slots):
         if filled[i]:
             continue
         # the unit vector with the largest part outside the filled slots
-        out = np.ones(length, a.dtype)
+        out = np.ones(length, dt)
         for p in range(slots):
             if filled[p]:
-                out = out - basis[p] * basis[p]
+                out = out - abs2(basis[p])
         cand = int(np.argmax(out))
         b = np.zeros(length, a.dtype)
         b[cand] = 1
         for _ in range(2):
             for p in range(slots):
                 if filled[p]:
-                    b = b - _dot(basis[p], b) * basis[p]
-        basis[i] = b / np.sqrt(_dot(b, b))
+                    b = b - mul(_dot(basis[p], b), basis[p])
+        basis[i] = div_real(b, np.sqrt(_sq(b)))
         filled[i] = True
+    # complex rows of y hold conj(v) (tall) or conj(u^T) (wide)
+    ys = np.conj(ys)
     if tall:
         return sv, basis.T.copy(), ys.copy()
     return sv, ys.T.copy(), basis
@@ -137,7 +155,7 @@ def _svd_impl(x, *, full_matrices, compute_uv, subset_by_index, algorithm):
     flat = x.reshape((nb, m, n))
     outs = _svd_abstract(core.ShapedArray(x.shape, x.dtype), full_matrices=full_matrices,
                          compute_uv=compute_uv, subset_by_index=None, algorithm=None)
-    res = [np.zeros((nb,) + o.shape[len(batch):], x.dtype) for o in outs]
+    res = [np.zeros((nb,) + o.shape[len(batch):], o.dtype) for o in outs]
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         for b in range(nb):
             parts = _hestenes(flat[b], full_matrices, compute_uv)
@@ -166,9 +184,6 @@ def svd(x, *, full_matrices: bool = True, compute_uv: bool = True,
     (Array, Array, Array) or Array
         ``(u, s, vt)``, or ``s`` alone; ``s`` descending.
     """
-    dt = getattr(x, "dtype", None)
-    if dt is not None and np.dtype(dt).kind == "c":
-        _check_supported(dt, "svd")
     if subset_by_index is not None or algorithm is not None:
         raise NotImplementedError("transpile implements svd's default algorithm and "
                                   "all singular values only")
