@@ -21,10 +21,11 @@ from ..interpreters import ad
 from ..interpreters.ad import Zero
 from ..interpreters.batching import moveaxis, primitive_batchers
 from . import elementwise as ew
-from . import structural
+from . import complex_ops, structural
 from .linalg_ad import _eye, _matmul
-from .linalg_base import _check_supported, _swap_last, abs2, check_operand, div_real, mul
+from .linalg_base import _check_supported, abs2, check_operand, div_real, mul
 from .linalg_eigh import SWEEPS, diagonal, real_dtype
+from .linalg_qr import adjoint
 
 __all__ = ["svd", "svd_p"]
 
@@ -218,38 +219,44 @@ def _svd_jvp(primals, tangents, *, full_matrices, compute_uv, subset_by_index, a
     k = min(m, n)
     nd = aval.ndim
     bd = tuple(range(nd - 2))
-    ut, v = _swap_last(u), _swap_last(vt)
+    cplx = aval.dtype.kind == "c"
+    ut, v = adjoint(u), adjoint(vt)
     ds_mat = _matmul(_matmul(ut, da), v)
-    ds = diagonal(ds_mat)
+    ds = diagonal(complex_ops.real(ds_mat) if cplx else ds_mat)
     if not compute_uv:
         return outs, [ds]
     kk = tuple(batch) + (k, k)
     s_row = _bcast(s, kk, bd + (nd - 1,))  # s_row[..., i, j] = s[j]
     s_col = _bcast(s, kk, bd + (nd - 2,))  # s_col[..., i, j] = s[i]
-    dt = aval.dtype
+    dt = real_dtype(aval.dtype)
+
+    def full(x):  # a real factor in a's (complex) dtype
+        return ew.convert_element_type(x, aval.dtype) if cplx else x
     one, zero = np.ones((), dt), np.zeros((), dt)
     s_diffs = ew.mul(ew.add(s_row, s_col), ew.sub(s_row, s_col))
     diffs_zero = ew.convert_element_type(ew.eq(s_diffs, zero), dt)
-    f = ew.sub(ew.div(one, ew.add(s_diffs, diffs_zero)), diffs_zero)
-    dss = ew.mul(s_row, ds_mat)
-    sds = ew.mul(s_col, ds_mat)
+    f = full(ew.sub(ew.div(one, ew.add(s_diffs, diffs_zero)), diffs_zero))
+    dss = ew.mul(full(s_row), ds_mat)
+    sds = ew.mul(full(s_col), ds_mat)
     s_zero = ew.convert_element_type(ew.eq(s, zero), dt)
     s_inv = ew.sub(ew.div(one, ew.add(s, s_zero)), s_zero)
     s_inv_mat = ew.mul(_bcast(_eye(dt, k), kk, (nd - 2, nd - 1)),
                        _bcast(s_inv, kk, bd + (nd - 1,)))
-    half = np.array(0.5, dt)
-    duv_diag = ew.mul(ew.mul(half, ew.sub(ds_mat, _swap_last(ds_mat))), s_inv_mat)
-    du = _matmul(u, ew.add(ew.mul(f, ew.add(dss, _swap_last(dss))), duv_diag))
-    dv = _matmul(v, ew.mul(f, ew.add(sds, _swap_last(sds))))
+    half = np.array(0.5, aval.dtype)
+    duv_diag = ew.mul(ew.mul(half, ew.sub(ds_mat, adjoint(ds_mat))), full(s_inv_mat))
+    du = _matmul(u, ew.add(ew.mul(f, ew.add(dss, adjoint(dss))), duv_diag))
+    dv = _matmul(v, ew.mul(f, ew.add(sds, adjoint(sds))))
     if m > n:
         dav = _matmul(da, v)
         corr = ew.sub(dav, _matmul(u, _matmul(ut, dav)))
-        du = ew.add(du, ew.div(corr, _bcast(s, core.get_aval(corr).shape, bd + (nd - 1,))))
+        du = ew.add(du, ew.div(corr, full(_bcast(s, core.get_aval(corr).shape,
+                                                 bd + (nd - 1,)))))
     if n > m:
-        dahu = _matmul(_swap_last(da), u)
+        dahu = _matmul(adjoint(da), u)
         corr = ew.sub(dahu, _matmul(v, _matmul(vt, dahu)))
-        dv = ew.add(dv, ew.div(corr, _bcast(s, core.get_aval(corr).shape, bd + (nd - 1,))))
-    return outs, [ds, du, _swap_last(dv)]
+        dv = ew.add(dv, ew.div(corr, full(_bcast(s, core.get_aval(corr).shape,
+                                                 bd + (nd - 1,)))))
+    return outs, [ds, du, adjoint(dv)]
 
 
 ad.jvp_rules[svd_p] = _svd_jvp

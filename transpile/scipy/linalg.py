@@ -1,4 +1,5 @@
-"""``transpile.scipy.linalg``: JAX 0.10.2's ``jax.scipy.linalg`` for real matrices.
+"""``transpile.scipy.linalg``: JAX 0.10.2's ``jax.scipy.linalg`` for real and complex
+matrices.
 
 Each function is written on ``lax.linalg`` and ``jnp.linalg`` as JAX writes it: a
 ``jit`` under JAX's name (``_cholesky``, ``_cho_solve``, ``lu_factor``, ``_solve``, ...)
@@ -28,7 +29,7 @@ from ..lax.linear_solve import linear_solve_with
 from ..numpy import _util
 from ..numpy.linalg_lu import _matvec, _vecmat, lu_solve_jit, vectorized
 from ..vmapping import vmap
-from .linalg_base import (broadcast_batch, check_core, check_real, inexact, named_jit, ndim,
+from .linalg_base import (adjoint, broadcast_batch, check_core, inexact, named_jit, ndim,
                           triangular, vector_core)
 from .linalg_expm import expm, expm_frechet
 from .linalg_matrices import block_diag, eigh_tridiagonal, hilbert, polar, toeplitz
@@ -45,14 +46,9 @@ __all__ = ["block_diag", "cho_factor", "cho_solve", "cholesky", "det", "eigh",
 
 def _cholesky_impl(a, lower):
     a, = inexact(a)
-    lo = lax_linalg.cholesky(a if lower else _adjoint(a), symmetrize_input=False)
-    return lo if lower else _adjoint(lo)
+    lo = lax_linalg.cholesky(a if lower else adjoint(a), symmetrize_input=False)
+    return lo if lower else adjoint(lo)
 
-
-def _adjoint(x):
-    """The conjugate transpose of each matrix (the transpose of a real one)."""
-    xt = lax_linalg._swap_last(x)
-    return lax.conj(xt) if np.dtype(_util.aval(x).dtype).kind == "c" else xt
 
 
 _cholesky = named_jit(_cholesky_impl, "_cholesky", static_argnames=("lower",))
@@ -305,7 +301,6 @@ def qr(a, overwrite_a: bool = False, lwork=None, mode: str = "full", pivoting: b
         ``(Q, R)``, or ``(R,)`` for ``mode="r"``; ``P`` last when pivoting.
     """
     del overwrite_a, lwork, check_finite
-    check_real(a)
     return _qr(a, mode=mode, pivoting=bool(pivoting))
 
 
@@ -338,7 +333,6 @@ def svd(a, full_matrices: bool = True, compute_uv: bool = True, overwrite_a: boo
         Singular values descending.
     """
     del overwrite_a, check_finite, lapack_driver
-    check_real(a)
     return _svd(a, full_matrices=bool(full_matrices), compute_uv=bool(compute_uv))
 
 
@@ -381,7 +375,6 @@ def eigh(a, b=None, lower: bool = True, eigvals_only: bool = False,
         ``w`` or ``(w, v)`` (eigenvectors in the columns of ``v``).
     """
     del overwrite_a, overwrite_b, turbo, check_finite
-    check_real(a)
     return _eigh(a, b, lower=bool(lower), eigvals_only=bool(eigvals_only), eigvals=eigvals,
                  type=type)
 
