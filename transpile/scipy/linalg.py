@@ -225,8 +225,11 @@ def _lu_impl(a, permute_l):
     dtype = aval.dtype
     m, n = aval.shape
     rows = lax.broadcasted_iota(np.int32, (m, m), 0)
+    # the permutation matrix is real, also for a complex a (JAX takes its real part)
     p = lax.convert_element_type(
         lax.eq(lax.broadcast_in_dim(permutation, (m, m), (1,)), rows), dtype)
+    if np.dtype(dtype).kind == "c":
+        p = lax.real(p)
     k = min(m, n)
     low = lax.slice(lax_linalg.tril(lu_, -1), (0, 0), (m, k))
     low = low + jnp.eye(m, k, dtype=dtype)
