@@ -18,6 +18,11 @@ column below it is left unscaled), as ``getrf`` does.
 The NumPy rules run the recurrences the C kernels run the C kernel runs
 (``runtime/tp_linalg.h``), one operation at a time in the operand's dtype, so that eager
 and compiled results agree bit for bit.
+
+All three take complex64/complex128 as JAX does (``runtime/tp_linalg_complex.h``):
+cholesky of a Hermitian matrix (``L L^H``, the diagonal's imaginary part ignored),
+triangular_solve conjugating ``a`` when ``conjugate_a``, and lu choosing the pivot of
+largest ``|re| + |im|`` (LAPACK's ``i?amax``), not of largest modulus.
 """
 from __future__ import annotations
 

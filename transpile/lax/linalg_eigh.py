@@ -1,13 +1,15 @@
 """``eigh``: eigenvalues and eigenvectors of symmetric matrices (JAX's
 ``lax.linalg.eigh`` and ``eigh_p``).
 
-``eigh_p`` reads the lower (``lower=True``) or upper triangle of each matrix and gives
+``eigh_p`` reads the lower (``lower=True``) or upper triangle of each (real symmetric or
+complex Hermitian) matrix and gives
 ``v`` (eigenvectors in columns) and ``w`` (eigenvalues, ascending when
 ``sort_eigenvalues``), with ``x @ v == v @ diag(w)``. It runs cyclic Jacobi rotations
 (``runtime/tp_linalg.h`` says which); the NumPy rule runs the same operations in the
 operand's dtype, so eager and compiled results agree bit for bit. As in LAPACK, the
 sign of each eigenvector (and the basis of a repeated eigenvalue's space) is not
-defined: it may differ from JAX's.
+defined: it may differ from JAX's. Eigenvalues of a complex matrix are real
+(``float32``/``float64``); its JVP uses ``v^H`` and takes the real part of ``dw``.
 
 ``lax.linalg.eigh`` symmetrizes its input first (``(x + x^T) / 2``) unless told not to,
 as JAX does. JVP (JAX's rule): ``dw = diag(v^T dx v)`` and

@@ -5,7 +5,9 @@ with ``q @ r == x``; ``full_matrices`` makes ``q`` square (``m x m``, ``r`` ``m 
 otherwise ``q`` is ``m x k`` and ``r`` ``k x n`` (``k = min(m, n)``). As LAPACK's
 ``geqrf``/``orgqr`` (what JAX 0.10.2 runs on CPU), the reflector of column ``j`` maps it
 to ``beta e_j`` with ``beta = -sign(alpha) ||x||``, so diagonal entries of ``r`` may be
-negative; a column already zero below the diagonal gets no reflection.
+negative; a column already zero below the diagonal gets no reflection. A complex ``x``
+gets LAPACK's complex reflectors (``larfg``): ``r``'s diagonal is real, and a column
+zero below the diagonal is still reflected when its diagonal entry is not real.
 
 The NumPy rule runs the C kernel's steps (``runtime/tp_linalg.h``), one operation at a
 time in the operand's dtype, so eager and compiled results agree bit for bit. With

@@ -7,7 +7,8 @@ Jacobi rotations (``runtime/tp_linalg.h`` says which, and how vectors of zero si
 values and the extra columns of full matrices are completed); the NumPy rule runs the
 same operations in the operand's dtype, so eager and compiled results agree bit for
 bit. As in LAPACK, the signs of singular vectors are not defined: they may differ from
-JAX's.
+JAX's. A complex matrix has real singular values (``float32``/``float64``) and complex
+vectors (each defined up to a phase).
 
 JVP: JAX's rule (reduced matrices only; full ones raise as in JAX).
 """
