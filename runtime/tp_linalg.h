@@ -549,4 +549,6 @@ TP_DEFINE_SVD(f64, double, sqrt, fabs, DBL_EPSILON)
 TP_DEFINE_TRIDIAGONAL(f32, float)
 TP_DEFINE_TRIDIAGONAL(f64, double)
 
+#include "tp_linalg_complex.h"
+
 #endif /* TP_LINALG_H */

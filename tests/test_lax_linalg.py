@@ -99,12 +99,6 @@ def test_compiled_matches_eager(name):
         same_bits(transpile.jit(fn)(*args), fn(*args))
 
 
-def test_complex_is_not_supported():
-    for f in (lax.linalg.cholesky, jnp.linalg.cholesky):
-        with pytest.raises(NotImplementedError, match="complex"):
-            f(np.eye(2, dtype=np.complex64))
-
-
 # --- against np.linalg.cholesky -------------------------------------------------------
 
 def spd(batch, n, dtype, seed):

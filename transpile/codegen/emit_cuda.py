@@ -98,6 +98,11 @@ def check_supported(program) -> None:
     if any(k.template == "kernel_fft.j2" for k in program.kernels):
         raise NotImplementedError("the CUDA backend has no FFT kernel yet; jit this "
                                   "function for the CPU backend (backend='cpu')")
+    if any(str(getattr(k.fields, "fn", "")).endswith(("_c64", "_c128"))
+           and str(k.fields.fn).startswith("tp_") for k in program.kernels):
+        raise NotImplementedError("the CUDA backend has no complex linear-algebra kernels "
+                                  "yet; jit this function for the CPU backend "
+                                  "(backend='cpu')")
     if program.host_callbacks:
         names = sorted({prim.name for prim, *_ in program.host_callbacks})
         raise NotImplementedError(

@@ -11,7 +11,8 @@ matrices of the batch, the same way. ``lu`` runs ``tp_lu_f32``/``_f64`` (partial
 pivoting) on each matrix of the batch and writes its three outputs; ``qr`` runs
 ``tp_qr_f32``/``_f64`` (Householder) with its work matrix in the scratch space, and
 ``eigh`` ``tp_eigh_f32``/``_f64`` (cyclic Jacobi) and ``svd`` ``tp_svd_f32``/``_f64``
-(one-sided Jacobi) the same way; ``tridiagonal_solve`` runs
+(one-sided Jacobi) the same way; complex matrices run the ``_c64``/``_c128`` helpers
+of ``runtime/tp_linalg_complex.h`` (C only); ``tridiagonal_solve`` runs
 ``tp_tridiagonal_solve_f32``/``_f64`` (Thomas) on each system in turn.
 """
 from __future__ import annotations
@@ -57,6 +58,17 @@ def _top_k(e, ins, outs) -> tuple:
     return "kernel_top_k.j2", fields
 
 
+def _sfx(dt) -> str:
+    """The suffix of a ``tp_linalg.h`` helper for ``dt``: f32, f64, c64 or c128."""
+    dt = np.dtype(dt)
+    return f"{'c' if dt.kind == 'c' else 'f'}{dt.itemsize * 8}"
+
+
+def _ctype(dt) -> str:
+    """The C type of ``dt``'s elements in the linear-algebra helpers."""
+    return {"f32": "float", "f64": "double", "c64": "tp_c64", "c128": "tp_c128"}[_sfx(dt)]
+
+
 def _cholesky(e, ins, outs) -> tuple:
     x, o = ins[0], outs[0]
     dt = x.aval.dtype
@@ -64,7 +76,7 @@ def _cholesky(e, ins, outs) -> tuple:
     n = int(x.aval.shape[-1])
     batch = int(np.prod(x.aval.shape[:-2], dtype=np.int64)) if n else 0
     fields = CholeskyPlan(batch=batch, n=n, src=x.name, dst=o.name,
-                  fn=f"tp_cholesky_f{dt.itemsize * 8}",
+                  fn=f"tp_cholesky_{_sfx(dt)}",
                   parallel=batch > 1 and batch * n ** 3 // 3 >= PARALLEL_MIN_FLOPS)
     return "kernel_cholesky.j2", fields
 
@@ -78,10 +90,12 @@ def _triangular_solve(e, ins, outs) -> tuple:
     size = int(a.aval.shape[-1])
     batch = int(np.prod(b.aval.shape[:-2], dtype=np.int64)) if m * n else 0
     p = e.params
+    # the complex helper also takes conjugate_a
+    names = ("left_side", "lower", "transpose_a") + (
+        ("conjugate_a",) if dt.kind == "c" else ()) + ("unit_diagonal",)
     fields = TriangularSolvePlan(batch=batch, m=m, n=n, a=a.name, src=b.name, dst=o.name,
-                  a_stride=size * size, fn=f"tp_triangular_solve_f{dt.itemsize * 8}",
-                  flags=", ".join(str(int(bool(p[k]))) for k in
-                                  ("left_side", "lower", "transpose_a", "unit_diagonal")),
+                  a_stride=size * size, fn=f"tp_triangular_solve_{_sfx(dt)}",
+                  flags=", ".join(str(int(bool(p[k]))) for k in names),
                   parallel=batch > 1 and batch * size * m * n // 2 >= PARALLEL_MIN_FLOPS)
     return "kernel_triangular_solve.j2", fields
 
@@ -94,7 +108,7 @@ def _lu(e, ins, outs) -> tuple:
     batch = int(np.prod(x.aval.shape[:-2], dtype=np.int64)) if m * n else 0
     fields = LuPlan(batch=batch, m=m, n=n, k=min(m, n), src=x.name, dst=outs[0].name,
                   pivots=outs[1].name, permutation=outs[2].name,
-                  fn=f"tp_lu_f{dt.itemsize * 8}",
+                  fn=f"tp_lu_{_sfx(dt)}",
                   parallel=batch > 1 and batch * m * n * min(m, n) // 3 >= PARALLEL_MIN_FLOPS)
     return "kernel_lu.j2", fields
 
@@ -113,8 +127,8 @@ def _qr(e, ins, outs) -> tuple:
     work = m * n + k + max(m, n)
     parallel = batch > 1 and batch * m * n * k >= PARALLEL_MIN_FLOPS
     fields = QrPlan(batch=batch, m=m, n=n, full=int(full), q_size=m * qc,
-                  r_size=qc * n, work=work, ctype="float" if dt == np.float32 else "double",
-                  src=x.name, q=outs[0].name, r=outs[1].name, fn=f"tp_qr_f{dt.itemsize * 8}",
+                  r_size=qc * n, work=work, ctype=_ctype(dt),
+                  src=x.name, q=outs[0].name, r=outs[1].name, fn=f"tp_qr_{_sfx(dt)}",
                   perm=outs[2].name if pivoting else "",
                   parallel=parallel,
                   scratch=[Scratch(work * dt.itemsize * (batch if parallel else 1))])
@@ -131,8 +145,8 @@ def _eigh(e, ins, outs) -> tuple:
     parallel = batch > 1 and batch * n ** 3 >= PARALLEL_MIN_FLOPS
     fields = EighPlan(batch=batch, n=n, lower=int(bool(e.params["lower"])),
                   sort=int(bool(e.params["sort_eigenvalues"])), work=work,
-                  ctype="float" if dt == np.float32 else "double", src=x.name,
-                  v=outs[0].name, w=outs[1].name, fn=f"tp_eigh_f{dt.itemsize * 8}",
+                  ctype=_ctype(dt), src=x.name,
+                  v=outs[0].name, w=outs[1].name, fn=f"tp_eigh_{_sfx(dt)}",
                   parallel=parallel,
                   scratch=[Scratch(work * dt.itemsize * (batch if parallel else 1))])
     return "kernel_eigh.j2", fields
@@ -163,7 +177,7 @@ def _svd(e, ins, outs) -> tuple:
     fields = SvdPlan(batch=batch, m=m, n=n, k=k, full=int(full), u_size=m * uc,
                   vt_size=vr * n, work=work, src=x.name, s=outs[0].name,
                   u=outs[1].name if uv else "", vt=outs[2].name if uv else "",
-                  fn=f"tp_svd_f{dt.itemsize * 8}", parallel=parallel,
+                  fn=f"tp_svd_{_sfx(dt)}", parallel=parallel,
                   scratch=[Scratch(work * (batch if parallel else 1))])
     return "kernel_svd.j2", fields
 
@@ -175,7 +189,7 @@ def _tridiagonal(e, ins, outs) -> tuple:
     m, k = (int(v) for v in b.aval.shape[-2:])
     batch = int(np.prod(b.aval.shape[:-2], dtype=np.int64)) if m * k else 0
     fields = TridiagonalSolvePlan(batch=batch, m=m, k=k,
-                                  ctype="float" if dt == np.float32 else "double",
+                                  ctype=_ctype(dt),
                                   dl=dl.name, d=d.name, du=du.name, src=b.name,
                                   dst=outs[0].name, fn=f"tp_tridiagonal_solve_f{dt.itemsize * 8}",
                                   scratch=[Scratch(max(m, 1) * dt.itemsize)])

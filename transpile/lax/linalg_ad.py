@@ -24,7 +24,7 @@ from .. import core, dtypes
 from ..interpreters import ad
 from ..interpreters.ad import Zero, is_undefined_primal
 from . import elementwise as ew
-from . import slicing, structural
+from . import complex_ops, slicing, structural
 from ._indexing_common import GatherDimensionNumbers, GatherScatterMode
 from .contraction import Precision, dot, dot_general
 from .indexing import gather
@@ -58,7 +58,8 @@ def _triangular_solve_jvp_a(g_a, ans, a, b, *, left_side, lower, transpose_a,
     g_a = ew.neg(g_a)
     if transpose_a:
         g_a = _swap_last(g_a)
-    # conjugate_a is False for real matrices (the only ones transpile solves)
+    if conjugate_a:
+        g_a = complex_ops.conj(g_a)
 
     def a_inverse(rhs):
         return triangular_solve(a, rhs, left_side=left_side, lower=lower,

@@ -18,6 +18,11 @@ column below it is left unscaled), as ``getrf`` does.
 The NumPy rules run the recurrences the C kernels run the C kernel runs
 (``runtime/tp_linalg.h``), one operation at a time in the operand's dtype, so that eager
 and compiled results agree bit for bit.
+
+All three take complex64/complex128 as JAX does (``runtime/tp_linalg_complex.h``):
+cholesky of a Hermitian matrix (``L L^H``, the diagonal's imaginary part ignored),
+triangular_solve conjugating ``a`` when ``conjugate_a``, and lu choosing the pivot of
+largest ``|re| + |im|`` (LAPACK's ``i?amax``), not of largest modulus.
 """
 from __future__ import annotations
 
@@ -26,7 +31,7 @@ import numpy as np
 from .. import core, dtypes
 from ..core import ShapedArray
 from . import elementwise as ew
-from . import slicing, structural
+from . import complex_ops, slicing, structural
 from ._base import numpy_api
 
 __all__ = ["cholesky", "cholesky_p", "triangular_solve", "triangular_solve_p", "lu", "lu_p"]
@@ -61,14 +66,56 @@ def _cholesky_abstract(x):
     return ShapedArray(x.shape, x.dtype, x.weak_type)
 
 
+#: The primitives whose NumPy rules and C kernels handle complex64/complex128.
+COMPLEX_SUPPORTED = {"cholesky", "triangular_solve", "lu", "qr", "eigh", "svd"}
+
+
 def _check_supported(dtype, name: str = "cholesky") -> None:
     dt = np.dtype(dtype)
+    if dt in (np.complex64, np.complex128) and name in COMPLEX_SUPPORTED:
+        return
     if dt.kind == "c":
         raise NotImplementedError(f"transpile does not support {name} of complex "
                                   f"matrices ({dt.name})")
     if dt not in (np.float32, np.float64):
         # What JAX 0.10.2 raises on CPU when it runs a float16 cholesky.
         raise NotImplementedError((KeyError(dt.type), f"Unsupported dtype {dt.name}."))
+
+
+def abs2(v):
+    """``|v|^2`` as the C kernels compute it: ``v * v``, or ``re * re + im * im``."""
+    if v.dtype.kind == "c":
+        return v.real * v.real + v.imag * v.imag
+    return v * v
+
+
+def mul(a, b):
+    """``a * b`` as the C kernels compute it: for complex operands the textbook product
+    (``tp_cmul``), in their dtype; NumPy's vector loops fuse multiply-adds."""
+    a, b = np.asarray(a), np.asarray(b)
+    if a.dtype.kind != "c" and b.dtype.kind != "c":
+        return a * b
+    dt = np.result_type(a, b)
+    out = np.empty(np.broadcast_shapes(a.shape, b.shape), dt)
+    out.real = a.real * b.real - a.imag * b.imag
+    out.imag = a.real * b.imag + a.imag * b.real
+    return out
+
+
+def div_real(s, d):
+    """``s / d`` for a real ``d``: part by part when ``s`` is complex (what the C kernels
+    do, not NumPy's complex division, which rounds differently)."""
+    if s.dtype.kind != "c":
+        return s / d
+    out = np.empty_like(s)
+    out.real, out.imag = s.real / d, s.imag / d
+    return out
+
+
+def complex_nan(dtype):
+    """NaN, with a NaN imaginary part too for a complex dtype (LAPACK's failure fill)."""
+    dt = np.dtype(dtype)
+    return np.array(complex(np.nan, np.nan) if dt.kind == "c" else np.nan, dt)
 
 
 @cholesky_p.def_impl
@@ -81,18 +128,19 @@ def _cholesky_impl(x):
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         for j in range(n):
             # Left-looking: column j from the finished columns 0..j-1, one product and
-            # one subtraction at a time (the C loop's order and rounding).
-            d = lo[:, j, j].copy()
+            # one subtraction at a time (the C loop's order and rounding). A Hermitian
+            # pivot is real: only the diagonal's real part is read.
+            d = lo[:, j, j].real.copy()
             for k in range(j):
-                d = d - lo[:, j, k] * lo[:, j, k]
+                d = d - abs2(lo[:, j, k])
             ok &= ~(d <= 0)
             d = np.sqrt(d)
             lo[:, j, j] = d
             s = lo[:, j + 1:, j].copy()
             for k in range(j):
-                s = s - lo[:, j + 1:, k] * lo[:, j, k][:, None]
-            lo[:, j + 1:, j] = s / d[:, None]
-    lo[~ok] = np.nan
+                s = s - mul(lo[:, j + 1:, k], np.conj(lo[:, j, k])[:, None])
+            lo[:, j + 1:, j] = div_real(s, d[:, None])
+    lo[~ok] = complex_nan(lo.dtype)
     return lo.reshape(x.shape)
 
 
@@ -139,7 +187,10 @@ def _swap_last(x):
 def symmetrize(x):
     """``(x + x^H) / 2`` with NumPy-style promotion (as ``Array`` operators do)."""
     x = numpy_api.ensure_array(x)
-    return numpy_api.true_divide(numpy_api.add(x, _swap_last(x)), 2)
+    xh = _swap_last(x)
+    if dtypes.kind(core.get_aval(x).dtype) == "c":
+        xh = complex_ops.conj(xh)
+    return numpy_api.true_divide(numpy_api.add(x, xh), 2)
 
 
 def cholesky(x, *, symmetrize_input: bool = True):
@@ -159,9 +210,6 @@ def cholesky(x, *, symmetrize_input: bool = True):
         ``L`` with ``L @ L^H == x`` and zeros above the diagonal; a matrix that is not
         positive definite gives NaN in and below its diagonal.
     """
-    dt = getattr(x, "dtype", None)
-    if dt is not None and np.dtype(dt).kind == "c":
-        _check_supported(dt)
     if symmetrize_input:
         x = symmetrize(x)
     return tril(cholesky_p.bind(x))
@@ -238,6 +286,7 @@ def _triangular_solve_impl(a, b, *, left_side, lower, transpose_a, conjugate_a,
     nb = int(np.prod(b.shape[:-2], dtype=np.int64))
     u = a.reshape((nb, size, size))
     u = np.swapaxes(u, 1, 2) if flip else u
+    u = np.conj(u) if conjugate_a else u
     out = b.reshape((nb, m, n)).copy()
     x = out if left_side else np.swapaxes(out, 1, 2)  # x[:, i, s]: element i of rhs s
     order = range(size) if forward else range(size - 1, -1, -1)
@@ -246,7 +295,7 @@ def _triangular_solve_impl(a, b, *, left_side, lower, transpose_a, conjugate_a,
             # one product and one subtraction at a time, k ascending (the C loop's order)
             s = x[:, i, :].copy()
             for k in (range(i) if forward else range(i + 1, size)):
-                s = s - u[:, i, k][:, None] * x[:, k, :]
+                s = s - mul(u[:, i, k][:, None], x[:, k, :])
             if not unit_diagonal:
                 s = s / u[:, i, i][:, None]
             x[:, i, :] = s
@@ -269,7 +318,8 @@ def triangular_solve(a, b, *, left_side: bool = False, lower: bool = False,
         than ``a``: a single vector.
     left_side, lower, transpose_a, conjugate_a, unit_diagonal : bool
         Which equation; which triangle of ``a``; ``op(a)`` is ``a`` transposed when
-        ``transpose_a`` (``conjugate_a`` has no effect on real matrices); a diagonal of
+        ``transpose_a``, conjugated when ``conjugate_a`` (no effect on real matrices); a
+        diagonal of
         ones assumed.
 
     Returns
@@ -278,8 +328,6 @@ def triangular_solve(a, b, *, left_side: bool = False, lower: bool = False,
         ``x``, of ``b``'s shape and dtype.
     """
     dt = getattr(a, "dtype", None)
-    if dt is not None and np.dtype(dt).kind == "c":
-        _check_supported(dt, "triangular_solve")
     conjugate_a = bool(conjugate_a) and dt is not None and np.dtype(dt).kind == "c"
     singleton = np.ndim(b) == np.ndim(a) - 1
     if singleton:
@@ -318,7 +366,8 @@ def lu_pivot(col: np.ndarray) -> np.ndarray:
     """Per row of ``col`` (batch x rows), the first position of the largest magnitude,
     as the C kernel scans it: a later element is taken only when strictly larger, so a
     NaN is never taken after the first element, and a NaN first element is kept."""
-    mag = np.abs(col)
+    # LAPACK's i?amax: |re| + |im| for complex, not the modulus
+    mag = np.abs(col.real) + np.abs(col.imag) if col.dtype.kind == "c" else np.abs(col)
     first_nan = np.isnan(mag[:, 0])
     pick = np.argmax(np.where(np.isnan(mag), -1, mag), axis=1)
     return np.where(first_nan, 0, pick)
@@ -347,7 +396,7 @@ def _lu_impl(x):
             a[:, j + 1:, j] = np.where((d != 0)[:, None], col / d[:, None], col)
             # rank-one update: one product and one subtraction per element
             a[:, j + 1:, j + 1:] = (a[:, j + 1:, j + 1:]
-                                    - a[:, j + 1:, j][:, :, None] * a[:, j, j + 1:][:, None, :])
+                                    - mul(a[:, j + 1:, j][:, :, None], a[:, j, j + 1:][:, None, :]))
     return [a.reshape(x.shape), piv.reshape(tuple(batch) + (k,)),
             perm.reshape(tuple(batch) + (m,))]
 
@@ -368,7 +417,4 @@ def lu(x):
         was swapped with row ``pivots[i]``) and ``permutation`` (``int32``,
         ``(..., m)``: ``x[..., permutation, :] == L @ U``).
     """
-    dt = getattr(x, "dtype", None)
-    if dt is not None and np.dtype(dt).kind == "c":
-        _check_supported(dt, "lu")
     return list(lu_p.bind(x))

@@ -1,13 +1,15 @@
 """``eigh``: eigenvalues and eigenvectors of symmetric matrices (JAX's
 ``lax.linalg.eigh`` and ``eigh_p``).
 
-``eigh_p`` reads the lower (``lower=True``) or upper triangle of each matrix and gives
+``eigh_p`` reads the lower (``lower=True``) or upper triangle of each (real symmetric or
+complex Hermitian) matrix and gives
 ``v`` (eigenvectors in columns) and ``w`` (eigenvalues, ascending when
 ``sort_eigenvalues``), with ``x @ v == v @ diag(w)``. It runs cyclic Jacobi rotations
 (``runtime/tp_linalg.h`` says which); the NumPy rule runs the same operations in the
 operand's dtype, so eager and compiled results agree bit for bit. As in LAPACK, the
 sign of each eigenvector (and the basis of a repeated eigenvalue's space) is not
-defined: it may differ from JAX's.
+defined: it may differ from JAX's. Eigenvalues of a complex matrix are real
+(``float32``/``float64``); its JVP uses ``v^H`` and takes the real part of ``dw``.
 
 ``lax.linalg.eigh`` symmetrizes its input first (``(x + x^T) / 2``) unless told not to,
 as JAX does. JVP (JAX's rule): ``dw = diag(v^T dx v)`` and
@@ -24,11 +26,12 @@ from ..interpreters import ad
 from ..interpreters.ad import Zero
 from ..interpreters.batching import moveaxis, primitive_batchers
 from . import elementwise as ew
-from . import structural
+from . import complex_ops, structural
 from ._indexing_common import GatherDimensionNumbers, GatherScatterMode
 from .indexing import gather
 from .linalg_ad import _eye, _matmul
-from .linalg_base import _check_supported, _swap_last, check_operand, symmetrize
+from .linalg_base import (_check_supported, _swap_last, check_operand, div_real, mul,
+                          symmetrize)
 from .slicing import broadcasted_iota
 
 __all__ = ["eigh", "eigh_p"]
@@ -48,8 +51,72 @@ def _eigh_abstract(x, *, lower, sort_eigenvalues, subset_by_index, algorithm):
     if x.shape[-1] != x.shape[-2]:
         raise ValueError(f"Argument to symmetric eigendecomposition must have shape "
                          f"[..., n, n], got shape {x.shape}")
+    # a Hermitian matrix's eigenvalues are real
     return [ShapedArray(x.shape, x.dtype, x.weak_type),
-            ShapedArray(tuple(x.shape[:-1]), x.dtype, x.weak_type)]
+            ShapedArray(tuple(x.shape[:-1]), real_dtype(x.dtype), x.weak_type)]
+
+
+def real_dtype(dtype) -> np.dtype:
+    """``float32``/``float64`` for ``complex64``/``complex128``; other dtypes as they are."""
+    dt = np.dtype(dtype)
+    return np.empty(0, dt).real.dtype
+
+
+def _jacobi_complex(a: np.ndarray, lower: bool, sort: bool):
+    """One Hermitian matrix: the complex C kernel's steps (``tp_eigh_c*``). Each pair
+    first turns ``a_pq`` real (row ``q`` times its phase ``e``, column ``q`` times
+    ``conj(e)``), then takes the real rotation; rows are updated and mirrored
+    (conjugated) into the columns."""
+    n = a.shape[0]
+    rt = a.real.dtype.type
+    rows, cols = np.indices((n, n))
+    x = np.where((rows >= cols) if lower else (rows <= cols), a, np.conj(a.T)).copy()
+    x[np.arange(n), np.arange(n)] = x.real[np.arange(n), np.arange(n)]
+    vt = np.eye(n, dtype=a.dtype)
+    hundred, half, one = rt(100), rt(0.5), rt(1)
+    for _ in range(SWEEPS):
+        rotated = False
+        for p in range(n):
+            for q in range(p + 1, n):
+                apq, app, aqq = x[p, q], x[p, p].real, x[q, q].real
+                mag = np.hypot(apq.real, apq.imag)
+                if mag == 0:
+                    continue
+                g100 = hundred * mag
+                if abs(app) + g100 == abs(app) and abs(aqq) + g100 == abs(aqq):
+                    x[p, q] = x[q, p] = 0
+                    continue
+                rotated = True
+                h = aqq - app
+                if abs(h) + g100 == abs(h):
+                    t = mag / h
+                else:
+                    theta = half * h / mag
+                    t = one / (abs(theta) + np.sqrt(one + theta * theta))
+                    if theta < 0:
+                        t = -t
+                c = one / np.sqrt(one + t * t)
+                s = t * c
+                tau = s / (one + c)
+                e = div_real(np.array(apq), mag)
+                x[q, :] = mul(x[q, :], e)
+                vt[q, :] = mul(vt[q, :], np.conj(e))
+                for y in (x, vt):
+                    g, hh = y[p, :].copy(), y[q, :].copy()
+                    y[p, :] = g - s * (hh + g * tau)
+                    y[q, :] = hh + s * (g - hh * tau)
+                x[:, p] = np.conj(x[p, :])
+                x[:, q] = np.conj(x[q, :])
+                x[p, p] = app - t * mag
+                x[q, q] = aqq + t * mag
+                x[p, q] = x[q, p] = 0
+        if not rotated:
+            break
+    w = np.diagonal(x).real.copy()
+    if sort:
+        order = np.argsort(w, kind="stable")
+        w, vt = w[order], vt[order]
+    return vt.T, w
 
 
 def _jacobi(a: np.ndarray, lower: bool, sort: bool):
@@ -110,10 +177,11 @@ def _eigh_impl(x, *, lower, sort_eigenvalues, subset_by_index, algorithm):
     n = x.shape[-1]
     flat = x.reshape((int(np.prod(x.shape[:-2], dtype=np.int64)), n, n))
     vs = np.empty_like(flat)
-    ws = np.empty(flat.shape[:2], x.dtype)
+    ws = np.empty(flat.shape[:2], real_dtype(x.dtype))
+    jacobi = _jacobi_complex if x.dtype.kind == "c" else _jacobi
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         for b in range(flat.shape[0]):
-            vs[b], ws[b] = _jacobi(flat[b], lower, sort_eigenvalues)
+            vs[b], ws[b] = jacobi(flat[b], lower, sort_eigenvalues)
     return [vs.reshape(x.shape), ws.reshape(x.shape[:-1])]
 
 
@@ -139,9 +207,6 @@ def eigh(x, *, lower: bool = True, symmetrize_input: bool = True,
     (Array, Array)
         ``v`` (``x``'s shape, eigenvectors in columns) and ``w`` (``(..., n)``).
     """
-    dt = getattr(x, "dtype", None)
-    if dt is not None and np.dtype(dt).kind == "c":
-        _check_supported(dt, "eigh")
     if subset_by_index is not None:
         raise NotImplementedError("transpile does not implement eigh's subset_by_index")
     if symmetrize_input:
@@ -182,13 +247,17 @@ def _eigh_jvp(primals, tangents, **params):
     shape = aval.shape
     eye = structural.broadcast_in_dim(_eye(aval.dtype, n), shape, (nd - 2, nd - 1))
     batch = tuple(range(nd - 2))
+    cplx = aval.dtype.kind == "c"
+    wc = ew.convert_element_type(w, aval.dtype) if cplx else w
     # gap[..., i, j] = w[j] - w[i]
-    gap = ew.sub(structural.broadcast_in_dim(w, shape, batch + (nd - 1,)),
-                 structural.broadcast_in_dim(w, shape, batch + (nd - 2,)))
+    gap = ew.sub(structural.broadcast_in_dim(wc, shape, batch + (nd - 1,)),
+                 structural.broadcast_in_dim(wc, shape, batch + (nd - 2,)))
     fmat = ew.sub(ew.integer_pow(ew.add(eye, gap), -1), eye)
-    vt_dx_v = _matmul(_matmul(_swap_last(v), dx), v)
+    vh = complex_ops.conj(_swap_last(v)) if cplx else _swap_last(v)
+    vt_dx_v = _matmul(_matmul(vh, dx), v)
     dv = _matmul(v, ew.mul(fmat, vt_dx_v))
-    return [v, w], [dv, diagonal(vt_dx_v)]
+    dw = diagonal(vt_dx_v)
+    return [v, w], [dv, complex_ops.real(dw) if cplx else dw]
 
 
 ad.jvp_rules[eigh_p] = _eigh_jvp

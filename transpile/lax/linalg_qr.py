@@ -5,7 +5,9 @@ with ``q @ r == x``; ``full_matrices`` makes ``q`` square (``m x m``, ``r`` ``m 
 otherwise ``q`` is ``m x k`` and ``r`` ``k x n`` (``k = min(m, n)``). As LAPACK's
 ``geqrf``/``orgqr`` (what JAX 0.10.2 runs on CPU), the reflector of column ``j`` maps it
 to ``beta e_j`` with ``beta = -sign(alpha) ||x||``, so diagonal entries of ``r`` may be
-negative; a column already zero below the diagonal gets no reflection.
+negative; a column already zero below the diagonal gets no reflection. A complex ``x``
+gets LAPACK's complex reflectors (``larfg``): ``r``'s diagonal is real, and a column
+zero below the diagonal is still reflected when its diagonal entry is not real.
 
 The NumPy rule runs the C kernel's steps (``runtime/tp_linalg.h``), one operation at a
 time in the operand's dtype, so eager and compiled results agree bit for bit. With
@@ -32,9 +34,10 @@ from . import elementwise as ew
 from . import slicing, structural
 from ._indexing_common import GatherDimensionNumbers, GatherScatterMode
 from .indexing import gather
-from .linalg_base import (_check_supported, _swap_last, check_operand, tril,
+from . import complex_ops
+from .linalg_base import (_check_supported, _swap_last, abs2, check_operand, mul, tril,
                           triangular_solve)
-from .linalg_ad import _matmul_pref
+from .linalg_ad import _eye, _matmul_pref
 
 __all__ = ["qr", "qr_p"]
 
@@ -60,12 +63,12 @@ def _pivot(x, perm, j):
     """Column pivoting at step ``j`` (``tp_qr_pivot``): the first column from ``j`` on
     whose rows ``j:`` have the largest sum of squares swaps with column ``j``."""
     nb, m, n = x.shape
-    best = np.zeros(nb, x.dtype)
+    best = np.zeros(nb, x.real.dtype)
     p = np.full(nb, j)
     for c in range(j, n):
-        s = np.zeros(nb, x.dtype)
+        s = np.zeros(nb, x.real.dtype)
         for i in range(j, m):
-            s = s + x[:, i, c] * x[:, i, c]
+            s = s + abs2(x[:, i, c])
         take = (s > best) | (c == j)
         best, p = np.where(take, s, best), np.where(take, c, p)
     rows = np.arange(nb)
@@ -75,15 +78,16 @@ def _pivot(x, perm, j):
 
 def _reflect(x, tau, y, j, c0, c1):
     """Reflector ``j`` (stored below the diagonal of column ``j`` of ``x``) applied to
-    columns ``c0:c1`` of ``y``, rows ``j:``, batch first (the C helper's steps)."""
+    columns ``c0:c1`` of ``y``, rows ``j:``, batch first (the C helper's steps):
+    ``y -= tau v (v^H y)``."""
     m = x.shape[1]
     w = y[:, j, c0:c1].copy()
     for i in range(j + 1, m):
-        w = w + x[:, i, j][:, None] * y[:, i, c0:c1]
-    w = tau[:, None] * w
+        w = w + mul(np.conj(x[:, i, j])[:, None], y[:, i, c0:c1])
+    w = mul(tau[:, None], w)
     y[:, j, c0:c1] = y[:, j, c0:c1] - w
     for i in range(j + 1, m):
-        y[:, i, c0:c1] = y[:, i, c0:c1] - x[:, i, j][:, None] * w
+        y[:, i, c0:c1] = y[:, i, c0:c1] - mul(x[:, i, j][:, None], w)
 
 
 @qr_p.def_impl
@@ -98,24 +102,33 @@ def _qr_impl(a, *, pivoting, full_matrices, use_magma):
     taus = np.zeros((nb, k), a.dtype)
     perm = np.tile(np.arange(n, dtype=np.int32), (nb, 1))
     dt = a.dtype.type
+    cplx = a.dtype.kind == "c"
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         for j in range(k):
             if pivoting:
                 _pivot(x, perm, j)
             alpha = x[:, j, j].copy()
-            ss = np.zeros(nb, a.dtype)
+            ss = np.zeros(nb, x.real.dtype)
             for i in range(j + 1, m):
-                ss = ss + x[:, i, j] * x[:, i, j]
-            go = ss != 0
-            beta = np.sqrt(alpha * alpha + ss)
-            beta = np.where(alpha >= 0, -beta, beta)
-            tau = np.where(go, (beta - alpha) / beta, dt(0))
+                ss = ss + abs2(x[:, i, j])
+            # a complex alpha with a nonzero imaginary part is still reflected, so that
+            # r's diagonal is real (LAPACK's larfg)
+            go = (ss != 0) | (alpha.imag != 0)
+            beta = np.sqrt(abs2(alpha) + ss)
+            beta = np.where(alpha.real >= 0, -beta, beta)
+            if cplx:
+                tau = np.empty(nb, a.dtype)
+                tau.real, tau.imag = (beta - alpha.real) / beta, -alpha.imag / beta
+                tau = np.where(go, tau, dt(0))
+            else:
+                tau = np.where(go, (beta - alpha) / beta, dt(0))
             scale = alpha - beta
             x[:, j + 1:, j] = np.where(go[:, None], x[:, j + 1:, j] / scale[:, None],
                                        x[:, j + 1:, j])
             x[:, j, j] = np.where(go, beta, alpha)
             taus[:, j] = tau
-            _reflect(x, tau, x, j, j + 1, n)
+            # geqrf applies H^H to the rest of the matrix, orgqr H to build q
+            _reflect(x, np.conj(tau), x, j, j + 1, n)
         rr = m if full_matrices else k
         r = np.triu(x[:, :rr, :])
         q = np.zeros((nb, m, qc), a.dtype)
@@ -148,9 +161,6 @@ def qr(x, *, pivoting: bool = False, full_matrices: bool = True, use_magma=None)
     tuple of Array
         ``q`` and ``r`` (and ``p`` when pivoting).
     """
-    dt = getattr(x, "dtype", None)
-    if dt is not None and np.dtype(dt).kind == "c":
-        _check_supported(dt, "qr")
     outs = qr_p.bind(x, pivoting=bool(pivoting), full_matrices=bool(full_matrices),
                      use_magma=use_magma)
     return tuple(outs)
@@ -159,11 +169,25 @@ def qr(x, *, pivoting: bool = False, full_matrices: bool = True, use_magma=None)
 # ---------------------------------------------------------------------------------------
 # JVP and batching
 
+def adjoint(x):
+    """The conjugate transpose of each matrix of ``x`` (the transpose when real)."""
+    xt = _swap_last(x)
+    return complex_ops.conj(xt) if core.get_aval(x).dtype.kind == "c" else xt
+
+
 def _thin_qr_jvp(q, r, dx):
     dx_rinv = triangular_solve(r, dx)  # right side: dx r^-1
-    qt_dx_rinv = _matmul_pref(_swap_last(q), dx_rinv)
+    qt_dx_rinv = _matmul_pref(adjoint(q), dx_rinv)
     low = tril(qt_dx_rinv, -1)
-    do = ew.sub(low, _swap_last(low))  # skew-symmetric
+    do = ew.sub(low, adjoint(low))  # skew-Hermitian
+    aval = core.get_aval(qt_dx_rinv)
+    if aval.dtype.kind == "c":
+        # r's diagonal stays real: the imaginary part of the diagonal goes to do
+        n = aval.shape[-1]
+        eye = structural.expand_dims(_eye(aval.dtype, n), tuple(range(aval.ndim - 2)))
+        im = ew.sub(qt_dx_rinv, ew.convert_element_type(complex_ops.real(qt_dx_rinv),
+                                                        aval.dtype))
+        do = ew.add(do, ew.mul(eye, im))
     dq = ew.add(_matmul_pref(q, ew.sub(do, qt_dx_rinv)), dx_rinv)
     dr = _matmul_pref(ew.sub(qt_dx_rinv, do), r)
     return dq, dr
@@ -207,8 +231,8 @@ def _qr_tangents(x, dx, q, r, full_matrices):
     *_, m, n = core.get_aval(x).shape
     if m < n:
         dq, dr1 = _thin_qr_jvp(q, _cols(r, 0, m), _cols(dx, 0, m))
-        dr2 = ew.add(_matmul_pref(_swap_last(dq), _cols(x, m, n)),
-                     _matmul_pref(_swap_last(q), _cols(dx, m, n)))
+        dr2 = ew.add(_matmul_pref(adjoint(dq), _cols(x, m, n)),
+                     _matmul_pref(adjoint(q), _cols(dx, m, n)))
         return dq, slicing.concatenate((dr1, dr2), core.get_aval(dr1).ndim - 1)
     if full_matrices and m != n:
         raise NotImplementedError("transpile does not implement the derivative of a "

@@ -7,7 +7,8 @@ Jacobi rotations (``runtime/tp_linalg.h`` says which, and how vectors of zero si
 values and the extra columns of full matrices are completed); the NumPy rule runs the
 same operations in the operand's dtype, so eager and compiled results agree bit for
 bit. As in LAPACK, the signs of singular vectors are not defined: they may differ from
-JAX's.
+JAX's. A complex matrix has real singular values (``float32``/``float64``) and complex
+vectors (each defined up to a phase).
 
 JVP: JAX's rule (reduced matrices only; full ones raise as in JAX).
 """
@@ -21,10 +22,11 @@ from ..interpreters import ad
 from ..interpreters.ad import Zero
 from ..interpreters.batching import moveaxis, primitive_batchers
 from . import elementwise as ew
-from . import structural
+from . import complex_ops, structural
 from .linalg_ad import _eye, _matmul
-from .linalg_base import _check_supported, _swap_last, check_operand
-from .linalg_eigh import SWEEPS, diagonal
+from .linalg_base import _check_supported, abs2, check_operand, div_real, mul
+from .linalg_eigh import SWEEPS, diagonal, real_dtype
+from .linalg_qr import adjoint
 
 __all__ = ["svd", "svd_p"]
 
@@ -40,7 +42,7 @@ def _svd_abstract(x, *, full_matrices, compute_uv, subset_by_index, algorithm):
     *batch, m, n = x.shape
     batch = tuple(batch)
     k = min(m, n)
-    s = ShapedArray(batch + (k,), x.dtype, x.weak_type)
+    s = ShapedArray(batch + (k,), real_dtype(x.dtype), x.weak_type)
     if not compute_uv:
         return [s]
     uc, vr = (m, n) if full_matrices else (k, k)
@@ -49,9 +51,18 @@ def _svd_abstract(x, *, full_matrices, compute_uv, subset_by_index, algorithm):
 
 
 def _dot(x, y):
+    """``x^H y`` summed in index order (``x . y`` when real)."""
     acc = x.dtype.type(0)
     for a, b in zip(x, y, strict=True):
-        acc = acc + a * b
+        acc = acc + np.conj(a) * b
+    return acc
+
+
+def _sq(x):
+    """``|x|^2`` summed in index order, in the real dtype."""
+    acc = x.real.dtype.type(0)
+    for a in x:
+        acc = acc + abs2(a)
     return acc
 
 
@@ -66,22 +77,29 @@ def _dots(rows, v):
 def _hestenes(a: np.ndarray, full: bool, compute_uv: bool):
     """One matrix: the C kernel's steps (``tp_svd_*``)."""
     m, n = a.shape
-    dt = a.dtype.type
+    dt = a.real.dtype.type
+    cplx = a.dtype.kind == "c"
     tall = m >= n
     r, length = (n, m) if tall else (m, n)
     slots = length if full else r
     x = (a.T if tall else a).copy()
     y = np.eye(r, dtype=a.dtype)
-    eps, one, two = dt(np.finfo(a.dtype).eps), dt(1), dt(2)
+    eps, one, two = dt(np.finfo(dt).eps), dt(1), dt(2)
     for _ in range(SWEEPS):
         rotated = False
         for p in range(r):
             for q in range(p + 1, r):
-                al, be = _dot(x[p], x[p]), _dot(x[q], x[q])
+                al, be = _sq(x[p]), _sq(x[q])
                 g = _dot(x[p], x[q])
-                if g == 0 or abs(g) <= eps * np.sqrt(al * be):
+                mag = np.hypot(g.real, g.imag) if cplx else abs(g)
+                if g == 0 or mag <= eps * np.sqrt(al * be):
                     continue
                 rotated = True
+                if cplx:
+                    # a phase on row q makes g real (|g|), then the real rotation
+                    ec = np.conj(div_real(np.array(g), mag))
+                    x[q], y[q] = mul(x[q], ec), mul(y[q], ec)
+                    g = mag
                 zeta = (be - al) / (two * g)
                 t = one / (abs(zeta) + np.sqrt(one + zeta * zeta))
                 if zeta < 0:
@@ -94,7 +112,7 @@ def _hestenes(a: np.ndarray, full: bool, compute_uv: bool):
                     z[q] = s * vp + c * vq
         if not rotated:
             break
-    sn = np.array([np.sqrt(_dot(row, row)) for row in x], a.dtype).reshape(r)
+    sn = np.array([np.sqrt(_sq(row)) for row in x], dt).reshape(r)
     order = sorted(range(r), key=lambda i: -sn[i]) if r else []
     sv = sn[order] if r else sn
     if not compute_uv:
@@ -104,25 +122,27 @@ def _hestenes(a: np.ndarray, full: bool, compute_uv: bool):
     ys = y[order] if r else y
     for i in range(r):
         if sv[i] != 0:
-            basis[i] = x[order[i]] / sv[i]
+            basis[i] = div_real(x[order[i]], sv[i])
             filled[i] = True
     for i in range(slots):
         if filled[i]:
             continue
         # the unit vector with the largest part outside the filled slots
-        out = np.ones(length, a.dtype)
+        out = np.ones(length, dt)
         for p in range(slots):
             if filled[p]:
-                out = out - basis[p] * basis[p]
+                out = out - abs2(basis[p])
         cand = int(np.argmax(out))
         b = np.zeros(length, a.dtype)
         b[cand] = 1
         for _ in range(2):
             for p in range(slots):
                 if filled[p]:
-                    b = b - _dot(basis[p], b) * basis[p]
-        basis[i] = b / np.sqrt(_dot(b, b))
+                    b = b - mul(_dot(basis[p], b), basis[p])
+        basis[i] = div_real(b, np.sqrt(_sq(b)))
         filled[i] = True
+    # complex rows of y hold conj(v) (tall) or conj(u^T) (wide)
+    ys = np.conj(ys)
     if tall:
         return sv, basis.T.copy(), ys.copy()
     return sv, ys.T.copy(), basis
@@ -137,7 +157,7 @@ def _svd_impl(x, *, full_matrices, compute_uv, subset_by_index, algorithm):
     flat = x.reshape((nb, m, n))
     outs = _svd_abstract(core.ShapedArray(x.shape, x.dtype), full_matrices=full_matrices,
                          compute_uv=compute_uv, subset_by_index=None, algorithm=None)
-    res = [np.zeros((nb,) + o.shape[len(batch):], x.dtype) for o in outs]
+    res = [np.zeros((nb,) + o.shape[len(batch):], o.dtype) for o in outs]
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         for b in range(nb):
             parts = _hestenes(flat[b], full_matrices, compute_uv)
@@ -166,9 +186,6 @@ def svd(x, *, full_matrices: bool = True, compute_uv: bool = True,
     (Array, Array, Array) or Array
         ``(u, s, vt)``, or ``s`` alone; ``s`` descending.
     """
-    dt = getattr(x, "dtype", None)
-    if dt is not None and np.dtype(dt).kind == "c":
-        _check_supported(dt, "svd")
     if subset_by_index is not None or algorithm is not None:
         raise NotImplementedError("transpile implements svd's default algorithm and "
                                   "all singular values only")
@@ -203,38 +220,44 @@ def _svd_jvp(primals, tangents, *, full_matrices, compute_uv, subset_by_index, a
     k = min(m, n)
     nd = aval.ndim
     bd = tuple(range(nd - 2))
-    ut, v = _swap_last(u), _swap_last(vt)
+    cplx = aval.dtype.kind == "c"
+    ut, v = adjoint(u), adjoint(vt)
     ds_mat = _matmul(_matmul(ut, da), v)
-    ds = diagonal(ds_mat)
+    ds = diagonal(complex_ops.real(ds_mat) if cplx else ds_mat)
     if not compute_uv:
         return outs, [ds]
     kk = tuple(batch) + (k, k)
     s_row = _bcast(s, kk, bd + (nd - 1,))  # s_row[..., i, j] = s[j]
     s_col = _bcast(s, kk, bd + (nd - 2,))  # s_col[..., i, j] = s[i]
-    dt = aval.dtype
+    dt = real_dtype(aval.dtype)
+
+    def full(x):  # a real factor in a's (complex) dtype
+        return ew.convert_element_type(x, aval.dtype) if cplx else x
     one, zero = np.ones((), dt), np.zeros((), dt)
     s_diffs = ew.mul(ew.add(s_row, s_col), ew.sub(s_row, s_col))
     diffs_zero = ew.convert_element_type(ew.eq(s_diffs, zero), dt)
-    f = ew.sub(ew.div(one, ew.add(s_diffs, diffs_zero)), diffs_zero)
-    dss = ew.mul(s_row, ds_mat)
-    sds = ew.mul(s_col, ds_mat)
+    f = full(ew.sub(ew.div(one, ew.add(s_diffs, diffs_zero)), diffs_zero))
+    dss = ew.mul(full(s_row), ds_mat)
+    sds = ew.mul(full(s_col), ds_mat)
     s_zero = ew.convert_element_type(ew.eq(s, zero), dt)
     s_inv = ew.sub(ew.div(one, ew.add(s, s_zero)), s_zero)
     s_inv_mat = ew.mul(_bcast(_eye(dt, k), kk, (nd - 2, nd - 1)),
                        _bcast(s_inv, kk, bd + (nd - 1,)))
-    half = np.array(0.5, dt)
-    duv_diag = ew.mul(ew.mul(half, ew.sub(ds_mat, _swap_last(ds_mat))), s_inv_mat)
-    du = _matmul(u, ew.add(ew.mul(f, ew.add(dss, _swap_last(dss))), duv_diag))
-    dv = _matmul(v, ew.mul(f, ew.add(sds, _swap_last(sds))))
+    half = np.array(0.5, aval.dtype)
+    duv_diag = ew.mul(ew.mul(half, ew.sub(ds_mat, adjoint(ds_mat))), full(s_inv_mat))
+    du = _matmul(u, ew.add(ew.mul(f, ew.add(dss, adjoint(dss))), duv_diag))
+    dv = _matmul(v, ew.mul(f, ew.add(sds, adjoint(sds))))
     if m > n:
         dav = _matmul(da, v)
         corr = ew.sub(dav, _matmul(u, _matmul(ut, dav)))
-        du = ew.add(du, ew.div(corr, _bcast(s, core.get_aval(corr).shape, bd + (nd - 1,))))
+        du = ew.add(du, ew.div(corr, full(_bcast(s, core.get_aval(corr).shape,
+                                                 bd + (nd - 1,)))))
     if n > m:
-        dahu = _matmul(_swap_last(da), u)
+        dahu = _matmul(adjoint(da), u)
         corr = ew.sub(dahu, _matmul(v, _matmul(vt, dahu)))
-        dv = ew.add(dv, ew.div(corr, _bcast(s, core.get_aval(corr).shape, bd + (nd - 1,))))
-    return outs, [ds, du, _swap_last(dv)]
+        dv = ew.add(dv, ew.div(corr, full(_bcast(s, core.get_aval(corr).shape,
+                                                 bd + (nd - 1,)))))
+    return outs, [ds, du, adjoint(dv)]
 
 
 ad.jvp_rules[svd_p] = _svd_jvp

@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .. import lax
 from ..jit import internal_jit as jit
 from ..lax import linalg as lax_linalg
 from . import _util
@@ -33,8 +34,11 @@ def _cholesky_jit():
     def cholesky(a, upper, symmetrize_input):
         a, = _util.promote_dtypes_inexact(_util.ensure_array(a))
         lower = lax_linalg.cholesky(a, symmetrize_input=symmetrize_input)
+        if not upper:
+            return lower
         # conj() of a real matrix adds no equation.
-        return lax_linalg._swap_last(lower) if upper else lower
+        upper_t = lax_linalg._swap_last(lower)
+        return lax.conj(upper_t) if np.dtype(_util.aval(a).dtype).kind == "c" else upper_t
     return jit(cholesky, static_argnames=("upper", "symmetrize_input"))
 
 
@@ -61,9 +65,6 @@ def cholesky(a, *, upper: bool = False, symmetrize_input: bool = True):
         for ``upper``) the diagonal of a matrix that is not positive definite.
     """
     _util.check_arraylike("jnp.linalg.cholesky", a)
-    dt = getattr(a, "dtype", None)
-    if dt is not None and np.dtype(dt).kind == "c":
-        lax_linalg._check_supported(dt)
     return _cholesky(a, upper=bool(upper), symmetrize_input=bool(symmetrize_input))
 
 

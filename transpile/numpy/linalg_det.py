@@ -44,6 +44,10 @@ def make_slogdet_lu(slogdet_value, slogdet_jit, solve):
         g, = tangents
         sign, ans = slogdet_jit(x)
         ans_dot = _trace_last(solve(x, g))
+        if np.dtype(_util.aval(x).dtype).kind == "c":
+            # d sign = i Im(tr(A^-1 dA)) sign; d log|det| = Re(tr(A^-1 dA))
+            re = lax.convert_element_type(lax.real(ans_dot), _util.aval(ans_dot).dtype)
+            return (sign, ans), (lax.mul(lax.sub(ans_dot, re), sign), lax.real(ans_dot))
         return (sign, ans), (lax.full_like(sign, 0), ans_dot)
     f.defjvp(_slogdet_jvp)
     return f
@@ -91,7 +95,7 @@ def make_det(slogdet_jit):
     """``_det``: ``sign * exp(logabsdet)`` of ``slogdet_jit`` with the adjugate JVP."""
     def _det(a):
         sign, logdet = slogdet_jit(a)
-        return sign * lax.exp(logdet)
+        return sign * lax.convert_element_type(lax.exp(logdet), _util.aval(sign).dtype)
     f = custom_jvp(_det)
 
     def _det_jvp(primals, tangents):

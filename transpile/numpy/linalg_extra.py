@@ -186,8 +186,13 @@ def pinv(a, rtol=None, hermitian: bool = False, *, rcond=None):
     keep = ufuncs.greater(s, cutoff)
     s_inv = ufuncs_compound.where(keep, ufuncs.reciprocal(ufuncs_compound.where(keep, s, 1)),
                                   0).astype(_util.aval(s).dtype)
-    return matmul(ufuncs.multiply(matrix_transpose(vt), shape_ops.expand_dims(s_inv, -2)),
-                  matrix_transpose(u))
+    return matmul(ufuncs.multiply(_adjoint(vt), shape_ops.expand_dims(s_inv, -2)),
+                  _adjoint(u))
+
+
+def _adjoint(x):
+    """The conjugate transpose of each matrix (``conj`` adds nothing for reals)."""
+    return ufuncs.conj(matrix_transpose(x))
 
 
 def matrix_rank(M, rtol=None, *, tol=None):  # noqa: N803
@@ -286,8 +291,8 @@ def lstsq(a, b, rcond=None, *, numpy_resid: bool = False):
     safe = ufuncs_compound.where(keep, s, 1)
     s_inv = ufuncs_compound.where(keep, ufuncs.reciprocal(safe), 0).astype(
         _util.aval(s).dtype)
-    x = matmul(matrix_transpose(vt),
-               ufuncs.multiply(shape_ops.expand_dims(s_inv, -1), matmul(matrix_transpose(u), b)))
+    x = matmul(_adjoint(vt),
+               ufuncs.multiply(shape_ops.expand_dims(s_inv, -1), matmul(_adjoint(u), b)))
     rank = reductions.sum(keep).astype(dtypes.default_int_dtype())
     resid = vector_norm(ufuncs.subtract(b, matmul(a, x)), axis=0) ** 2
     if numpy_resid and not (m > n):

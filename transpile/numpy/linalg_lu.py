@@ -55,12 +55,14 @@ def _lu_solve(lu, permutation, b):
     return lax_linalg.triangular_solve(lu, x, left_side=True, lower=False)
 
 
-def _lu_solve_transposed(lu, permutation, b):
-    """``A^-T b``: the two transposed triangular solves, then the rows put back where
-    the permutation took them (its inverse, by a stable sort of its entries)."""
-    x = lax_linalg.triangular_solve(lu, b, left_side=True, lower=False, transpose_a=True)
+def _lu_solve_transposed(lu, permutation, b, conjugate: bool = False):
+    """``A^-T b`` (``A^-H b`` when ``conjugate``): the two transposed triangular solves,
+    then the rows put back where the permutation took them (its inverse, by a stable
+    sort of its entries)."""
+    x = lax_linalg.triangular_solve(lu, b, left_side=True, lower=False, transpose_a=True,
+                                    conjugate_a=conjugate)
     x = lax_linalg.triangular_solve(lu, x, left_side=True, lower=True, unit_diagonal=True,
-                                    transpose_a=True)
+                                    transpose_a=True, conjugate_a=conjugate)
     perm_aval = _util.aval(permutation)
     iota = lax.broadcasted_iota(np.int32, perm_aval.shape, perm_aval.ndim - 1)
     _, inverse = lax.sort_key_val(permutation, iota, dimension=perm_aval.ndim - 1)
@@ -72,14 +74,17 @@ def _lu_solve_jit_impl(lu, permutation, b, trans):
     vector = _util.aval(b).ndim == len(batch) + 1
     if vector:
         b = lax.expand_dims(b, (_util.aval(b).ndim,))
-    x = (_lu_solve if trans == 0 else _lu_solve_transposed)(lu, permutation, b)
+    if trans == 0:
+        x = _lu_solve(lu, permutation, b)
+    else:
+        x = _lu_solve_transposed(lu, permutation, b, conjugate=trans == 2)
     return lax.squeeze(x, (_util.aval(x).ndim - 1,)) if vector else x
 
 
 _lu_solve_impl_named = _lu_solve_jit_impl
 _lu_solve_impl_named.__name__ = _lu_solve_impl_named.__qualname__ = "_lu_solve"
 #: JAX's ``lax.linalg.lu_solve`` (a ``jit`` named ``_lu_solve``, ``trans`` static):
-#: ``x`` with ``A x == b`` (``trans=0``) or ``A^T x == b`` (``trans=1``).
+#: ``x`` with ``A x == b`` (``trans=0``), ``A^T x == b`` (1) or ``A^H x == b`` (2).
 lu_solve_jit = jit(_lu_solve_impl_named, static_argnums=(3,))
 
 
@@ -260,15 +265,22 @@ def _slogdet_value(a):
     axis = _util.aval(diag).ndim - 1
     zero = np.zeros((), dt)
     singular = lax.reduce_or(lax.eq(diag, zero), (axis,))
-    negatives = lax.reduce_sum(lax.convert_element_type(lax.lt(diag, zero), np.int32),
-                               (axis,))
-    flip = lax.ne(odd, lax.eq(lax.rem(negatives, np.int32(2)), np.int32(1)))
     one = np.ones((), dt)
-    sign = lax.select(flip, lax.neg(lax.broadcast(one, _util.aval(flip).shape)),
-                      lax.broadcast(one, _util.aval(flip).shape))
+    if np.dtype(dt).kind == "c":
+        # a complex sign: the product of the pivots' phases, then the swaps' parity
+        phase = linalg_det.reductions.prod(
+            lax.div(diag, lax.convert_element_type(lax.abs(diag), dt)), axis=-1)
+        flip = odd
+    else:
+        negatives = lax.reduce_sum(
+            lax.convert_element_type(lax.lt(diag, zero), np.int32), (axis,))
+        flip = lax.ne(odd, lax.eq(lax.rem(negatives, np.int32(2)), np.int32(1)))
+        phase = lax.broadcast(one, _util.aval(flip).shape)
+    sign = lax.select(flip, lax.neg(phase), phase)
     sign = lax.select(singular, lax.broadcast(zero, _util.aval(flip).shape), sign)
     logabs = lax.reduce_sum(lax.log(lax.abs(diag)), (axis,))
-    logabs = lax.select(singular, lax.broadcast(np.array(-np.inf, dt),
+    real_dt = _util.aval(logabs).dtype
+    logabs = lax.select(singular, lax.broadcast(np.array(-np.inf, real_dt),
                                                 _util.aval(flip).shape), logabs)
     return sign, logabs
 

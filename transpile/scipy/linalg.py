@@ -1,4 +1,5 @@
-"""``transpile.scipy.linalg``: JAX 0.10.2's ``jax.scipy.linalg`` for real matrices.
+"""``transpile.scipy.linalg``: JAX 0.10.2's ``jax.scipy.linalg`` for real and complex
+matrices.
 
 Each function is written on ``lax.linalg`` and ``jnp.linalg`` as JAX writes it: a
 ``jit`` under JAX's name (``_cholesky``, ``_cho_solve``, ``lu_factor``, ``_solve``, ...)
@@ -28,7 +29,7 @@ from ..lax.linear_solve import linear_solve_with
 from ..numpy import _util
 from ..numpy.linalg_lu import _matvec, _vecmat, lu_solve_jit, vectorized
 from ..vmapping import vmap
-from .linalg_base import (broadcast_batch, check_core, check_real, inexact, named_jit, ndim,
+from .linalg_base import (adjoint, broadcast_batch, check_core, inexact, named_jit, ndim,
                           triangular, vector_core)
 from .linalg_expm import expm, expm_frechet
 from .linalg_matrices import block_diag, eigh_tridiagonal, hilbert, polar, toeplitz
@@ -45,8 +46,9 @@ __all__ = ["block_diag", "cho_factor", "cho_solve", "cholesky", "det", "eigh",
 
 def _cholesky_impl(a, lower):
     a, = inexact(a)
-    lo = lax_linalg.cholesky(a if lower else lax_linalg._swap_last(a), symmetrize_input=False)
-    return lo if lower else lax_linalg._swap_last(lo)
+    lo = lax_linalg.cholesky(a if lower else adjoint(a), symmetrize_input=False)
+    return lo if lower else adjoint(lo)
+
 
 
 _cholesky = named_jit(_cholesky_impl, "_cholesky", static_argnames=("lower",))
@@ -70,7 +72,6 @@ def cholesky(a, lower: bool = False, overwrite_a: bool = False, check_finite: bo
         The factor; NaN where ``a`` is not positive definite.
     """
     del overwrite_a, check_finite
-    check_real(a)
     return _cholesky(a, lower=bool(lower))
 
 
@@ -95,8 +96,8 @@ def cho_factor(a, lower: bool = False, overwrite_a: bool = False, check_finite: 
 
 def _cho_solve_impl(c, b, lower):
     c, b = inexact(c, b)
-    b = triangular(c, b, lower=lower, transpose_a=not lower)
-    return triangular(c, b, lower=lower, transpose_a=lower)
+    b = triangular(c, b, lower=lower, transpose_a=not lower, conjugate_a=not lower)
+    return triangular(c, b, lower=lower, transpose_a=lower, conjugate_a=lower)
 
 
 _cho_solve = named_jit(_cho_solve_impl, "_cho_solve", static_argnames=("lower",))
@@ -121,7 +122,6 @@ def cho_solve(c_and_lower, b, overwrite_b: bool = False, check_finite: bool = Tr
     """
     del overwrite_b, check_finite
     c, lower = c_and_lower
-    check_real(c, b)
     return _cho_solve(c, b, lower=bool(lower))
 
 
@@ -154,7 +154,6 @@ def lu_factor(a, overwrite_a: bool = False, check_finite: bool = True):
         ``lu`` (unit lower factor below the diagonal, upper factor on and above) and
         ``piv`` (``int32``: row ``i`` was swapped with row ``piv[i]``).
     """
-    check_real(a)
     return _lu_factor(a, overwrite_a=overwrite_a, check_finite=check_finite)
 
 
@@ -185,7 +184,7 @@ def _lu_solve_impl(lu_and_piv, b, trans, overwrite_b, check_finite):
     perm = _pivots_to_permutation(_util.ensure_array(pivots), m)
     core_b = vector_core(lu_, b)
     check_core(lu_, b, core_b)
-    return vectorized(lambda f, p, r: lu_solve_jit(f, p, r, 0 if trans == 0 else 1),
+    return vectorized(lambda f, p, r: lu_solve_jit(f, p, r, trans),
                       (lu_, perm, b), (2, 1, core_b))
 
 
@@ -212,7 +211,6 @@ def lu_solve(lu_and_piv, b, trans: int = 0, overwrite_b: bool = False,
     -------
     Array
     """
-    check_real(lu_and_piv[0], b)
     return _lu_solve(tuple(lu_and_piv), b, trans=trans, overwrite_b=overwrite_b,
                      check_finite=check_finite)
 
@@ -227,8 +225,11 @@ def _lu_impl(a, permute_l):
     dtype = aval.dtype
     m, n = aval.shape
     rows = lax.broadcasted_iota(np.int32, (m, m), 0)
+    # the permutation matrix is real, also for a complex a (JAX takes its real part)
     p = lax.convert_element_type(
         lax.eq(lax.broadcast_in_dim(permutation, (m, m), (1,)), rows), dtype)
+    if np.dtype(dtype).kind == "c":
+        p = lax.real(p)
     k = min(m, n)
     low = lax.slice(lax_linalg.tril(lu_, -1), (0, 0), (m, k))
     low = low + jnp.eye(m, k, dtype=dtype)
@@ -260,7 +261,6 @@ def lu(a, permute_l: bool = False, overwrite_a: bool = False, check_finite: bool
         and ``u`` (``(k, n)`` upper triangular), ``k = min(m, n)``.
     """
     del overwrite_a, check_finite
-    check_real(a)
     return _lu(a, bool(permute_l))
 
 
@@ -304,7 +304,6 @@ def qr(a, overwrite_a: bool = False, lwork=None, mode: str = "full", pivoting: b
         ``(Q, R)``, or ``(R,)`` for ``mode="r"``; ``P`` last when pivoting.
     """
     del overwrite_a, lwork, check_finite
-    check_real(a)
     return _qr(a, mode=mode, pivoting=bool(pivoting))
 
 
@@ -337,7 +336,6 @@ def svd(a, full_matrices: bool = True, compute_uv: bool = True, overwrite_a: boo
         Singular values descending.
     """
     del overwrite_a, check_finite, lapack_driver
-    check_real(a)
     return _svd(a, full_matrices=bool(full_matrices), compute_uv=bool(compute_uv))
 
 
@@ -380,7 +378,6 @@ def eigh(a, b=None, lower: bool = True, eigvals_only: bool = False,
         ``w`` or ``(w, v)`` (eigenvectors in the columns of ``v``).
     """
     del overwrite_a, overwrite_b, turbo, check_finite
-    check_real(a)
     return _eigh(a, b, lower=bool(lower), eigvals_only=bool(eigvals_only), eigvals=eigvals,
                  type=type)
 
@@ -437,20 +434,19 @@ def solve(a, b, lower: bool = False, overwrite_a: bool = False, overwrite_b: boo
     valid = ["gen", "sym", "her", "pos"]
     if assume_a not in valid:
         raise ValueError(f"Expected assume_a to be one of {valid}; got {assume_a!r}")
-    check_real(a, b)
     return _solve(a, b, assume_a=assume_a, lower=bool(lower))
 
 
 def _solve_triangular_impl(a, b, trans, lower, unit_diagonal):
     if trans in (0, "N"):
-        transpose_a = False
+        transpose_a = conjugate_a = False
     elif trans in (1, "T", 2, "C"):
-        transpose_a = True  # conjugation is a no-op on real matrices
+        transpose_a, conjugate_a = True, trans in (2, "C")
     else:
         raise ValueError(f"Invalid 'trans' value {trans}")
     a, b = inexact(a, b)
-    return triangular(a, b, lower=lower, transpose_a=transpose_a,
-                       unit_diagonal=unit_diagonal)
+    return triangular(a, b, lower=lower, transpose_a=transpose_a, conjugate_a=conjugate_a,
+                      unit_diagonal=unit_diagonal)
 
 
 _solve_triangular = named_jit(_solve_triangular_impl, "_solve_triangular",
@@ -479,7 +475,6 @@ def solve_triangular(a, b, trans=0, lower: bool = False, unit_diagonal: bool = F
     Array
     """
     del overwrite_b, debug, check_finite
-    check_real(a, b)
     return _solve_triangular(a, b, trans=trans, lower=bool(lower),
                              unit_diagonal=bool(unit_diagonal))
 

@@ -26,12 +26,10 @@ def ndim(x) -> int:
     return _util.aval(x).ndim
 
 
-def check_real(*xs) -> None:
-    for x in xs:
-        dt = getattr(x, "dtype", None)
-        if dt is not None and np.dtype(dt).kind == "c":
-            raise NotImplementedError("transpile.scipy.linalg supports real matrices only "
-                                      f"(got {np.dtype(dt).name})")
+def adjoint(x):
+    """The conjugate transpose of each matrix (the transpose of a real one)."""
+    xt = lax_linalg._swap_last(x)
+    return lax.conj(xt) if np.dtype(_util.aval(x).dtype).kind == "c" else xt
 
 
 def broadcast_batch(a, b, b_core: int):

@@ -8,7 +8,7 @@ from .. import dtypes, lax
 from .. import numpy as jnp
 from ..lax import linalg as lax_linalg
 from ..numpy import _util
-from .linalg_base import check_real, inexact, named_jit, ndim
+from .linalg_base import adjoint, inexact, named_jit, ndim
 
 __all__ = ["block_diag", "eigh_tridiagonal", "hilbert", "polar", "toeplitz"]
 
@@ -153,8 +153,8 @@ def _polar_impl(a, side):
     u, s, vh = lax_linalg.svd(a, full_matrices=False)
     unitary = jnp.matmul(u, vh)
     if side == "right":
-        return unitary, jnp.matmul(lax_linalg._swap_last(vh) * s[..., None, :], vh)
-    return unitary, jnp.matmul(u * s[..., None, :], lax_linalg._swap_last(u))
+        return unitary, jnp.matmul(adjoint(vh) * s[..., None, :], vh)
+    return unitary, jnp.matmul(u * s[..., None, :], adjoint(u))
 
 
 _polar = named_jit(_polar_impl, "polar", static_argnames=("side",))
@@ -187,6 +187,5 @@ def polar(a, side: str = "right", *, method: str = "qdwh", eps=None, max_iterati
         raise ValueError("The argument `side` must be either 'right' or 'left'.")
     if method not in ("qdwh", "svd"):
         raise ValueError(f"Unknown polar decomposition method {method}.")
-    check_real(arr)
     arr, = inexact(arr)
     return _polar(arr, side=side)

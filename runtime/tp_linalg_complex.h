@@ -1,0 +1,461 @@
+/* Complex (complex64/complex128) versions of the linear-algebra helpers of tp_linalg.h,
+ * the same recurrences with conjugates where a Hermitian product needs them, products
+ * written out (tp_cmul_*: the textbook formula) and divisions by a complex value done
+ * as NumPy does them (tp_cdiv_*), so that the NumPy rules of lax/linalg_base.py agree:
+ *
+ * cholesky: L[j][j] = sqrt(re(a[j][j]) - sum_k (re^2 + im^2) of L[j][k]) (real, as
+ * potrf reads only the real part of the diagonal), L[i][j] = (a[i][j] -
+ * sum_k L[i][k] conj(L[j][k])) / L[j][j], the division part by part. A non-positive
+ * pivot fills the matrix with NaN + NaN i.
+ *
+ * triangular_solve: as the real one, U(i, k) conjugated when conjugate_a.
+ *
+ * lu: as the real one, the pivot being the first row of largest |re| + |im| (LAPACK's
+ * izamax, which getrf uses: not the modulus).
+ *
+ * qr: as the real one (geqrf, then orgqr), with LAPACK's complex reflectors (larfg):
+ * beta = -sign(re alpha) sqrt(|alpha|^2 + ss), tau = ((beta - re alpha) / beta,
+ * -im alpha / beta), v = column / (alpha - beta); a column is reflected unless ss and
+ * im alpha are both 0, so that r's diagonal is real. geqrf applies H^H = I - conj(tau)
+ * v v^H to the columns on the right, orgqr H = I - tau v v^H to build q.
+ *
+ * eigh: the real kernel's cyclic Jacobi on a Hermitian matrix, each pair's a_pq first
+ * made real by a diagonal phase (see tp_eigh_c64); eigenvalues are real.
+ *
+ * svd: the real kernel's one-sided Jacobi with g = x_p^H x_q, row q first multiplied by
+ * conj(g / |g|) (so that g is real) before the real rotation; s is real.
+ *
+ * Not compiled for CUDA: the CUDA backend refuses complex linear algebra. */
+#ifndef TP_LINALG_COMPLEX_H
+#define TP_LINALG_COMPLEX_H
+#ifndef __CUDACC__
+
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+#include "transpile_macros.h"
+#include "tp_complex.h"
+
+#define TP_DEFINE_CHOLESKY_C(SFX, T, R, RE, IM, SQRT, CONJ)                           \
+    TP_INLINE int tp_cholesky_##SFX(const T *a, T *l, int64_t n)                       \
+    {                                                                                  \
+        int64_t i, j, k;                                                               \
+        if (l != a) memcpy(l, a, (size_t)(n * n) * sizeof(T));                         \
+        for (j = 0; j < n; j++) {                                                      \
+            T *rj = l + j * n;                                                         \
+            R d = RE(rj[j]);                                                           \
+            for (k = 0; k < j; k++) {                                                  \
+                R re = RE(rj[k]), im = IM(rj[k]);                                      \
+                d = d - (re * re + im * im);                                           \
+            }                                                                          \
+            if (d <= 0) {                                                              \
+                for (i = 0; i < n * n; i++) l[i] = tp_cmake_##SFX((R)NAN, (R)NAN);     \
+                return 1;                                                              \
+            }                                                                          \
+            d = SQRT(d);                                                               \
+            rj[j] = tp_cmake_##SFX(d, 0);                                              \
+            for (i = j + 1; i < n; i++) {                                              \
+                T *ri = l + i * n;                                                     \
+                T s = ri[j];                                                           \
+                for (k = 0; k < j; k++) s = s - tp_cmul_##SFX(ri[k], CONJ(rj[k]));     \
+                ri[j] = tp_cmake_##SFX(RE(s) / d, IM(s) / d);                          \
+            }                                                                          \
+        }                                                                              \
+        return 0;                                                                      \
+    }
+
+TP_DEFINE_CHOLESKY_C(c64, tp_c64, float, crealf, cimagf, sqrtf, conjf)
+TP_DEFINE_CHOLESKY_C(c128, tp_c128, double, creal, cimag, sqrt, conj)
+
+#define TP_DEFINE_TRIANGULAR_SOLVE_C(SFX, T, CONJ)                                    \
+    /* As tp_triangular_solve_f32, a conjugated when conjugate_a. */                   \
+    TP_INLINE void tp_triangular_solve_##SFX(const T *a, const T *b, T *x, int64_t m,  \
+                                             int64_t n, int left, int lower,         \
+                                             int transpose_a, int conjugate_a,       \
+                                             int unit_diagonal)                      \
+    {                                                                                  \
+        int64_t size = left ? m : n, nsys = left ? n : m;                              \
+        int64_t es = left ? n : 1, ss = left ? 1 : n;                                  \
+        int flip = (transpose_a != 0) != (left == 0);                                  \
+        int forward = (lower != 0) != flip;                                            \
+        int64_t ai = flip ? 1 : size, ak = flip ? size : 1;                            \
+        int64_t t, k, s;                                                               \
+        if (x != b) memcpy(x, b, (size_t)(m * n) * sizeof(T));                         \
+        for (t = 0; t < size; t++) {                                                   \
+            int64_t i = forward ? t : size - 1 - t;                                    \
+            int64_t k0 = forward ? 0 : i + 1, k1 = forward ? i : size;                 \
+            T *xi = x + i * es;                                                        \
+            for (k = k0; k < k1; k++) {                                                \
+                T u = a[i * ai + k * ak];                                              \
+                const T *xk = x + k * es;                                              \
+                if (conjugate_a) u = CONJ(u);                                          \
+                for (s = 0; s < nsys; s++)                                             \
+                    xi[s * ss] = xi[s * ss] - tp_cmul_##SFX(u, xk[s * ss]);            \
+            }                                                                          \
+            if (!unit_diagonal) {                                                      \
+                T d = a[i * ai + i * ak];                                              \
+                if (conjugate_a) d = CONJ(d);                                          \
+                for (s = 0; s < nsys; s++) xi[s * ss] = tp_cdiv_##SFX(xi[s * ss], d);  \
+            }                                                                          \
+        }                                                                              \
+    }
+
+TP_DEFINE_TRIANGULAR_SOLVE_C(c64, tp_c64, conjf)
+TP_DEFINE_TRIANGULAR_SOLVE_C(c128, tp_c128, conj)
+
+#define TP_DEFINE_LU_C(SFX, T, R, RE, IM, FABS)                                       \
+    /* As tp_lu_f32, pivoting on |re| + |im|. */                                       \
+    TP_INLINE void tp_lu_##SFX(const T *a, T *lu, int32_t *piv, int32_t *perm,        \
+                               int64_t m, int64_t n)                                   \
+    {                                                                                  \
+        int64_t i, j, c, k = m < n ? m : n;                                            \
+        if (lu != a) memcpy(lu, a, (size_t)(m * n) * sizeof(T));                       \
+        for (i = 0; i < m; i++) perm[i] = (int32_t)i;                                  \
+        for (j = 0; j < k; j++) {                                                      \
+            int64_t p = j;                                                             \
+            R best = FABS(RE(lu[j * n + j])) + FABS(IM(lu[j * n + j]));                \
+            T *rj = lu + j * n;                                                        \
+            T d;                                                                       \
+            for (i = j + 1; i < m; i++) {                                              \
+                R v = FABS(RE(lu[i * n + j])) + FABS(IM(lu[i * n + j]));               \
+                if (v > best) { best = v; p = i; }                                     \
+            }                                                                          \
+            piv[j] = (int32_t)p;                                                       \
+            if (p != j) {                                                              \
+                T *rp = lu + p * n;                                                    \
+                int32_t t = perm[j];                                                   \
+                perm[j] = perm[p];                                                     \
+                perm[p] = t;                                                           \
+                for (c = 0; c < n; c++) { T s = rj[c]; rj[c] = rp[c]; rp[c] = s; }     \
+            }                                                                          \
+            d = rj[j];                                                                 \
+            for (i = j + 1; i < m; i++) {                                              \
+                T *ri = lu + i * n;                                                    \
+                T l = ri[j];                                                           \
+                if (RE(d) != 0 || IM(d) != 0) l = tp_cdiv_##SFX(l, d);                 \
+                ri[j] = l;                                                             \
+                for (c = j + 1; c < n; c++) ri[c] = ri[c] - tp_cmul_##SFX(l, rj[c]);   \
+            }                                                                          \
+        }                                                                              \
+    }
+
+TP_DEFINE_LU_C(c64, tp_c64, float, crealf, cimagf, fabsf)
+TP_DEFINE_LU_C(c128, tp_c128, double, creal, cimag, fabs)
+
+#define TP_DEFINE_QR_C(SFX, T, R, RE, IM, SQRT, CONJ)                                \
+    /* y -= t v (v^H y) on columns c0..c1 of y, rows j..m-1 (v: below row j of column  \
+     * j of x, a leading 1). */                                                        \
+    TP_INLINE void tp_qr_reflect_##SFX(const T *x, int64_t n, T t, T *y, int64_t ld,   \
+                                       int64_t m, int64_t j, int64_t c0, int64_t c1,   \
+                                       T *w)                                           \
+    {                                                                                  \
+        int64_t i, c;                                                                  \
+        const T *yj = y + j * ld;                                                      \
+        for (c = c0; c < c1; c++) w[c] = yj[c];                                        \
+        for (i = j + 1; i < m; i++) {                                                  \
+            const T v = CONJ(x[i * n + j]);                                            \
+            const T *yi = y + i * ld;                                                  \
+            for (c = c0; c < c1; c++) w[c] = w[c] + tp_cmul_##SFX(v, yi[c]);           \
+        }                                                                              \
+        for (c = c0; c < c1; c++) w[c] = tp_cmul_##SFX(t, w[c]);                       \
+        for (c = c0; c < c1; c++) y[j * ld + c] = yj[c] - w[c];                        \
+        for (i = j + 1; i < m; i++) {                                                  \
+            const T v = x[i * n + j];                                                  \
+            T *yi = y + i * ld;                                                        \
+            for (c = c0; c < c1; c++) yi[c] = yi[c] - tp_cmul_##SFX(v, w[c]);          \
+        }                                                                              \
+    }                                                                                  \
+    TP_INLINE void tp_qr_pivot_##SFX(T *x, int32_t *perm, int64_t m, int64_t n,        \
+                                     int64_t j)                                        \
+    {                                                                                  \
+        int64_t i, c, p = j;                                                           \
+        R best = 0;                                                                    \
+        for (c = j; c < n; c++) {                                                      \
+            R s = 0;                                                                   \
+            for (i = j; i < m; i++) {                                                  \
+                R re = RE(x[i * n + c]), im = IM(x[i * n + c]);                        \
+                s = s + (re * re + im * im);                                           \
+            }                                                                          \
+            if (c == j || s > best) { best = s; p = c; }                               \
+        }                                                                              \
+        if (p != j) {                                                                  \
+            int32_t t = perm[j]; perm[j] = perm[p]; perm[p] = t;                       \
+            for (i = 0; i < m; i++) {                                                  \
+                T v = x[i * n + j]; x[i * n + j] = x[i * n + p]; x[i * n + p] = v;     \
+            }                                                                          \
+        }                                                                              \
+    }                                                                                  \
+    /* As tp_qr_f32; geqrf's complex reflectors make r's diagonal real. */             \
+    TP_INLINE void tp_qr_##SFX(const T *a, T *q, T *r, int64_t m, int64_t n, int full, \
+                               T *work, int32_t *perm)                                 \
+    {                                                                                  \
+        int64_t i, j, c, k = m < n ? m : n;                                            \
+        int64_t qc = full ? m : k, rr = full ? m : k;                                  \
+        T *x = work, *tau = work + m * n, *w = tau + k;                                \
+        memcpy(x, a, (size_t)(m * n) * sizeof(T));                                     \
+        if (perm)                                                                      \
+            for (c = 0; c < n; c++) perm[c] = (int32_t)c;                              \
+        for (j = 0; j < k; j++) {                                                      \
+            T alpha;                                                                   \
+            R ss = 0, ar, ai;                                                          \
+            if (perm) tp_qr_pivot_##SFX(x, perm, m, n, j);                             \
+            alpha = x[j * n + j];                                                      \
+            ar = RE(alpha);                                                            \
+            ai = IM(alpha);                                                            \
+            for (i = j + 1; i < m; i++) {                                              \
+                R re = RE(x[i * n + j]), im = IM(x[i * n + j]);                        \
+                ss = ss + (re * re + im * im);                                         \
+            }                                                                          \
+            tau[j] = tp_cmake_##SFX(0, 0);                                             \
+            if (ss != 0 || ai != 0) {                                                  \
+                R beta = SQRT((ar * ar + ai * ai) + ss);                               \
+                T scale;                                                               \
+                if (ar >= 0) beta = -beta;                                             \
+                tau[j] = tp_cmake_##SFX((beta - ar) / beta, -ai / beta);               \
+                scale = alpha - tp_cmake_##SFX(beta, 0);                               \
+                for (i = j + 1; i < m; i++)                                            \
+                    x[i * n + j] = tp_cdiv_##SFX(x[i * n + j], scale);                 \
+                x[j * n + j] = tp_cmake_##SFX(beta, 0);                                \
+            }                                                                          \
+            tp_qr_reflect_##SFX(x, n, CONJ(tau[j]), x, n, m, j, j + 1, n, w);          \
+        }                                                                              \
+        for (i = 0; i < rr; i++)                                                       \
+            for (c = 0; c < n; c++)                                                    \
+                r[i * n + c] = c >= i ? x[i * n + c] : tp_cmake_##SFX(0, 0);           \
+        for (i = 0; i < m; i++)                                                        \
+            for (c = 0; c < qc; c++) q[i * qc + c] = tp_cmake_##SFX((R)(i == c), 0);   \
+        for (j = k - 1; j >= 0; j--)                                                   \
+            tp_qr_reflect_##SFX(x, n, tau[j], q, qc, m, j, j, qc, w);                  \
+    }
+
+TP_DEFINE_QR_C(c64, tp_c64, float, crealf, cimagf, sqrtf, conjf)
+TP_DEFINE_QR_C(c128, tp_c128, double, creal, cimag, sqrt, conj)
+
+#define TP_DEFINE_EIGH_C(SFX, T, R, RE, IM, SQRT, FABS, HYPOT, CONJ)                 \
+    /* As tp_eigh_f32 on a Hermitian matrix: w (n) is real; work: 2 n n + n elements. \
+     * Each pair first makes a_pq real (row q times its phase e, the vector conj(e)),  \
+     * then rotates as the real kernel does; rows are mirrored (conjugated) into the   \
+     * columns. */                                                                     \
+    TP_INLINE void tp_eigh_##SFX(const T *a, T *v, R *w, int64_t n, int lower, int sort, \
+                                 T *work)                                              \
+    {                                                                                  \
+        T *x = work, *vt = work + n * n + n;                                           \
+        R *d = (R *)(work + n * n);                                                    \
+        int64_t i, j, p, q, r, sweep;                                                  \
+        for (i = 0; i < n; i++)                                                        \
+            for (j = 0; j < n; j++)                                                    \
+                x[i * n + j] = (lower ? i >= j : i <= j) ? a[i * n + j]                \
+                                                         : CONJ(a[j * n + i]);         \
+        for (i = 0; i < n; i++) x[i * n + i] = tp_cmake_##SFX(RE(x[i * n + i]), 0);    \
+        for (i = 0; i < n; i++)                                                        \
+            for (j = 0; j < n; j++) vt[i * n + j] = tp_cmake_##SFX((R)(i == j), 0);    \
+        for (sweep = 0; sweep < TP_EIGH_SWEEPS; sweep++) {                             \
+            int rotated = 0;                                                           \
+            for (p = 0; p < n; p++)                                                    \
+                for (q = p + 1; q < n; q++) {                                          \
+                    T apq = x[p * n + q], e, ec;                                       \
+                    R app = RE(x[p * n + p]), aqq = RE(x[q * n + q]);                  \
+                    R mag = HYPOT(RE(apq), IM(apq)), g100 = 100 * mag, h, t, c, s, tau; \
+                    T *xp = x + p * n, *xq = x + q * n, *vp = vt + p * n, *vq = vt + q * n; \
+                    if (mag == 0) continue;                                            \
+                    if (FABS(app) + g100 == FABS(app) && FABS(aqq) + g100 == FABS(aqq)) { \
+                        x[p * n + q] = tp_cmake_##SFX(0, 0);                           \
+                        x[q * n + p] = tp_cmake_##SFX(0, 0);                           \
+                        continue;                                                      \
+                    }                                                                  \
+                    rotated = 1;                                                       \
+                    h = aqq - app;                                                     \
+                    if (FABS(h) + g100 == FABS(h)) {                                   \
+                        t = mag / h;                                                   \
+                    } else {                                                           \
+                        R theta = (R)0.5 * h / mag;                                    \
+                        t = 1 / (FABS(theta) + SQRT(1 + theta * theta));               \
+                        if (theta < 0) t = -t;                                         \
+                    }                                                                  \
+                    c = 1 / SQRT(1 + t * t);                                           \
+                    s = t * c;                                                         \
+                    tau = s / (1 + c);                                                 \
+                    e = tp_cmake_##SFX(RE(apq) / mag, IM(apq) / mag);                  \
+                    ec = CONJ(e);                                                      \
+                    for (r = 0; r < n; r++) {                                          \
+                        xq[r] = tp_cmul_##SFX(xq[r], e);                               \
+                        vq[r] = tp_cmul_##SFX(vq[r], ec);                              \
+                    }                                                                  \
+                    TP_EIGH_C_ROTATE(SFX, R, RE, IM, xp, xq, n, s, tau)                \
+                    TP_EIGH_C_ROTATE(SFX, R, RE, IM, vp, vq, n, s, tau)                \
+                    for (r = 0; r < n; r++) {                                          \
+                        x[r * n + p] = CONJ(xp[r]);                                    \
+                        x[r * n + q] = CONJ(xq[r]);                                    \
+                    }                                                                  \
+                    x[p * n + p] = tp_cmake_##SFX(app - t * mag, 0);                   \
+                    x[q * n + q] = tp_cmake_##SFX(aqq + t * mag, 0);                   \
+                    x[p * n + q] = tp_cmake_##SFX(0, 0);                               \
+                    x[q * n + p] = tp_cmake_##SFX(0, 0);                               \
+                }                                                                      \
+            if (!rotated) break;                                                       \
+        }                                                                              \
+        for (i = 0; i < n; i++) d[i] = RE(x[i * n + i]);                               \
+        if (sort) /* stable insertion sort of (value, vector) pairs */                 \
+            for (i = 1; i < n; i++) {                                                  \
+                R key = d[i];                                                          \
+                for (j = i; j > 0 && d[j - 1] > key; j--) {                            \
+                    R tmp = d[j]; d[j] = d[j - 1]; d[j - 1] = tmp;                     \
+                    for (r = 0; r < n; r++) {                                          \
+                        T u = vt[j * n + r];                                           \
+                        vt[j * n + r] = vt[(j - 1) * n + r];                           \
+                        vt[(j - 1) * n + r] = u;                                       \
+                    }                                                                  \
+                }                                                                      \
+            }                                                                          \
+        for (i = 0; i < n; i++) {                                                      \
+            w[i] = d[i];                                                               \
+            for (r = 0; r < n; r++) v[r * n + i] = vt[i * n + r];                      \
+        }                                                                              \
+    }
+
+/* Rows yp, yq become yp - s (yq + yp tau) and yq + s (yp - yq tau), real s and tau
+ * applied part by part. */
+#define TP_EIGH_C_ROTATE(SFX, R, RE, IM, yp, yq, n, s, tau)                           \
+    for (r = 0; r < n; r++) {                                                          \
+        R gr = RE(yp[r]), gi = IM(yp[r]), hr = RE(yq[r]), hi = IM(yq[r]);              \
+        yp[r] = tp_cmake_##SFX(gr - s * (hr + gr * tau), gi - s * (hi + gi * tau));    \
+        yq[r] = tp_cmake_##SFX(hr + s * (gr - hr * tau), hi + s * (gi - hi * tau));    \
+    }
+
+TP_DEFINE_EIGH_C(c64, tp_c64, float, crealf, cimagf, sqrtf, fabsf, hypotf, conjf)
+TP_DEFINE_EIGH_C(c128, tp_c128, double, creal, cimag, sqrt, fabs, hypot, conj)
+
+#define TP_DEFINE_SVD_C(SFX, T, R, RE, IM, SQRT, FABS, HYPOT, CONJ, EPS)            \
+    TP_INLINE T tp_svd_dot_##SFX(const T *x, const T *y, int64_t len)                  \
+    {                                                                                  \
+        T acc = tp_cmake_##SFX(0, 0);                                                  \
+        int64_t i;                                                                     \
+        for (i = 0; i < len; i++) acc = acc + tp_cmul_##SFX(CONJ(x[i]), y[i]);         \
+        return acc;                                                                    \
+    }                                                                                  \
+    TP_INLINE R tp_svd_sq_##SFX(const T *x, int64_t len)                               \
+    {                                                                                  \
+        R acc = 0;                                                                     \
+        int64_t i;                                                                     \
+        for (i = 0; i < len; i++) {                                                    \
+            R re = RE(x[i]), im = IM(x[i]);                                            \
+            acc = acc + (re * re + im * im);                                           \
+        }                                                                              \
+        return acc;                                                                    \
+    }                                                                                  \
+    /* As tp_svd_f32: x_p^H x_q for g, whose phase row q takes off first; s is real,   \
+     * y's rows are conjugated at the end (vt when tall, u^T when wide). */            \
+    TP_INLINE void tp_svd_##SFX(const T *a, R *sv, T *u, T *vt, int64_t m, int64_t n,  \
+                                int full, void *work)                                  \
+    {                                                                                  \
+        int tall = m >= n;                                                             \
+        int64_t r = tall ? n : m, len = tall ? m : n, i, j, p, q, sweep;               \
+        int64_t slots = full ? len : r;                                                \
+        int64_t *order = (int64_t *)work;                                              \
+        unsigned char *filled = (unsigned char *)(order + r + 1);                      \
+        T *x = (T *)(filled + ((slots + 15) & ~(int64_t)15));                          \
+        T *y = x + r * len, *basis = y + r * r + r, *ys = basis + len * len;           \
+        R *sn = (R *)(y + r * r);                                                      \
+        for (i = 0; i < r; i++)                                                        \
+            for (j = 0; j < len; j++) x[i * len + j] = tall ? a[j * n + i] : a[i * n + j]; \
+        for (i = 0; i < r; i++)                                                        \
+            for (j = 0; j < r; j++) y[i * r + j] = tp_cmake_##SFX((R)(i == j), 0);     \
+        for (sweep = 0; sweep < TP_EIGH_SWEEPS; sweep++) {                             \
+            int rotated = 0;                                                           \
+            for (p = 0; p < r; p++)                                                    \
+                for (q = p + 1; q < r; q++) {                                          \
+                    T *xp = x + p * len, *xq = x + q * len, *yp = y + p * r, *yq = y + q * r; \
+                    R al = tp_svd_sq_##SFX(xp, len), be = tp_svd_sq_##SFX(xq, len);    \
+                    T g = tp_svd_dot_##SFX(xp, xq, len), ec;                           \
+                    R mag = HYPOT(RE(g), IM(g)), zeta, t, c, s;                        \
+                    if ((RE(g) == 0 && IM(g) == 0) || mag <= EPS * SQRT(al * be)) continue; \
+                    rotated = 1;                                                       \
+                    ec = CONJ(tp_cmake_##SFX(RE(g) / mag, IM(g) / mag));               \
+                    for (j = 0; j < len; j++) xq[j] = tp_cmul_##SFX(xq[j], ec);        \
+                    for (j = 0; j < r; j++) yq[j] = tp_cmul_##SFX(yq[j], ec);          \
+                    zeta = (be - al) / (2 * mag);                                      \
+                    t = 1 / (FABS(zeta) + SQRT(1 + zeta * zeta));                      \
+                    if (zeta < 0) t = -t;                                              \
+                    c = 1 / SQRT(1 + t * t);                                           \
+                    s = c * t;                                                         \
+                    TP_SVD_C_ROTATE(SFX, R, RE, IM, xp, xq, len, c, s)                 \
+                    TP_SVD_C_ROTATE(SFX, R, RE, IM, yp, yq, r, c, s)                   \
+                }                                                                      \
+            if (!rotated) break;                                                       \
+        }                                                                              \
+        for (i = 0; i < r; i++) {                                                      \
+            sn[i] = SQRT(tp_svd_sq_##SFX(x + i * len, len));                           \
+            order[i] = i;                                                              \
+        }                                                                              \
+        for (i = 1; i < r; i++) { /* stable insertion sort, descending */              \
+            int64_t o = order[i];                                                      \
+            for (j = i; j > 0 && sn[order[j - 1]] < sn[o]; j--) order[j] = order[j - 1]; \
+            order[j] = o;                                                              \
+        }                                                                              \
+        for (i = 0; i < r; i++) sv[i] = sn[order[i]];                                  \
+        if (!u) return;                                                                \
+        for (i = 0; i < slots; i++) filled[i] = 0;                                     \
+        for (i = 0; i < r; i++) {                                                      \
+            const T *xi = x + order[i] * len;                                          \
+            for (j = 0; j < r; j++) ys[i * r + j] = CONJ(y[order[i] * r + j]);         \
+            if (sv[i] != 0) {                                                          \
+                for (j = 0; j < len; j++)                                              \
+                    basis[i * len + j] = tp_cmake_##SFX(RE(xi[j]) / sv[i], IM(xi[j]) / sv[i]); \
+                filled[i] = 1;                                                         \
+            }                                                                          \
+        }                                                                              \
+        for (i = 0; i < slots; i++) {                                                  \
+            T *b = basis + i * len;                                                    \
+            R best = -1, nrm;                                                          \
+            int64_t cand = 0;                                                          \
+            int pass;                                                                  \
+            if (filled[i]) continue;                                                   \
+            for (j = 0; j < len; j++) {                                                \
+                R out = 1;                                                             \
+                for (p = 0; p < slots; p++)                                            \
+                    if (filled[p]) {                                                   \
+                        R re = RE(basis[p * len + j]), im = IM(basis[p * len + j]);    \
+                        out = out - (re * re + im * im);                               \
+                    }                                                                  \
+                if (out > best) { best = out; cand = j; }                              \
+            }                                                                          \
+            for (j = 0; j < len; j++) b[j] = tp_cmake_##SFX((R)(j == cand), 0);        \
+            for (pass = 0; pass < 2; pass++)                                           \
+                for (p = 0; p < slots; p++) {                                          \
+                    T d;                                                               \
+                    if (!filled[p]) continue;                                          \
+                    d = tp_svd_dot_##SFX(basis + p * len, b, len);                     \
+                    for (j = 0; j < len; j++)                                          \
+                        b[j] = b[j] - tp_cmul_##SFX(d, basis[p * len + j]);            \
+                }                                                                      \
+            nrm = SQRT(tp_svd_sq_##SFX(b, len));                                       \
+            for (j = 0; j < len; j++) b[j] = tp_cmake_##SFX(RE(b[j]) / nrm, IM(b[j]) / nrm); \
+            filled[i] = 1;                                                             \
+        }                                                                              \
+        if (tall) {                                                                    \
+            for (i = 0; i < m; i++)                                                    \
+                for (j = 0; j < slots; j++) u[i * slots + j] = basis[j * len + i];     \
+            for (i = 0; i < r; i++)                                                    \
+                for (j = 0; j < n; j++) vt[i * n + j] = ys[i * r + j];                 \
+        } else {                                                                       \
+            for (i = 0; i < m; i++)                                                    \
+                for (j = 0; j < r; j++) u[i * r + j] = ys[j * r + i];                  \
+            for (i = 0; i < slots; i++)                                                \
+                for (j = 0; j < n; j++) vt[i * n + j] = basis[i * len + j];            \
+        }                                                                              \
+    }
+
+/* Rows zp, zq become c zp - s zq and s zp + c zq, real c and s part by part. */
+#define TP_SVD_C_ROTATE(SFX, R, RE, IM, zp, zq, len, c, s)                            \
+    for (j = 0; j < len; j++) {                                                        \
+        R pr = RE(zp[j]), pi = IM(zp[j]), qr = RE(zq[j]), qi = IM(zq[j]);              \
+        zp[j] = tp_cmake_##SFX(c * pr - s * qr, c * pi - s * qi);                      \
+        zq[j] = tp_cmake_##SFX(s * pr + c * qr, s * pi + c * qi);                      \
+    }
+
+TP_DEFINE_SVD_C(c64, tp_c64, float, crealf, cimagf, sqrtf, fabsf, hypotf, conjf, FLT_EPSILON)
+TP_DEFINE_SVD_C(c128, tp_c128, double, creal, cimag, sqrt, fabs, hypot, conj, DBL_EPSILON)
+
+#endif /* __CUDACC__ */
+#endif /* TP_LINALG_COMPLEX_H */
