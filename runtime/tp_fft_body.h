@@ -1,0 +1,568 @@
+/* The FFT code of tp_fft.h for one real type: tp_fft.h includes this file once per type
+ * with TPFFT_T (float, double) and TPFFT_S (f32, f64) defined. No include guard, on
+ * purpose; see tp_fft.h for the design. */
+#define T TPFFT_T
+#define F(name) TPFFT_CAT(name, TPFFT_S)
+#define PLAN F(tp_fft_plan)
+
+typedef struct PLAN PLAN;
+struct PLAN {
+    int64_t n;
+    int nst, rad[64];                /* Stockham stages (nst = 0 for Bluestein) */
+    int64_t off[64];
+    T *tw;                           /* per stage, per i: r-1 interleaved twiddles */
+    int64_t m;                       /* Bluestein: power-of-two length, else 0 */
+    PLAN *sub;
+    T *chirp, *filt;                 /* chirp interleaved (n); filt split (m re, m im) */
+    int64_t n1, n2;                  /* four-step n = n1 n2 (0 when not used) */
+    PLAN *p1, *p2;
+    T *tw4;                          /* w_n^(k1 b) at k1 n2 + b: n re, then n im */
+    PLAN *half;                      /* real transforms of even n: the plan of n/2 */
+    T *rtw;                          /* w_n^k, k <= n/2: n/2+1 re, then n/2+1 im */
+};
+
+static PLAN *F(tpfft_make)(int64_t n, int top);
+static void F(tpfft_block)(const PLAN *p, int64_t B, T **re, T **im, T *w);
+
+/* Complex columns per block: 8 keep a block of 256 (its two arrays and the work
+ * space) in L1, and every inner loop a whole number of vectors. */
+static int64_t F(tpfft_width)(const PLAN *p)
+{
+    const int64_t len = p->m ? p->m : p->n;
+    return len <= 1024 ? 8 : 4;
+}
+
+/* Values of T the block transform of B columns needs beyond its own two arrays. */
+static int64_t F(tpfft_work)(const PLAN *p, int64_t B)
+{
+    return p->m ? 2 * p->m * B + F(tpfft_work)(p->sub, B) : 2 * p->n * B;
+}
+
+static PLAN *F(tpfft_make)(int64_t n, int top)
+{
+    PLAN *p = (PLAN *)calloc(1, sizeof(PLAN));
+    int64_t r = n, total = 0, ncur = n;
+    p->n = n;
+    while (r > 1 && r % 4 == 0) { p->rad[p->nst++] = 4; r /= 4; }
+    while (r > 1 && r % 2 == 0) { p->rad[p->nst++] = 2; r /= 2; }
+    while (r > 1 && r % 3 == 0) { p->rad[p->nst++] = 3; r /= 3; }
+    while (r > 1 && r % 5 == 0) { p->rad[p->nst++] = 5; r /= 5; }
+    if (r > 1) {
+        /* Bluestein: X_k = c_k sum_j (x_j c_j) conj(c_{k-j}), c_j = exp(-i pi j^2/n) */
+        int64_t m = 1;
+        while (m < 2 * n - 1) m *= 2;
+        p->nst = 0; p->m = m;
+        p->sub = F(tpfft_make)(m, 0);
+        p->chirp = (T *)malloc(sizeof(T) * 2 * (size_t)n);
+        T *fr = (T *)calloc((size_t)(2 * m), sizeof(T)), *fi = fr + m;
+        for (int64_t j = 0; j < n; j++) {
+            /* j^2 mod 2n in integers keeps the angle exact for large j */
+            int64_t q = (int64_t)(((unsigned __int128)j * (unsigned __int128)j)
+                                  % (unsigned __int128)(2 * n));
+            double a = TPFFT_PI * (double)q / (double)n;
+            p->chirp[2 * j] = (T)cos(a); p->chirp[2 * j + 1] = (T)-sin(a);
+            fr[j] = (T)(cos(a) / (double)m); fi[j] = (T)(sin(a) / (double)m);
+            if (j) { fr[m - j] = fr[j]; fi[m - j] = fi[j]; }
+        }
+        T *w = (T *)malloc(sizeof(T) * (size_t)F(tpfft_work)(p->sub, 1));
+        T *rr = fr, *ri = fi;
+        F(tpfft_block)(p->sub, 1, &rr, &ri, w);
+        p->filt = (T *)malloc(sizeof(T) * 2 * (size_t)m);
+        memcpy(p->filt, rr, sizeof(T) * (size_t)m);
+        memcpy(p->filt + m, ri, sizeof(T) * (size_t)m);
+        free(w); free(fr);
+        return p;
+    }
+    for (int st = 0; st < p->nst; st++) {
+        p->off[st] = total;
+        total += (ncur / p->rad[st]) * (p->rad[st] - 1);
+        ncur /= p->rad[st];
+    }
+    p->tw = (T *)malloc(sizeof(T) * 2 * (size_t)(total + 1));
+    ncur = n;
+    for (int st = 0; st < p->nst; st++) {
+        int rr = p->rad[st];
+        int64_t mm = ncur / rr;
+        T *t = p->tw + 2 * p->off[st];
+        for (int64_t q = 0; q < mm; q++)
+            for (int k = 1; k < rr; k++) {
+                double a = -2.0 * TPFFT_PI * (double)(q * k) / (double)ncur;
+                t[2 * (q * (rr - 1) + k - 1)] = (T)cos(a);
+                t[2 * (q * (rr - 1) + k - 1) + 1] = (T)sin(a);
+            }
+        ncur = mm;
+    }
+    if (top && n >= TPFFT_FOUR_MIN) {
+        /* four-step: the largest divisor n1 <= sqrt(n), if the blocks are wide enough */
+        int64_t d = 1;
+        for (int64_t c = 2; c * c <= n; c++) if (n % c == 0) d = c;
+        if (d >= 16) {
+            p->n1 = d; p->n2 = n / d;
+            p->p1 = F(tpfft_make)(p->n1, 0);
+            p->p2 = F(tpfft_make)(p->n2, 0);
+            p->tw4 = (T *)malloc(sizeof(T) * 2 * (size_t)n);
+            for (int64_t k1 = 0; k1 < p->n1; k1++)
+                for (int64_t b = 0; b < p->n2; b++) {
+                    double a = -2.0 * TPFFT_PI * (double)(k1 * b) / (double)n;
+                    p->tw4[k1 * p->n2 + b] = (T)cos(a);
+                    p->tw4[n + k1 * p->n2 + b] = (T)sin(a);
+                }
+        }
+    }
+    return p;
+}
+
+/* The plan of a length-n transform along an axis. */
+static PLAN *F(tp_fft_plan_new)(int64_t n) { return F(tpfft_make)(n, 1); }
+
+/* The plan of the last axis of a real transform: for even n its complex half too. */
+static PLAN *F(tp_fft_plan_real_new)(int64_t n)
+{
+    PLAN *p = F(tpfft_make)(n, n % 2 == 1);
+    if (n % 2 == 0 && n >= 2) {
+        const int64_t h = n / 2;
+        p->half = F(tpfft_make)(h, 1);
+        p->rtw = (T *)malloc(sizeof(T) * 2 * (size_t)(h + 1));
+        for (int64_t k = 0; k <= h; k++) {
+            double a = -2.0 * TPFFT_PI * (double)k / (double)n;
+            p->rtw[k] = (T)cos(a); p->rtw[h + 1 + k] = (T)sin(a);
+        }
+    }
+    return p;
+}
+
+/* Stockham stages on split columns: element (e, v) of a block at e L0 + v. A stage of
+ * radix r, m = (current length)/r, L = (product of earlier radices) B reads x at
+ * u + L (i + j m), j < r, writes y at u + L (r i + k) = twiddle_k(i) DFT_r_k; the inner
+ * loop runs over the L contiguous u, so it vectorises for any stage. */
+#define TPFFT_STAGE_HEAD(R)                                                              \
+    for (int64_t i = 0; i < m; i++) {                                                    \
+        const T *t = tw + 2 * (R - 1) * i;                                               \
+        const T *restrict x0r = xr + L * i, *restrict x0i = xi + L * i;                  \
+        T *restrict y0r = yr + L * R * i, *restrict y0i = yi + L * R * i;                \
+        (void)t; (void)x0r; (void)x0i; (void)y0r; (void)y0i;
+#define TPFFT_OUT(k, br, bi)                                                             \
+    y0r[u + (k) * L] = (br) * t[2 * (k) - 2] - (bi) * t[2 * (k) - 1];                   \
+    y0i[u + (k) * L] = (br) * t[2 * (k) - 1] + (bi) * t[2 * (k) - 2];
+
+static void F(tpfft_r2)(int64_t m, int64_t L, const T *tw, const T *xr, const T *xi,
+                        T *yr, T *yi)
+{
+    TPFFT_STAGE_HEAD(2)
+        _Pragma("omp simd")
+        for (int64_t u = 0; u < L; u++) {
+            T a0r = x0r[u], a0i = x0i[u], a1r = x0r[u + m * L], a1i = x0i[u + m * L];
+            y0r[u] = a0r + a1r; y0i[u] = a0i + a1i;
+            TPFFT_OUT(1, a0r - a1r, a0i - a1i)
+        }
+    }
+}
+
+static void F(tpfft_r4)(int64_t m, int64_t L, const T *tw, const T *xr, const T *xi,
+                        T *yr, T *yi)
+{
+    TPFFT_STAGE_HEAD(4)
+        _Pragma("omp simd")
+        for (int64_t u = 0; u < L; u++) {
+            T a0r = x0r[u], a0i = x0i[u], a1r = x0r[u + m * L], a1i = x0i[u + m * L];
+            T a2r = x0r[u + 2 * m * L], a2i = x0i[u + 2 * m * L];
+            T a3r = x0r[u + 3 * m * L], a3i = x0i[u + 3 * m * L];
+            T t0r = a0r + a2r, t0i = a0i + a2i, t1r = a0r - a2r, t1i = a0i - a2i;
+            T t2r = a1r + a3r, t2i = a1i + a3i;
+            T t3r = a1i - a3i, t3i = a3r - a1r; /* -i (a1 - a3) */
+            y0r[u] = t0r + t2r; y0i[u] = t0i + t2i;
+            TPFFT_OUT(1, t1r + t3r, t1i + t3i)
+            TPFFT_OUT(2, t0r - t2r, t0i - t2i)
+            TPFFT_OUT(3, t1r - t3r, t1i - t3i)
+        }
+    }
+}
+
+static void F(tpfft_r3)(int64_t m, int64_t L, const T *tw, const T *xr, const T *xi,
+                        T *yr, T *yi)
+{
+    const T c3 = (T)-0.5, s3 = (T)0.86602540378443864676;
+    TPFFT_STAGE_HEAD(3)
+        _Pragma("omp simd")
+        for (int64_t u = 0; u < L; u++) {
+            T a0r = x0r[u], a0i = x0i[u], a1r = x0r[u + m * L], a1i = x0i[u + m * L];
+            T a2r = x0r[u + 2 * m * L], a2i = x0i[u + 2 * m * L];
+            T t1r = a1r + a2r, t1i = a1i + a2i, t2r = a1r - a2r, t2i = a1i - a2i;
+            T m1r = a0r + c3 * t1r, m1i = a0i + c3 * t1i;
+            T m2r = s3 * t2i, m2i = -s3 * t2r; /* -i s (a1 - a2) */
+            y0r[u] = a0r + t1r; y0i[u] = a0i + t1i;
+            TPFFT_OUT(1, m1r + m2r, m1i + m2i)
+            TPFFT_OUT(2, m1r - m2r, m1i - m2i)
+        }
+    }
+}
+
+static void F(tpfft_r5)(int64_t m, int64_t L, const T *tw, const T *xr, const T *xi,
+                        T *yr, T *yi)
+{
+    const T c51 = (T)0.30901699437494742410, c52 = (T)-0.80901699437494742410;
+    const T s51 = (T)0.95105651629515357212, s52 = (T)0.58778525229247312917;
+    TPFFT_STAGE_HEAD(5)
+        _Pragma("omp simd")
+        for (int64_t u = 0; u < L; u++) {
+            T a0r = x0r[u], a0i = x0i[u], a1r = x0r[u + m * L], a1i = x0i[u + m * L];
+            T a2r = x0r[u + 2 * m * L], a2i = x0i[u + 2 * m * L];
+            T a3r = x0r[u + 3 * m * L], a3i = x0i[u + 3 * m * L];
+            T a4r = x0r[u + 4 * m * L], a4i = x0i[u + 4 * m * L];
+            T t1r = a1r + a4r, t1i = a1i + a4i, t2r = a2r + a3r, t2i = a2i + a3i;
+            T t3r = a1r - a4r, t3i = a1i - a4i, t4r = a2r - a3r, t4i = a2i - a3i;
+            T m1r = a0r + c51 * t1r + c52 * t2r, m1i = a0i + c51 * t1i + c52 * t2i;
+            T m2r = a0r + c52 * t1r + c51 * t2r, m2i = a0i + c52 * t1i + c51 * t2i;
+            T u1r = s51 * t3r + s52 * t4r, u1i = s51 * t3i + s52 * t4i;
+            T u2r = s52 * t3r - s51 * t4r, u2i = s52 * t3i - s51 * t4i;
+            y0r[u] = a0r + t1r + t2r; y0i[u] = a0i + t1i + t2i;
+            TPFFT_OUT(1, m1r + u1i, m1i - u1r)
+            TPFFT_OUT(4, m1r - u1i, m1i + u1r)
+            TPFFT_OUT(2, m2r + u2i, m2i - u2r)
+            TPFFT_OUT(3, m2r - u2i, m2i + u2r)
+        }
+    }
+}
+
+/* Forward transforms of the B split columns *re, *im (n B values each, column v of
+ * element e at e B + v); w: tpfft_work values. On return *re, *im point at the result:
+ * the arrays given or two inside w. An unscaled inverse is the same call with re and
+ * im swapped (conj(FFT(conj x)) = swap(FFT(swap x)) for split values). */
+static void F(tpfft_block)(const PLAN *p, int64_t B, T **re, T **im, T *w)
+{
+    const int64_t n = p->n;
+    if (p->m) {
+        const int64_t m = p->m, nb = n * B;
+        T *ar = w, *ai = w + m * B, *sw = w + 2 * m * B, *cr = *re, *ci = *im;
+        for (int64_t j = 0; j < n; j++) {
+            const T wr = p->chirp[2 * j], wi = p->chirp[2 * j + 1];
+            _Pragma("omp simd")
+            for (int64_t v = 0; v < B; v++) {
+                T xr = cr[j * B + v], xi = ci[j * B + v];
+                ar[j * B + v] = xr * wr - xi * wi; ai[j * B + v] = xr * wi + xi * wr;
+            }
+        }
+        memset(ar + nb, 0, sizeof(T) * (size_t)((m - n) * B));
+        memset(ai + nb, 0, sizeof(T) * (size_t)((m - n) * B));
+        T *br = ar, *bi = ai;
+        F(tpfft_block)(p->sub, B, &br, &bi, sw);
+        /* times the filter's transform (scaled by 1/m), into a, then the inverse */
+        for (int64_t j = 0; j < m; j++) {
+            const T fr = p->filt[j], fi = p->filt[m + j];
+            _Pragma("omp simd")
+            for (int64_t v = 0; v < B; v++) {
+                T xr = br[j * B + v], xi = bi[j * B + v];
+                ar[j * B + v] = xr * fr - xi * fi; ai[j * B + v] = xr * fi + xi * fr;
+            }
+        }
+        br = ar; bi = ai;
+        F(tpfft_block)(p->sub, B, &bi, &br, sw);
+        for (int64_t k = 0; k < n; k++) {
+            const T wr = p->chirp[2 * k], wi = p->chirp[2 * k + 1];
+            _Pragma("omp simd")
+            for (int64_t v = 0; v < B; v++) {
+                T xr = br[k * B + v], xi = bi[k * B + v];
+                cr[k * B + v] = xr * wr - xi * wi; ci[k * B + v] = xr * wi + xi * wr;
+            }
+        }
+        return;
+    }
+    T *xr = *re, *xi = *im, *yr = w, *yi = w + n * B;
+    int64_t ncur = n, L = B;
+    for (int st = 0; st < p->nst; st++) {
+        const int r = p->rad[st];
+        const int64_t mm = ncur / r;
+        const T *tw = p->tw + 2 * p->off[st];
+        if (r == 4) F(tpfft_r4)(mm, L, tw, xr, xi, yr, yi);
+        else if (r == 2) F(tpfft_r2)(mm, L, tw, xr, xi, yr, yi);
+        else if (r == 3) F(tpfft_r3)(mm, L, tw, xr, xi, yr, yi);
+        else F(tpfft_r5)(mm, L, tw, xr, xi, yr, yi);
+        T *t = xr; xr = yr; yr = t;
+        t = xi; xi = yi; yi = t;
+        ncur = mm; L *= r;
+    }
+    *re = xr; *im = xi;
+}
+
+/* The real-FFT post-pass: Z (split, element (k, v) at k zs + v, k < n/2) is the complex
+ * FFT of the even/odd pairs of B real lines of even length n; writes their n/2+1
+ * frequencies to y (interleaved, line v at y + 2 v ys). */
+static void F(tpfft_r2c_post)(const PLAN *p, const T *zr, const T *zi, int64_t zs,
+                              int64_t B, T *y, int64_t ys)
+{
+    const int64_t h = p->n / 2;
+    for (int64_t k = 0; k <= h; k++) {
+        const int64_t kk = k % h, kc = (h - k) % h;
+        const T wr = p->rtw[k], wi = p->rtw[h + 1 + k], half = (T)0.5;
+        for (int64_t v = 0; v < B; v++) {
+            T a = zr[kk * zs + v], b = zi[kk * zs + v];
+            T c = zr[kc * zs + v], d = zi[kc * zs + v];
+            T er = half * (a + c), ei = half * (b - d), orr = half * (b + d), oi = half * (c - a);
+            y[2 * (v * ys + k)] = er + (wr * orr - wi * oi);
+            y[2 * (v * ys + k) + 1] = ei + (wr * oi + wi * orr);
+        }
+    }
+}
+
+/* The inverse real-FFT pre-pass: from B lines of n/2+1 frequencies x (interleaved, line
+ * v at x + 2 v xs), the spectrum Z (split as above) whose unscaled inverse FFT of length
+ * n/2 holds n times the real lines' even/odd pairs. The imaginary parts of the zero and
+ * n/2 frequencies are ignored, as in NumPy. */
+static void F(tpfft_c2r_pre)(const PLAN *p, const T *x, int64_t xs, int64_t B, T *zr,
+                             T *zi, int64_t zs)
+{
+    const int64_t h = p->n / 2;
+    for (int64_t k = 0; k < h; k++) {
+        const T wr = p->rtw[k], wi = p->rtw[h + 1 + k], keep = k ? (T)1 : (T)0;
+        for (int64_t v = 0; v < B; v++) {
+            T pr = x[2 * (v * xs + k)], pi = keep * x[2 * (v * xs + k) + 1];
+            T rr = x[2 * (v * xs + h - k)], ri = keep * x[2 * (v * xs + h - k) + 1];
+            T sr = pr + rr, si = pi - ri, dr = pr - rr, di = pi + ri;
+            T qr = dr * wr + di * wi, qi = di * wr - dr * wi; /* (X_k - conj X_{h-k}) conj w^k */
+            zr[k * zs + v] = sr - qi; zi[k * zs + v] = si + qr;
+        }
+    }
+}
+
+/* Complex values to a split block and back: element (j, v), j < rows, v < bw, of the
+ * interleaved array at c[2 (j stride + v lstep)], of the block at j bw + v; sw = 1 swaps
+ * re and im (inverse transforms). Unit lstep (adjacent columns) and unit stride (whole
+ * lines, transposed on the way) get loops of contiguous accesses. */
+static void F(tpfft_split)(const T *c, int64_t rows, int64_t bw, int64_t stride,
+                           int64_t lstep, int sw, T *restrict re, T *restrict im)
+{
+    const T *a = c + sw, *b = c + 1 - sw;
+    if (lstep == 1) {
+        for (int64_t j = 0; j < rows; j++) {
+            const T *ra = a + 2 * j * stride, *rb = b + 2 * j * stride;
+            _Pragma("omp simd")
+            for (int64_t v = 0; v < bw; v++) { re[j * bw + v] = ra[2 * v]; im[j * bw + v] = rb[2 * v]; }
+        }
+    } else {
+        /* whole lines: element order, so the block is written contiguously and each
+         * line read as a stream */
+        for (int64_t j = 0; j < rows; j++)
+            for (int64_t v = 0; v < bw; v++) {
+                re[j * bw + v] = a[2 * (v * lstep + j * stride)];
+                im[j * bw + v] = b[2 * (v * lstep + j * stride)];
+            }
+    }
+}
+
+static void F(tpfft_merge)(T *c, int64_t rows, int64_t bw, int64_t stride, int64_t lstep,
+                           int sw, const T *restrict re, const T *restrict im, T scale)
+{
+    T *a = c + sw, *b = c + 1 - sw;
+    if (lstep == 1) {
+        for (int64_t j = 0; j < rows; j++) {
+            T *ra = a + 2 * j * stride, *rb = b + 2 * j * stride;
+            _Pragma("omp simd")
+            for (int64_t v = 0; v < bw; v++) {
+                ra[2 * v] = re[j * bw + v] * scale; rb[2 * v] = im[j * bw + v] * scale;
+            }
+        }
+    } else {
+        for (int64_t j = 0; j < rows; j++)
+            for (int64_t v = 0; v < bw; v++) {
+                a[2 * (v * lstep + j * stride)] = re[j * bw + v] * scale;
+                b[2 * (v * lstep + j * stride)] = im[j * bw + v] * scale;
+            }
+    }
+}
+
+/* Length-n transform of one line by the four-step method (n = n1 n2): n2 columns of
+ * length n1 (x at n2 a + b), the twiddles w_n^(k1 b), then n1 rows of length n2 written
+ * transposed to k1 + n1 k2; blocks of columns and of rows in parallel. src and dst may
+ * be the same; inverse: unscaled inverse; the result times scale. */
+static void F(tpfft_fourstep)(const PLAN *p, const T *src, T *dst, int inverse, T scale)
+{
+    const int64_t n = p->n, n1 = p->n1, n2 = p->n2, B = 8;
+    const int64_t nb1 = (n2 + B - 1) / B, nb2 = (n1 + B - 1) / B, big = n1 > n2 ? n1 : n2;
+    const int64_t wk1 = F(tpfft_work)(p->p1, B), wk2 = F(tpfft_work)(p->p2, B);
+    const int64_t wn = 2 * big * B + (wk1 > wk2 ? wk1 : wk2);
+    const int sw = inverse ? 1 : 0;
+    T *mid = (T *)malloc(sizeof(T) * 2 * (size_t)n);
+    for (int pass = 0; pass < 2; pass++) {
+        const int64_t nb = pass ? nb2 : nb1;
+        const int team = tp_par_team(nb);
+        _Pragma("omp parallel num_threads(team)")
+        {
+            T *buf = (T *)malloc(sizeof(T) * (size_t)wn);
+            _Pragma("omp for schedule(static) nowait")
+            for (int64_t blk = 0; blk < nb; blk++) {
+                const int64_t c0 = blk * B;
+                T *re = buf, *im = buf + big * B;
+                if (!pass) {
+                    const int64_t bw = n2 - c0 < B ? n2 - c0 : B;
+                    F(tpfft_split)(src + 2 * c0, n1, bw, n2, 1, sw, re, im);
+                    F(tpfft_block)(p->p1, bw, &re, &im, buf + 2 * big * B);
+                    for (int64_t k1 = 0; k1 < n1; k1++) {
+                        const T *wr = p->tw4 + k1 * n2 + c0, *wi = wr + n;
+                        T *o = mid + 2 * (k1 * n2 + c0);
+                        for (int64_t v = 0; v < bw; v++) {
+                            T xr = re[k1 * bw + v], xi = im[k1 * bw + v];
+                            o[2 * v] = xr * wr[v] - xi * wi[v];
+                            o[2 * v + 1] = xr * wi[v] + xi * wr[v];
+                        }
+                    }
+                } else {
+                    const int64_t bw = n1 - c0 < B ? n1 - c0 : B;
+                    F(tpfft_split)(mid + 2 * c0 * n2, n2, bw, 1, n2, 0, re, im);
+                    F(tpfft_block)(p->p2, bw, &re, &im, buf + 2 * big * B);
+                    F(tpfft_merge)(dst + 2 * c0, n2, bw, n1, 1, sw, re, im, scale);
+                }
+            }
+            free(buf);
+            tp_par_arrive();
+        }
+    }
+    free(mid);
+}
+
+
+/* Lines of a transform, blocks of them at once (every kind shares the blocking and the
+ * threads; only how a block is read and written differs):
+ *   C2C: complex src to dst (may be the same), length p->n along an axis with `inner`
+ *        values after it; R2C: real lines of p->n to lines of p->n/2+1 (inner 1);
+ *   C2R: lines of p->n/2+1 to real lines of p->n, times scale.
+ * q: the plan the blocks run (p->half for real transforms of even length, else p). */
+static void F(tpfft_lines)(int kind, const PLAN *p, const T *src, T *dst, int64_t lines,
+                           int64_t inner, int inverse, T scale)
+{
+    const int64_t n = p->n, h = n / 2 + 1;
+    const PLAN *q = kind != TPFFT_C2C && p->half ? p->half : p;
+    const int64_t len = q->n, B = F(tpfft_width)(q);
+    const int64_t per = (inner == 1 ? lines + B - 1 : inner + B - 1) / B;
+    const int64_t nblk = (inner == 1 ? 1 : lines / inner) * per;
+    const int64_t wn = 2 * len * B + F(tpfft_work)(q, B);
+    const int sw = inverse ? 1 : 0;
+    const int team = tp_par_team(nblk * len * B >= 16384 ? nblk : 1);
+    _Pragma("omp parallel num_threads(team)")
+    {
+        T *buf = (T *)malloc(sizeof(T) * (size_t)wn);
+        _Pragma("omp for schedule(static) nowait")
+        for (int64_t blk = 0; blk < nblk; blk++) {
+            const int64_t c0 = (blk % per) * B, o = blk / per;
+            const int64_t bw = (inner == 1 ? lines : inner) - c0 < B
+                ? (inner == 1 ? lines : inner) - c0 : B;
+            /* base: line v's first element, stride: between its elements */
+            const int64_t base = inner == 1 ? c0 * n : o * n * inner + c0;
+            const int64_t lstep = inner == 1 ? n : 1, stride = inner;
+            T *re = buf, *im = buf + len * B;
+            if (kind == TPFFT_C2C) {
+                F(tpfft_split)(src + 2 * base, n, bw, stride, lstep, sw, re, im);
+            } else if (kind == TPFFT_R2C) {
+                const int64_t step = q == p ? 1 : 2;
+                for (int64_t j = 0; j < len; j++)
+                    for (int64_t v = 0; v < bw; v++) {
+                        const T *e = src + (c0 + v) * n + j * step;
+                        re[j * bw + v] = e[0]; im[j * bw + v] = q == p ? (T)0 : e[1];
+                    }
+            } else if (q != p) {
+                F(tpfft_c2r_pre)(p, src + 2 * c0 * h, h, bw, im, re, bw);
+            } else {
+                for (int64_t j = 0; j < n; j++)
+                    for (int64_t v = 0; v < bw; v++) {
+                        const T *e = src + 2 * ((c0 + v) * h + (j < h ? j : n - j));
+                        /* Hermitian extension, re and im swapped for the inverse */
+                        im[j * bw + v] = e[0]; re[j * bw + v] = j < h ? e[1] : -e[1];
+                    }
+            }
+            F(tpfft_block)(q, bw, &re, &im, buf + 2 * len * B);
+            if (kind == TPFFT_C2C) {
+                F(tpfft_merge)(dst + 2 * base, n, bw, stride, lstep, sw, re, im, scale);
+            } else if (kind == TPFFT_R2C && q != p) {
+                F(tpfft_r2c_post)(p, re, im, bw, bw, dst + 2 * c0 * h, h);
+            } else if (kind == TPFFT_R2C) {
+                for (int64_t j = 0; j < h; j++)
+                    for (int64_t v = 0; v < bw; v++) {
+                        T *e = dst + 2 * ((c0 + v) * h + j);
+                        e[0] = re[j * bw + v]; e[1] = im[j * bw + v];
+                    }
+            } else {
+                /* re, im hold the swapped result: the real lines are in im */
+                const int64_t step = q == p ? 1 : 2;
+                for (int64_t j = 0; j < len; j++)
+                    for (int64_t v = 0; v < bw; v++) {
+                        T *e = dst + (c0 + v) * n + j * step;
+                        e[0] = im[j * bw + v] * scale;
+                        if (q != p) e[1] = re[j * bw + v] * scale;
+                    }
+            }
+        }
+        free(buf);
+        tp_par_arrive();
+    }
+}
+
+/* Complex transforms of src along an axis (length p->n, `inner` values after it) of
+ * `total` complex values, into dst (may be src), each value times scale. */
+static void F(tp_fft_axis)(const PLAN *p, const T *src, T *dst, int64_t total,
+                           int64_t inner, int inverse, T scale)
+{
+    const int64_t n = p->n, lines = n ? total / n : 0;
+    if (!lines) return;
+    if (inner == 1 && p->n1) {
+        for (int64_t l = 0; l < lines; l++)
+            F(tpfft_fourstep)(p, src + 2 * l * n, dst + 2 * l * n, inverse, scale);
+        return;
+    }
+    F(tpfft_lines)(TPFFT_C2C, p, src, dst, lines, inner, inverse, scale);
+}
+
+/* Complex transforms of k axes (plans[i], inners[i] values after axis i) of `batch`
+ * arrays of `size` complex values each: the arrays in parallel, all axes of one array
+ * while it stays in cache (the axes' own teams are then single threads). */
+static void F(tp_fft_batched)(PLAN *const *plans, const int64_t *inners, int k,
+                              const T *src, T *dst, int64_t batch, int64_t size,
+                              int inverse, T scale)
+{
+    const int team = tp_par_team(batch * size >= 16384 ? batch : 1);
+    _Pragma("omp parallel num_threads(team)")
+    {
+        _Pragma("omp for schedule(static) nowait")
+        for (int64_t b = 0; b < batch; b++)
+            for (int i = 0; i < k; i++)
+                F(tp_fft_axis)(plans[i], (i ? dst : src) + 2 * b * size, dst + 2 * b * size,
+                               size, inners[i], inverse, i == k - 1 ? scale : (T)1);
+        tp_par_arrive();
+    }
+}
+
+/* RFFT of the last axis: `lines` real lines of n values to lines of n/2+1. */
+static void F(tp_rfft_last)(const PLAN *p, const T *x, T *y, int64_t lines)
+{
+    const int64_t n = p->n, h = n / 2 + 1;
+    if (p->half && p->half->n1) {
+        T *z = (T *)malloc(sizeof(T) * n);
+        for (int64_t l = 0; l < lines; l++) {
+            F(tpfft_fourstep)(p->half, x + l * n, z, 0, (T)1);
+            F(tpfft_r2c_post)(p, z, z + 1, 2, 1, y + 2 * l * h, 0);
+        }
+        free(z);
+        return;
+    }
+    F(tpfft_lines)(TPFFT_R2C, p, x, y, lines, 1, 0, (T)1);
+}
+
+/* IRFFT of the last axis: lines of n/2+1 Hermitian halves to n real values, scaled. */
+static void F(tp_irfft_last)(const PLAN *p, const T *x, T *y, int64_t lines, T scale)
+{
+    const int64_t n = p->n, h = n / 2 + 1;
+    if (p->half && p->half->n1) {
+        T *z = (T *)malloc(sizeof(T) * n);
+        for (int64_t l = 0; l < lines; l++) {
+            F(tpfft_c2r_pre)(p, x + 2 * l * h, 0, 1, z, z + 1, 2);
+            F(tpfft_fourstep)(p->half, z, y + l * n, 1, scale);
+        }
+        free(z);
+        return;
+    }
+    F(tpfft_lines)(TPFFT_C2R, p, x, y, lines, 1, 1, scale);
+}
+
+#undef TPFFT_STAGE_HEAD
+#undef TPFFT_OUT
+#undef PLAN
+#undef F
+#undef T
