@@ -27,20 +27,26 @@
 #define TPFFT_PI 3.14159265358979323846264338327950288
 /* Lengths from which a single line runs the four-step method. */
 #define TPFFT_FOUR_MIN 4096
+/* Columns (rows) per block of the four-step passes; the twiddle table's order uses it. */
+#define TPFFT_FOUR_B 8
 #define TPFFT_CAT2(a, b) a##_##b
 #define TPFFT_CAT(a, b) TPFFT_CAT2(a, b)
 enum { TPFFT_C2C, TPFFT_R2C, TPFFT_C2R }; /* the kinds of tpfft_lines */
 
 #define TPFFT_T float
+#define TPFFT_I int32_t
 #define TPFFT_S f32
 #include "tp_fft_body.h"
 #undef TPFFT_T
+#undef TPFFT_I
 #undef TPFFT_S
 
 #define TPFFT_T double
+#define TPFFT_I int64_t
 #define TPFFT_S f64
 #include "tp_fft_body.h"
 #undef TPFFT_T
+#undef TPFFT_I
 #undef TPFFT_S
 
 #endif /* TP_FFT_H */

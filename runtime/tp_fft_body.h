@@ -16,9 +16,10 @@ struct PLAN {
     T *chirp, *filt;                 /* chirp interleaved (n); filt split (m re, m im) */
     int64_t n1, n2;                  /* four-step n = n1 n2 (0 when not used) */
     PLAN *p1, *p2;
-    T *tw4;                          /* w_n^(k1 b) at k1 n2 + b: n re, then n im */
+    T *tw4;                          /* w_n^(k1 b): n re, then n im (fourstep order) */
     PLAN *half;                      /* real transforms of even n: the plan of n/2 */
     T *rtw;                          /* w_n^k, k <= n/2: n/2+1 re, then n/2+1 im */
+    T *spare;                        /* a kept line buffer (see tpfft_take) */
 };
 
 static PLAN *F(tpfft_make)(int64_t n, int top);
@@ -29,7 +30,7 @@ static void F(tpfft_block)(const PLAN *p, int64_t B, T **re, T **im, T *w);
 static int64_t F(tpfft_width)(const PLAN *p)
 {
     const int64_t len = p->m ? p->m : p->n;
-    return len <= 1024 ? 8 : 4;
+    return len <= 4096 ? 8 : 4;
 }
 
 /* Values of T the block transform of B columns needs beyond its own two arrays. */
@@ -101,11 +102,14 @@ static PLAN *F(tpfft_make)(int64_t n, int top)
             p->p1 = F(tpfft_make)(p->n1, 0);
             p->p2 = F(tpfft_make)(p->n2, 0);
             p->tw4 = (T *)malloc(sizeof(T) * 2 * (size_t)n);
-            for (int64_t k1 = 0; k1 < p->n1; k1++)
-                for (int64_t b = 0; b < p->n2; b++) {
+            /* in tpfft_fourstep's order: blocks of TPFFT_FOUR_B columns b, k1-major */
+            for (int64_t b = 0; b < p->n2; b++)
+                for (int64_t k1 = 0; k1 < p->n1; k1++) {
+                    const int64_t c0 = b / TPFFT_FOUR_B * TPFFT_FOUR_B;
+                    const int64_t bw = p->n2 - c0 < TPFFT_FOUR_B ? p->n2 - c0 : TPFFT_FOUR_B;
+                    const int64_t e = c0 * p->n1 + k1 * bw + b - c0;
                     double a = -2.0 * TPFFT_PI * (double)(k1 * b) / (double)n;
-                    p->tw4[k1 * p->n2 + b] = (T)cos(a);
-                    p->tw4[n + k1 * p->n2 + b] = (T)sin(a);
+                    p->tw4[e] = (T)cos(a); p->tw4[n + e] = (T)sin(a);
                 }
         }
     }
@@ -139,62 +143,78 @@ static PLAN *F(tp_fft_plan_real_new)(int64_t n)
     for (int64_t i = 0; i < m; i++) {                                                    \
         const T *t = tw + 2 * (R - 1) * i;                                               \
         const T *restrict x0r = xr + L * i, *restrict x0i = xi + L * i;                  \
-        T *restrict y0r = yr + L * R * i, *restrict y0i = yi + L * R * i;                \
-        (void)t; (void)x0r; (void)x0i; (void)y0r; (void)y0i;
+        T *restrict y0r = yr + L * R * i, *restrict y0i = yi + L * R * i;
+/* output k of the butterfly, times its twiddle (TPFFT_OUT) or not (i = 0: all ones) */
 #define TPFFT_OUT(k, br, bi)                                                             \
     y0r[u + (k) * L] = (br) * t[2 * (k) - 2] - (bi) * t[2 * (k) - 1];                   \
     y0i[u + (k) * L] = (br) * t[2 * (k) - 1] + (bi) * t[2 * (k) - 2];
+#define TPFFT_PLAIN(k, br, bi) y0r[u + (k) * L] = (br); y0i[u + (k) * L] = (bi);
+#define TPFFT_LOOP(BODY)                                                                 \
+        if (i == 0) {                                                                    \
+            _Pragma("omp simd")                                                          \
+            for (int64_t u = 0; u < L; u++) { BODY(TPFFT_PLAIN) }                        \
+        } else {                                                                         \
+            _Pragma("omp simd")                                                          \
+            for (int64_t u = 0; u < L; u++) { BODY(TPFFT_OUT) }                          \
+        }                                                                                \
+    }
+#define TPFFT_LOAD(j) T a##j##r = x0r[u + (j) * m * L], a##j##i = x0i[u + (j) * m * L];
+
+#define TPFFT_R2(OUT)                                                                    \
+    TPFFT_LOAD(0) TPFFT_LOAD(1)                                                          \
+    y0r[u] = a0r + a1r; y0i[u] = a0i + a1i;                                              \
+    OUT(1, a0r - a1r, a0i - a1i)
+
+#define TPFFT_R4(OUT)                                                                    \
+    TPFFT_LOAD(0) TPFFT_LOAD(1) TPFFT_LOAD(2) TPFFT_LOAD(3)                              \
+    T t0r = a0r + a2r, t0i = a0i + a2i, t1r = a0r - a2r, t1i = a0i - a2i;                \
+    T t2r = a1r + a3r, t2i = a1i + a3i;                                                  \
+    T t3r = a1i - a3i, t3i = a3r - a1r; /* -i (a1 - a3) */                               \
+    y0r[u] = t0r + t2r; y0i[u] = t0i + t2i;                                              \
+    OUT(1, t1r + t3r, t1i + t3i)                                                         \
+    OUT(2, t0r - t2r, t0i - t2i)                                                         \
+    OUT(3, t1r - t3r, t1i - t3i)
+
+#define TPFFT_R3(OUT)                                                                    \
+    TPFFT_LOAD(0) TPFFT_LOAD(1) TPFFT_LOAD(2)                                            \
+    T t1r = a1r + a2r, t1i = a1i + a2i, t2r = a1r - a2r, t2i = a1i - a2i;                \
+    T m1r = a0r + c3 * t1r, m1i = a0i + c3 * t1i;                                        \
+    T m2r = s3 * t2i, m2i = -s3 * t2r; /* -i s (a1 - a2) */                              \
+    y0r[u] = a0r + t1r; y0i[u] = a0i + t1i;                                              \
+    OUT(1, m1r + m2r, m1i + m2i)                                                         \
+    OUT(2, m1r - m2r, m1i - m2i)
+
+#define TPFFT_R5(OUT)                                                                    \
+    TPFFT_LOAD(0) TPFFT_LOAD(1) TPFFT_LOAD(2) TPFFT_LOAD(3) TPFFT_LOAD(4)                \
+    T t1r = a1r + a4r, t1i = a1i + a4i, t2r = a2r + a3r, t2i = a2i + a3i;                \
+    T t3r = a1r - a4r, t3i = a1i - a4i, t4r = a2r - a3r, t4i = a2i - a3i;                \
+    T m1r = a0r + c51 * t1r + c52 * t2r, m1i = a0i + c51 * t1i + c52 * t2i;              \
+    T m2r = a0r + c52 * t1r + c51 * t2r, m2i = a0i + c52 * t1i + c51 * t2i;              \
+    T u1r = s51 * t3r + s52 * t4r, u1i = s51 * t3i + s52 * t4i;                          \
+    T u2r = s52 * t3r - s51 * t4r, u2i = s52 * t3i - s51 * t4i;                          \
+    y0r[u] = a0r + t1r + t2r; y0i[u] = a0i + t1i + t2i;                                  \
+    OUT(1, m1r + u1i, m1i - u1r)                                                         \
+    OUT(4, m1r - u1i, m1i + u1r)                                                         \
+    OUT(2, m2r + u2i, m2i - u2r)                                                         \
+    OUT(3, m2r - u2i, m2i + u2r)
 
 static void F(tpfft_r2)(int64_t m, int64_t L, const T *tw, const T *xr, const T *xi,
                         T *yr, T *yi)
 {
-    TPFFT_STAGE_HEAD(2)
-        _Pragma("omp simd")
-        for (int64_t u = 0; u < L; u++) {
-            T a0r = x0r[u], a0i = x0i[u], a1r = x0r[u + m * L], a1i = x0i[u + m * L];
-            y0r[u] = a0r + a1r; y0i[u] = a0i + a1i;
-            TPFFT_OUT(1, a0r - a1r, a0i - a1i)
-        }
-    }
+    TPFFT_STAGE_HEAD(2) TPFFT_LOOP(TPFFT_R2)
 }
 
 static void F(tpfft_r4)(int64_t m, int64_t L, const T *tw, const T *xr, const T *xi,
                         T *yr, T *yi)
 {
-    TPFFT_STAGE_HEAD(4)
-        _Pragma("omp simd")
-        for (int64_t u = 0; u < L; u++) {
-            T a0r = x0r[u], a0i = x0i[u], a1r = x0r[u + m * L], a1i = x0i[u + m * L];
-            T a2r = x0r[u + 2 * m * L], a2i = x0i[u + 2 * m * L];
-            T a3r = x0r[u + 3 * m * L], a3i = x0i[u + 3 * m * L];
-            T t0r = a0r + a2r, t0i = a0i + a2i, t1r = a0r - a2r, t1i = a0i - a2i;
-            T t2r = a1r + a3r, t2i = a1i + a3i;
-            T t3r = a1i - a3i, t3i = a3r - a1r; /* -i (a1 - a3) */
-            y0r[u] = t0r + t2r; y0i[u] = t0i + t2i;
-            TPFFT_OUT(1, t1r + t3r, t1i + t3i)
-            TPFFT_OUT(2, t0r - t2r, t0i - t2i)
-            TPFFT_OUT(3, t1r - t3r, t1i - t3i)
-        }
-    }
+    TPFFT_STAGE_HEAD(4) TPFFT_LOOP(TPFFT_R4)
 }
 
 static void F(tpfft_r3)(int64_t m, int64_t L, const T *tw, const T *xr, const T *xi,
                         T *yr, T *yi)
 {
     const T c3 = (T)-0.5, s3 = (T)0.86602540378443864676;
-    TPFFT_STAGE_HEAD(3)
-        _Pragma("omp simd")
-        for (int64_t u = 0; u < L; u++) {
-            T a0r = x0r[u], a0i = x0i[u], a1r = x0r[u + m * L], a1i = x0i[u + m * L];
-            T a2r = x0r[u + 2 * m * L], a2i = x0i[u + 2 * m * L];
-            T t1r = a1r + a2r, t1i = a1i + a2i, t2r = a1r - a2r, t2i = a1i - a2i;
-            T m1r = a0r + c3 * t1r, m1i = a0i + c3 * t1i;
-            T m2r = s3 * t2i, m2i = -s3 * t2r; /* -i s (a1 - a2) */
-            y0r[u] = a0r + t1r; y0i[u] = a0i + t1i;
-            TPFFT_OUT(1, m1r + m2r, m1i + m2i)
-            TPFFT_OUT(2, m1r - m2r, m1i - m2i)
-        }
-    }
+    TPFFT_STAGE_HEAD(3) TPFFT_LOOP(TPFFT_R3)
 }
 
 static void F(tpfft_r5)(int64_t m, int64_t L, const T *tw, const T *xr, const T *xi,
@@ -202,26 +222,7 @@ static void F(tpfft_r5)(int64_t m, int64_t L, const T *tw, const T *xr, const T 
 {
     const T c51 = (T)0.30901699437494742410, c52 = (T)-0.80901699437494742410;
     const T s51 = (T)0.95105651629515357212, s52 = (T)0.58778525229247312917;
-    TPFFT_STAGE_HEAD(5)
-        _Pragma("omp simd")
-        for (int64_t u = 0; u < L; u++) {
-            T a0r = x0r[u], a0i = x0i[u], a1r = x0r[u + m * L], a1i = x0i[u + m * L];
-            T a2r = x0r[u + 2 * m * L], a2i = x0i[u + 2 * m * L];
-            T a3r = x0r[u + 3 * m * L], a3i = x0i[u + 3 * m * L];
-            T a4r = x0r[u + 4 * m * L], a4i = x0i[u + 4 * m * L];
-            T t1r = a1r + a4r, t1i = a1i + a4i, t2r = a2r + a3r, t2i = a2i + a3i;
-            T t3r = a1r - a4r, t3i = a1i - a4i, t4r = a2r - a3r, t4i = a2i - a3i;
-            T m1r = a0r + c51 * t1r + c52 * t2r, m1i = a0i + c51 * t1i + c52 * t2i;
-            T m2r = a0r + c52 * t1r + c51 * t2r, m2i = a0i + c52 * t1i + c51 * t2i;
-            T u1r = s51 * t3r + s52 * t4r, u1i = s51 * t3i + s52 * t4i;
-            T u2r = s52 * t3r - s51 * t4r, u2i = s52 * t3i - s51 * t4i;
-            y0r[u] = a0r + t1r + t2r; y0i[u] = a0i + t1i + t2i;
-            TPFFT_OUT(1, m1r + u1i, m1i - u1r)
-            TPFFT_OUT(4, m1r - u1i, m1i + u1r)
-            TPFFT_OUT(2, m2r + u2i, m2i - u2r)
-            TPFFT_OUT(3, m2r - u2i, m2i + u2r)
-        }
-    }
+    TPFFT_STAGE_HEAD(5) TPFFT_LOOP(TPFFT_R5)
 }
 
 /* Forward transforms of the B split columns *re, *im (n B values each, column v of
@@ -286,12 +287,12 @@ static void F(tpfft_block)(const PLAN *p, int64_t B, T **re, T **im, T *w)
 
 /* The real-FFT post-pass: Z (split, element (k, v) at k zs + v, k < n/2) is the complex
  * FFT of the even/odd pairs of B real lines of even length n; writes their n/2+1
- * frequencies to y (interleaved, line v at y + 2 v ys). */
+ * frequencies k0 <= k < k1 (of 0..n/2) to y (interleaved, line v at y + 2 v ys). */
 static void F(tpfft_r2c_post)(const PLAN *p, const T *zr, const T *zi, int64_t zs,
-                              int64_t B, T *y, int64_t ys)
+                              int64_t B, T *y, int64_t ys, int64_t k0, int64_t k1)
 {
     const int64_t h = p->n / 2;
-    for (int64_t k = 0; k <= h; k++) {
+    for (int64_t k = k0; k < k1; k++) {
         const int64_t kk = k % h, kc = (h - k) % h;
         const T wr = p->rtw[k], wi = p->rtw[h + 1 + k], half = (T)0.5;
         for (int64_t v = 0; v < B; v++) {
@@ -306,13 +307,14 @@ static void F(tpfft_r2c_post)(const PLAN *p, const T *zr, const T *zi, int64_t z
 
 /* The inverse real-FFT pre-pass: from B lines of n/2+1 frequencies x (interleaved, line
  * v at x + 2 v xs), the spectrum Z (split as above) whose unscaled inverse FFT of length
- * n/2 holds n times the real lines' even/odd pairs. The imaginary parts of the zero and
+ * n/2 holds n times the real lines' even/odd pairs (its values k0 <= k < k1 of 0..n/2-1).
+ * The imaginary parts of the zero and
  * n/2 frequencies are ignored, as in NumPy. */
 static void F(tpfft_c2r_pre)(const PLAN *p, const T *x, int64_t xs, int64_t B, T *zr,
-                             T *zi, int64_t zs)
+                             T *zi, int64_t zs, int64_t k0, int64_t k1)
 {
     const int64_t h = p->n / 2;
-    for (int64_t k = 0; k < h; k++) {
+    for (int64_t k = k0; k < k1; k++) {
         const T wr = p->rtw[k], wi = p->rtw[h + 1 + k], keep = k ? (T)1 : (T)0;
         for (int64_t v = 0; v < B; v++) {
             T pr = x[2 * (v * xs + k)], pi = keep * x[2 * (v * xs + k) + 1];
@@ -321,6 +323,84 @@ static void F(tpfft_c2r_pre)(const PLAN *p, const T *x, int64_t xs, int64_t B, T
             T qr = dr * wr + di * wi, qi = di * wr - dr * wi; /* (X_k - conj X_{h-k}) conj w^k */
             zr[k * zs + v] = sr - qi; zi[k * zs + v] = si + qr;
         }
+    }
+}
+
+/* A buffer of 2 p->n values: the plan's kept one when no other call holds it (a fresh
+ * 8 MiB buffer costs its page faults, more than a transform of 2^20 reads), else a new
+ * one; tpfft_give keeps it for the next call or frees it. */
+static T *F(tpfft_take)(const PLAN *p)
+{
+    T *b = __atomic_exchange_n(&((PLAN *)p)->spare, (T *)NULL, __ATOMIC_ACQUIRE);
+    return b ? b : (T *)malloc(sizeof(T) * 2 * (size_t)p->n);
+}
+
+static void F(tpfft_give)(const PLAN *p, T *b)
+{
+    T *none = NULL;
+    if (!__atomic_compare_exchange_n(&((PLAN *)p)->spare, &none, b, 0, __ATOMIC_RELEASE,
+                                     __ATOMIC_RELAXED))
+        free(b);
+}
+
+/* 8 x 8 transposes for blocks of 8 whole lines (GCC vector extensions): x[v] holds
+ * elements j0..j0+7 of line v; afterwards x[j] holds element j0+j of lines 0..7. Its own
+ * inverse. */
+typedef T F(tpfft_vec) __attribute__((vector_size(8 * sizeof(T))));
+typedef TPFFT_I F(tpfft_ivec) __attribute__((vector_size(8 * sizeof(T))));
+#define V8 F(tpfft_vec)
+#define I8 F(tpfft_ivec)
+static inline void F(tpfft_t8)(V8 *x)
+{
+    V8 s[8], t[8];
+    for (int k = 0; k < 8; k += 2) {
+        s[k] = __builtin_shuffle(x[k], x[k + 1], (I8){0, 8, 2, 10, 4, 12, 6, 14});
+        s[k + 1] = __builtin_shuffle(x[k], x[k + 1], (I8){1, 9, 3, 11, 5, 13, 7, 15});
+    }
+    for (int k = 0; k < 8; k += 4)
+        for (int q = 0; q < 2; q++) {
+            t[k + q] = __builtin_shuffle(s[k + q], s[k + q + 2], (I8){0, 1, 8, 9, 4, 5, 12, 13});
+            t[k + q + 2] = __builtin_shuffle(s[k + q], s[k + q + 2], (I8){2, 3, 10, 11, 6, 7, 14, 15});
+        }
+    for (int q = 0; q < 4; q++) {
+        x[q] = __builtin_shuffle(t[q], t[q + 4], (I8){0, 1, 2, 3, 8, 9, 10, 11});
+        x[q + 4] = __builtin_shuffle(t[q], t[q + 4], (I8){4, 5, 6, 7, 12, 13, 14, 15});
+    }
+}
+
+/* Elements j0..j0+7 of 8 interleaved lines (line v at c + 2 v lstep) to rows j0..j0+7 of
+ * a split block of width 8, and back (times scale). */
+static inline void F(tpfft_split8)(const T *c, int64_t lstep, int sw, T *re, T *im)
+{
+    V8 r[8], i[8];
+    for (int v = 0; v < 8; v++) {
+        V8 lo, hi;
+        memcpy(&lo, c + 2 * v * lstep, sizeof(V8));
+        memcpy(&hi, c + 2 * v * lstep + 8, sizeof(V8));
+        r[v] = __builtin_shuffle(lo, hi, (I8){0, 2, 4, 6, 8, 10, 12, 14});
+        i[v] = __builtin_shuffle(lo, hi, (I8){1, 3, 5, 7, 9, 11, 13, 15});
+    }
+    F(tpfft_t8)(r); F(tpfft_t8)(i);
+    for (int j = 0; j < 8; j++) {
+        memcpy(re + 8 * j, sw ? &i[j] : &r[j], sizeof(V8));
+        memcpy(im + 8 * j, sw ? &r[j] : &i[j], sizeof(V8));
+    }
+}
+
+static inline void F(tpfft_merge8)(T *c, int64_t lstep, int sw, const T *re, const T *im,
+                                   T scale)
+{
+    V8 r[8], i[8];
+    for (int j = 0; j < 8; j++) {
+        memcpy(sw ? &i[j] : &r[j], re + 8 * j, sizeof(V8));
+        memcpy(sw ? &r[j] : &i[j], im + 8 * j, sizeof(V8));
+    }
+    F(tpfft_t8)(r); F(tpfft_t8)(i);
+    for (int v = 0; v < 8; v++) {
+        V8 lo = __builtin_shuffle(r[v], i[v], (I8){0, 8, 1, 9, 2, 10, 3, 11}) * scale;
+        V8 hi = __builtin_shuffle(r[v], i[v], (I8){4, 12, 5, 13, 6, 14, 7, 15}) * scale;
+        memcpy(c + 2 * v * lstep, &lo, sizeof(V8));
+        memcpy(c + 2 * v * lstep + 8, &hi, sizeof(V8));
     }
 }
 
@@ -339,9 +419,12 @@ static void F(tpfft_split)(const T *c, int64_t rows, int64_t bw, int64_t stride,
             for (int64_t v = 0; v < bw; v++) { re[j * bw + v] = ra[2 * v]; im[j * bw + v] = rb[2 * v]; }
         }
     } else {
-        /* whole lines: element order, so the block is written contiguously and each
-         * line read as a stream */
-        for (int64_t j = 0; j < rows; j++)
+        /* whole lines: 8 x 8 tiles in registers when 8 lines are unit-stride */
+        int64_t j0 = 0;
+        if (bw == 8 && stride == 1)
+            for (; j0 + 8 <= rows; j0 += 8)
+                F(tpfft_split8)(c + 2 * j0, lstep, sw, re + 8 * j0, im + 8 * j0);
+        for (int64_t j = j0; j < rows; j++)
             for (int64_t v = 0; v < bw; v++) {
                 re[j * bw + v] = a[2 * (v * lstep + j * stride)];
                 im[j * bw + v] = b[2 * (v * lstep + j * stride)];
@@ -362,7 +445,11 @@ static void F(tpfft_merge)(T *c, int64_t rows, int64_t bw, int64_t stride, int64
             }
         }
     } else {
-        for (int64_t j = 0; j < rows; j++)
+        int64_t j0 = 0;
+        if (bw == 8 && stride == 1)
+            for (; j0 + 8 <= rows; j0 += 8)
+                F(tpfft_merge8)(c + 2 * j0, lstep, sw, re + 8 * j0, im + 8 * j0, scale);
+        for (int64_t j = j0; j < rows; j++)
             for (int64_t v = 0; v < bw; v++) {
                 a[2 * (v * lstep + j * stride)] = re[j * bw + v] * scale;
                 b[2 * (v * lstep + j * stride)] = im[j * bw + v] * scale;
@@ -372,16 +459,18 @@ static void F(tpfft_merge)(T *c, int64_t rows, int64_t bw, int64_t stride, int64
 
 /* Length-n transform of one line by the four-step method (n = n1 n2): n2 columns of
  * length n1 (x at n2 a + b), the twiddles w_n^(k1 b), then n1 rows of length n2 written
- * transposed to k1 + n1 k2; blocks of columns and of rows in parallel. src and dst may
- * be the same; inverse: unscaled inverse; the result times scale. */
+ * transposed to k1 + n1 k2; blocks of columns and of rows in parallel. Between the
+ * passes the values wait split in the order the column blocks write them (each block one
+ * contiguous run), so both passes stream through memory. src and dst may be the same;
+ * inverse: unscaled inverse; the result times scale. */
 static void F(tpfft_fourstep)(const PLAN *p, const T *src, T *dst, int inverse, T scale)
 {
-    const int64_t n = p->n, n1 = p->n1, n2 = p->n2, B = 8;
+    const int64_t n = p->n, n1 = p->n1, n2 = p->n2, B = TPFFT_FOUR_B;
     const int64_t nb1 = (n2 + B - 1) / B, nb2 = (n1 + B - 1) / B, big = n1 > n2 ? n1 : n2;
     const int64_t wk1 = F(tpfft_work)(p->p1, B), wk2 = F(tpfft_work)(p->p2, B);
     const int64_t wn = 2 * big * B + (wk1 > wk2 ? wk1 : wk2);
     const int sw = inverse ? 1 : 0;
-    T *mid = (T *)malloc(sizeof(T) * 2 * (size_t)n);
+    T *mid = F(tpfft_take)(p);
     for (int pass = 0; pass < 2; pass++) {
         const int64_t nb = pass ? nb2 : nb1;
         const int team = tp_par_team(nb);
@@ -396,18 +485,25 @@ static void F(tpfft_fourstep)(const PLAN *p, const T *src, T *dst, int inverse, 
                     const int64_t bw = n2 - c0 < B ? n2 - c0 : B;
                     F(tpfft_split)(src + 2 * c0, n1, bw, n2, 1, sw, re, im);
                     F(tpfft_block)(p->p1, bw, &re, &im, buf + 2 * big * B);
-                    for (int64_t k1 = 0; k1 < n1; k1++) {
-                        const T *wr = p->tw4 + k1 * n2 + c0, *wi = wr + n;
-                        T *o = mid + 2 * (k1 * n2 + c0);
-                        for (int64_t v = 0; v < bw; v++) {
-                            T xr = re[k1 * bw + v], xi = im[k1 * bw + v];
-                            o[2 * v] = xr * wr[v] - xi * wi[v];
-                            o[2 * v + 1] = xr * wi[v] + xi * wr[v];
-                        }
+                    /* the column block, twiddled, stays one contiguous run of mid */
+                    const T *wr = p->tw4 + c0 * n1, *wi = wr + n;
+                    T *restrict mr = mid + c0 * n1, *restrict mi = mr + n;
+                    _Pragma("omp simd")
+                    for (int64_t e = 0; e < n1 * bw; e++) {
+                        mr[e] = re[e] * wr[e] - im[e] * wi[e];
+                        mi[e] = re[e] * wi[e] + im[e] * wr[e];
                     }
                 } else {
                     const int64_t bw = n1 - c0 < B ? n1 - c0 : B;
-                    F(tpfft_split)(mid + 2 * c0 * n2, n2, bw, 1, n2, 0, re, im);
+                    for (int64_t cb = 0; cb < n2; cb += B) {
+                        const int64_t bb = n2 - cb < B ? n2 - cb : B;
+                        const T *mr = mid + cb * n1 + c0 * bb, *mi = mr + n;
+                        for (int64_t v = 0; v < bw; v++)
+                            for (int64_t u = 0; u < bb; u++) {
+                                re[(cb + u) * bw + v] = mr[v * bb + u];
+                                im[(cb + u) * bw + v] = mi[v * bb + u];
+                            }
+                    }
                     F(tpfft_block)(p->p2, bw, &re, &im, buf + 2 * big * B);
                     F(tpfft_merge)(dst + 2 * c0, n2, bw, n1, 1, sw, re, im, scale);
                 }
@@ -416,7 +512,7 @@ static void F(tpfft_fourstep)(const PLAN *p, const T *src, T *dst, int inverse, 
             tp_par_arrive();
         }
     }
-    free(mid);
+    F(tpfft_give)(p, mid);
 }
 
 
@@ -459,7 +555,7 @@ static void F(tpfft_lines)(int kind, const PLAN *p, const T *src, T *dst, int64_
                         re[j * bw + v] = e[0]; im[j * bw + v] = q == p ? (T)0 : e[1];
                     }
             } else if (q != p) {
-                F(tpfft_c2r_pre)(p, src + 2 * c0 * h, h, bw, im, re, bw);
+                F(tpfft_c2r_pre)(p, src + 2 * c0 * h, h, bw, im, re, bw, 0, n / 2);
             } else {
                 for (int64_t j = 0; j < n; j++)
                     for (int64_t v = 0; v < bw; v++) {
@@ -472,7 +568,7 @@ static void F(tpfft_lines)(int kind, const PLAN *p, const T *src, T *dst, int64_
             if (kind == TPFFT_C2C) {
                 F(tpfft_merge)(dst + 2 * base, n, bw, stride, lstep, sw, re, im, scale);
             } else if (kind == TPFFT_R2C && q != p) {
-                F(tpfft_r2c_post)(p, re, im, bw, bw, dst + 2 * c0 * h, h);
+                F(tpfft_r2c_post)(p, re, im, bw, bw, dst + 2 * c0 * h, h, 0, h);
             } else if (kind == TPFFT_R2C) {
                 for (int64_t j = 0; j < h; j++)
                     for (int64_t v = 0; v < bw; v++) {
@@ -491,6 +587,25 @@ static void F(tpfft_lines)(int kind, const PLAN *p, const T *src, T *dst, int64_
             }
         }
         free(buf);
+        tp_par_arrive();
+    }
+}
+
+/* One line's real-FFT post-pass (c2r = 0: the n/2 complex values z to the n/2+1 of y)
+ * or pre-pass (c2r = 1: the n/2+1 values z to the n/2 of y), `count` outputs in parallel
+ * chunks. */
+static void F(tpfft_pairs)(const PLAN *p, const T *z, T *y, int64_t count, int c2r)
+{
+    const int64_t chunk = 16384, nc = (count + chunk - 1) / chunk;
+    const int team = tp_par_team(nc);
+    _Pragma("omp parallel num_threads(team)")
+    {
+        _Pragma("omp for schedule(static) nowait")
+        for (int64_t c = 0; c < nc; c++) {
+            const int64_t k0 = c * chunk, k1 = k0 + chunk < count ? k0 + chunk : count;
+            if (c2r) F(tpfft_c2r_pre)(p, z, 0, 1, y, y + 1, 2, k0, k1);
+            else F(tpfft_r2c_post)(p, z, z + 1, 2, 1, y, 0, k0, k1);
+        }
         tp_par_arrive();
     }
 }
@@ -534,12 +649,12 @@ static void F(tp_rfft_last)(const PLAN *p, const T *x, T *y, int64_t lines)
 {
     const int64_t n = p->n, h = n / 2 + 1;
     if (p->half && p->half->n1) {
-        T *z = (T *)malloc(sizeof(T) * n);
+        T *z = F(tpfft_take)(p); /* n values are used */
         for (int64_t l = 0; l < lines; l++) {
             F(tpfft_fourstep)(p->half, x + l * n, z, 0, (T)1);
-            F(tpfft_r2c_post)(p, z, z + 1, 2, 1, y + 2 * l * h, 0);
+            F(tpfft_pairs)(p, z, (T *)(y + 2 * l * h), h, 0);
         }
-        free(z);
+        F(tpfft_give)(p, z);
         return;
     }
     F(tpfft_lines)(TPFFT_R2C, p, x, y, lines, 1, 0, (T)1);
@@ -550,12 +665,12 @@ static void F(tp_irfft_last)(const PLAN *p, const T *x, T *y, int64_t lines, T s
 {
     const int64_t n = p->n, h = n / 2 + 1;
     if (p->half && p->half->n1) {
-        T *z = (T *)malloc(sizeof(T) * n);
+        T *z = F(tpfft_take)(p); /* n values are used */
         for (int64_t l = 0; l < lines; l++) {
-            F(tpfft_c2r_pre)(p, x + 2 * l * h, 0, 1, z, z + 1, 2);
+            F(tpfft_pairs)(p, x + 2 * l * h, z, h - 1, 1);
             F(tpfft_fourstep)(p->half, z, y + l * n, 1, scale);
         }
-        free(z);
+        F(tpfft_give)(p, z);
         return;
     }
     F(tpfft_lines)(TPFFT_C2R, p, x, y, lines, 1, 1, scale);
@@ -563,6 +678,15 @@ static void F(tp_irfft_last)(const PLAN *p, const T *x, T *y, int64_t lines, T s
 
 #undef TPFFT_STAGE_HEAD
 #undef TPFFT_OUT
+#undef TPFFT_PLAIN
+#undef TPFFT_LOOP
+#undef TPFFT_LOAD
+#undef TPFFT_R2
+#undef TPFFT_R3
+#undef TPFFT_R4
+#undef TPFFT_R5
+#undef V8
+#undef I8
 #undef PLAN
 #undef F
 #undef T
