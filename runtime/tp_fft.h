@@ -2,8 +2,8 @@
  *
  * A plan per length: lengths 2^a 3^b 5^c run a Stockham autosort transform (decimation
  * in frequency, radix 4/2/3/5 stages, no bit reversal, twiddles computed in double once
- * per plan); any other length runs Bluestein's chirp-z through a power-of-two plan of at
- * least 2n-1 points (chirp and filter spectrum made once per plan). Plans live as long
+ * per plan); any other length runs Bluestein's chirp-z through a plan of the least
+ * 2^a 3^b 5^c >= 2n-1 points (chirp and filter spectrum made once per plan). Plans live as long
  * as the module (cached in the kernel).
  *
  * Speed comes from running several transforms at once: a block of B lines (or of B

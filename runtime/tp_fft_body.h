@@ -11,7 +11,7 @@ struct PLAN {
     int nst, rad[64];                /* Stockham stages (nst = 0 for Bluestein) */
     int64_t off[64];
     T *tw;                           /* per stage, per i: r-1 interleaved twiddles */
-    int64_t m;                       /* Bluestein: power-of-two length, else 0 */
+    int64_t m;                       /* Bluestein: convolution length, else 0 */
     PLAN *sub;
     T *chirp, *filt;                 /* chirp interleaved (n); filt split (m re, m im) */
     int64_t n1, n2;                  /* four-step n = n1 n2 (0 when not used) */
@@ -50,8 +50,15 @@ static PLAN *F(tpfft_make)(int64_t n, int top)
     while (r > 1 && r % 5 == 0) { p->rad[p->nst++] = 5; r /= 5; }
     if (r > 1) {
         /* Bluestein: X_k = c_k sum_j (x_j c_j) conj(c_{k-j}), c_j = exp(-i pi j^2/n) */
+        /* the convolution's length: the least 2^a 3^b 5^c >= 2n - 1 */
         int64_t m = 1;
         while (m < 2 * n - 1) m *= 2;
+        for (int64_t p5 = 1; p5 < m; p5 *= 5)
+            for (int64_t p3 = p5; p3 < m; p3 *= 3) {
+                int64_t c = p3;
+                while (c < 2 * n - 1) c *= 2;
+                if (c < m) m = c;
+            }
         p->nst = 0; p->m = m;
         p->sub = F(tpfft_make)(m, 0);
         p->chirp = (T *)malloc(sizeof(T) * 2 * (size_t)n);
@@ -412,7 +419,18 @@ static void F(tpfft_split)(const T *c, int64_t rows, int64_t bw, int64_t stride,
                            int64_t lstep, int sw, T *restrict re, T *restrict im)
 {
     const T *a = c + sw, *b = c + 1 - sw;
-    if (lstep == 1) {
+    if (lstep == 1 && bw == 8) {
+        /* 8 adjacent columns: each row is two vectors to deinterleave */
+        for (int64_t j = 0; j < rows; j++) {
+            V8 lo, hi, r, i;
+            memcpy(&lo, c + 2 * j * stride, sizeof(V8));
+            memcpy(&hi, c + 2 * j * stride + 8, sizeof(V8));
+            r = __builtin_shuffle(lo, hi, (I8){0, 2, 4, 6, 8, 10, 12, 14});
+            i = __builtin_shuffle(lo, hi, (I8){1, 3, 5, 7, 9, 11, 13, 15});
+            memcpy(re + 8 * j, sw ? &i : &r, sizeof(V8));
+            memcpy(im + 8 * j, sw ? &r : &i, sizeof(V8));
+        }
+    } else if (lstep == 1) {
         for (int64_t j = 0; j < rows; j++) {
             const T *ra = a + 2 * j * stride, *rb = b + 2 * j * stride;
             _Pragma("omp simd")
@@ -436,7 +454,17 @@ static void F(tpfft_merge)(T *c, int64_t rows, int64_t bw, int64_t stride, int64
                            int sw, const T *restrict re, const T *restrict im, T scale)
 {
     T *a = c + sw, *b = c + 1 - sw;
-    if (lstep == 1) {
+    if (lstep == 1 && bw == 8) {
+        for (int64_t j = 0; j < rows; j++) {
+            V8 r, i, lo, hi;
+            memcpy(sw ? &i : &r, re + 8 * j, sizeof(V8));
+            memcpy(sw ? &r : &i, im + 8 * j, sizeof(V8));
+            lo = __builtin_shuffle(r, i, (I8){0, 8, 1, 9, 2, 10, 3, 11}) * scale;
+            hi = __builtin_shuffle(r, i, (I8){4, 12, 5, 13, 6, 14, 7, 15}) * scale;
+            memcpy(c + 2 * j * stride, &lo, sizeof(V8));
+            memcpy(c + 2 * j * stride + 8, &hi, sizeof(V8));
+        }
+    } else if (lstep == 1) {
         for (int64_t j = 0; j < rows; j++) {
             T *ra = a + 2 * j * stride, *rb = b + 2 * j * stride;
             _Pragma("omp simd")
@@ -637,9 +665,10 @@ static void F(tp_fft_batched)(PLAN *const *plans, const int64_t *inners, int k,
     {
         _Pragma("omp for schedule(static) nowait")
         for (int64_t b = 0; b < batch; b++)
-            for (int i = 0; i < k; i++)
-                F(tp_fft_axis)(plans[i], (i ? dst : src) + 2 * b * size, dst + 2 * b * size,
-                               size, inners[i], inverse, i == k - 1 ? scale : (T)1);
+            for (int i = k - 1; i >= 0; i--) /* the contiguous lines first: a stream */
+                F(tp_fft_axis)(plans[i], (i < k - 1 ? dst : src) + 2 * b * size,
+                               dst + 2 * b * size, size, inners[i], inverse,
+                               i == 0 ? scale : (T)1);
         tp_par_arrive();
     }
 }
