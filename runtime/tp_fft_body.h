@@ -13,7 +13,7 @@ struct PLAN {
     T *tw;                           /* per stage, per i: r-1 interleaved twiddles */
     int64_t m;                       /* Bluestein: convolution length, else 0 */
     PLAN *sub;
-    T *chirp, *filt;                 /* chirp interleaved (n); filt split (m re, m im) */
+    T *chirp, *filt;                 /* split: n (m) re, then n (m) im */
     int64_t n1, n2;                  /* four-step n = n1 n2 (0 when not used) */
     PLAN *p1, *p2;
     T *tw4;                          /* w_n^(k1 b): n re, then n im (fourstep order) */
@@ -68,7 +68,7 @@ static PLAN *F(tpfft_make)(int64_t n, int top)
             int64_t q = (int64_t)(((unsigned __int128)j * (unsigned __int128)j)
                                   % (unsigned __int128)(2 * n));
             double a = TPFFT_PI * (double)q / (double)n;
-            p->chirp[2 * j] = (T)cos(a); p->chirp[2 * j + 1] = (T)-sin(a);
+            p->chirp[j] = (T)cos(a); p->chirp[n + j] = (T)-sin(a);
             fr[j] = (T)(cos(a) / (double)m); fi[j] = (T)(sin(a) / (double)m);
             if (j) { fr[m - j] = fr[j]; fi[m - j] = fi[j]; }
         }
@@ -232,6 +232,20 @@ static void F(tpfft_r5)(int64_t m, int64_t L, const T *tw, const T *xr, const T 
     TPFFT_STAGE_HEAD(5) TPFFT_LOOP(TPFFT_R5)
 }
 
+/* y = x times w: row j of the B split columns times the complex w_j (split). */
+static void F(tpfft_rows_times)(const T *wr, const T *wi, int64_t rows, int64_t B,
+                                const T *xr, const T *xi, T *yr, T *yi)
+{
+    for (int64_t j = 0; j < rows; j++) {
+        const T cr = wr[j], ci = wi[j];
+        _Pragma("omp simd")
+        for (int64_t v = 0; v < B; v++) {
+            T a = xr[j * B + v], b = xi[j * B + v];
+            yr[j * B + v] = a * cr - b * ci; yi[j * B + v] = a * ci + b * cr;
+        }
+    }
+}
+
 /* Forward transforms of the B split columns *re, *im (n B values each, column v of
  * element e at e B + v); w: tpfft_work values. On return *re, *im point at the result:
  * the arrays given or two inside w. An unscaled inverse is the same call with re and
@@ -242,37 +256,16 @@ static void F(tpfft_block)(const PLAN *p, int64_t B, T **re, T **im, T *w)
     if (p->m) {
         const int64_t m = p->m, nb = n * B;
         T *ar = w, *ai = w + m * B, *sw = w + 2 * m * B, *cr = *re, *ci = *im;
-        for (int64_t j = 0; j < n; j++) {
-            const T wr = p->chirp[2 * j], wi = p->chirp[2 * j + 1];
-            _Pragma("omp simd")
-            for (int64_t v = 0; v < B; v++) {
-                T xr = cr[j * B + v], xi = ci[j * B + v];
-                ar[j * B + v] = xr * wr - xi * wi; ai[j * B + v] = xr * wi + xi * wr;
-            }
-        }
+        F(tpfft_rows_times)(p->chirp, p->chirp + n, n, B, cr, ci, ar, ai);
         memset(ar + nb, 0, sizeof(T) * (size_t)((m - n) * B));
         memset(ai + nb, 0, sizeof(T) * (size_t)((m - n) * B));
         T *br = ar, *bi = ai;
         F(tpfft_block)(p->sub, B, &br, &bi, sw);
         /* times the filter's transform (scaled by 1/m), into a, then the inverse */
-        for (int64_t j = 0; j < m; j++) {
-            const T fr = p->filt[j], fi = p->filt[m + j];
-            _Pragma("omp simd")
-            for (int64_t v = 0; v < B; v++) {
-                T xr = br[j * B + v], xi = bi[j * B + v];
-                ar[j * B + v] = xr * fr - xi * fi; ai[j * B + v] = xr * fi + xi * fr;
-            }
-        }
+        F(tpfft_rows_times)(p->filt, p->filt + m, m, B, br, bi, ar, ai);
         br = ar; bi = ai;
         F(tpfft_block)(p->sub, B, &bi, &br, sw);
-        for (int64_t k = 0; k < n; k++) {
-            const T wr = p->chirp[2 * k], wi = p->chirp[2 * k + 1];
-            _Pragma("omp simd")
-            for (int64_t v = 0; v < B; v++) {
-                T xr = br[k * B + v], xi = bi[k * B + v];
-                cr[k * B + v] = xr * wr - xi * wi; ci[k * B + v] = xr * wi + xi * wr;
-            }
-        }
+        F(tpfft_rows_times)(p->chirp, p->chirp + n, n, B, br, bi, cr, ci);
         return;
     }
     T *xr = *re, *xi = *im, *yr = w, *yi = w + n * B;
