@@ -1,7 +1,7 @@
 /* Fast Fourier transforms for the fft kernel (templates/c/kernel_fft.j2).
  *
  * A plan per length: lengths 2^a 3^b 5^c run a Stockham autosort transform (decimation
- * in frequency, radix 4/2/3/5 stages, no bit reversal, twiddles computed in double once
+ * in frequency, radix 8/4/2/3/5 stages, no bit reversal, twiddles computed in double once
  * per plan); any other length runs Bluestein's chirp-z through a plan of the least
  * 2^a 3^b 5^c >= 2n-1 points (chirp and filter spectrum made once per plan). Plans live as long
  * as the module (cached in the kernel).

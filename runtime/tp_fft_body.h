@@ -44,6 +44,7 @@ static PLAN *F(tpfft_make)(int64_t n, int top)
     PLAN *p = (PLAN *)calloc(1, sizeof(PLAN));
     int64_t r = n, total = 0, ncur = n;
     p->n = n;
+    while (r > 1 && r % 8 == 0) { p->rad[p->nst++] = 8; r /= 8; }
     while (r > 1 && r % 4 == 0) { p->rad[p->nst++] = 4; r /= 4; }
     while (r > 1 && r % 2 == 0) { p->rad[p->nst++] = 2; r /= 2; }
     while (r > 1 && r % 3 == 0) { p->rad[p->nst++] = 3; r /= 3; }
@@ -205,6 +206,37 @@ static PLAN *F(tp_fft_plan_real_new)(int64_t n)
     OUT(2, m2r + u2i, m2i - u2r)                                                         \
     OUT(3, m2r - u2i, m2i + u2r)
 
+/* radix 8: DFT4 of the even and of the odd inputs, joined by w8^k (w8 = e^{-i pi/4}) */
+#define TPFFT_DFT4(y, x0r, x0i, x1r, x1i, x2r, x2i, x3r, x3i)                            \
+    T y##0r = x0r + x2r, y##0i = x0i + x2i, y##1r = x0r - x2r, y##1i = x0i - x2i;       \
+    T y##2r = x1r + x3r, y##2i = x1i + x3i, y##3r = x1i - x3i, y##3i = x3r - x1r;       \
+    T y##e0r = y##0r + y##2r, y##e0i = y##0i + y##2i, y##e2r = y##0r - y##2r;            \
+    T y##e2i = y##0i - y##2i, y##e1r = y##1r + y##3r, y##e1i = y##1i + y##3i;            \
+    T y##e3r = y##1r - y##3r, y##e3i = y##1i - y##3i;
+#define TPFFT_R8(OUT)                                                                    \
+    TPFFT_LOAD(0) TPFFT_LOAD(1) TPFFT_LOAD(2) TPFFT_LOAD(3)                              \
+    TPFFT_LOAD(4) TPFFT_LOAD(5) TPFFT_LOAD(6) TPFFT_LOAD(7)                              \
+    TPFFT_DFT4(e, a0r, a0i, a2r, a2i, a4r, a4i, a6r, a6i)                                \
+    TPFFT_DFT4(o, a1r, a1i, a3r, a3i, a5r, a5i, a7r, a7i)                                \
+    T q1r = h8 * (oe1r + oe1i), q1i = h8 * (oe1i - oe1r); /* w8 o1 */                    \
+    T q2r = oe2i, q2i = -oe2r;                            /* w8^2 o2 = -i o2 */           \
+    T q3r = h8 * (oe3i - oe3r), q3i = -h8 * (oe3r + oe3i); /* w8^3 o3 */                \
+    y0r[u] = ee0r + oe0r; y0i[u] = ee0i + oe0i;                                          \
+    OUT(4, ee0r - oe0r, ee0i - oe0i)                                                     \
+    OUT(1, ee1r + q1r, ee1i + q1i)                                                       \
+    OUT(5, ee1r - q1r, ee1i - q1i)                                                       \
+    OUT(2, ee2r + q2r, ee2i + q2i)                                                       \
+    OUT(6, ee2r - q2r, ee2i - q2i)                                                       \
+    OUT(3, ee3r + q3r, ee3i + q3i)                                                       \
+    OUT(7, ee3r - q3r, ee3i - q3i)
+
+static void F(tpfft_r8)(int64_t m, int64_t L, const T *tw, const T *xr, const T *xi,
+                        T *yr, T *yi)
+{
+    const T h8 = (T)0.70710678118654752440;
+    TPFFT_STAGE_HEAD(8) TPFFT_LOOP(TPFFT_R8)
+}
+
 static void F(tpfft_r2)(int64_t m, int64_t L, const T *tw, const T *xr, const T *xi,
                         T *yr, T *yi)
 {
@@ -274,7 +306,8 @@ static void F(tpfft_block)(const PLAN *p, int64_t B, T **re, T **im, T *w)
         const int r = p->rad[st];
         const int64_t mm = ncur / r;
         const T *tw = p->tw + 2 * p->off[st];
-        if (r == 4) F(tpfft_r4)(mm, L, tw, xr, xi, yr, yi);
+        if (r == 8) F(tpfft_r8)(mm, L, tw, xr, xi, yr, yi);
+        else if (r == 4) F(tpfft_r4)(mm, L, tw, xr, xi, yr, yi);
         else if (r == 2) F(tpfft_r2)(mm, L, tw, xr, xi, yr, yi);
         else if (r == 3) F(tpfft_r3)(mm, L, tw, xr, xi, yr, yi);
         else F(tpfft_r5)(mm, L, tw, xr, xi, yr, yi);
@@ -707,6 +740,8 @@ static void F(tp_irfft_last)(const PLAN *p, const T *x, T *y, int64_t lines, T s
 #undef TPFFT_R3
 #undef TPFFT_R4
 #undef TPFFT_R5
+#undef TPFFT_R8
+#undef TPFFT_DFT4
 #undef V8
 #undef I8
 #undef PLAN

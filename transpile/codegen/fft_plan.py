@@ -2,10 +2,12 @@
 CUDA version, and its entry in the lowering table.
 
 The C kernel runs ``runtime/tp_fft.h``: a plan per transformed length (Stockham radix
-4/2/3/5 stages, Bluestein otherwise), one axis after another, the lines of each axis in
-parallel. RFFT transforms the last axis first (real lines through a complex transform,
-the ``n//2 + 1`` first values kept), then the other axes; IRFFT the other axes first (on
-a complex copy of its operand), then the last one from its Hermitian half. The CUDA
+8/4/2/3/5 stages on split re/im blocks of 8 lines or adjacent columns, four-step for long
+single lines, Bluestein otherwise), one axis after another, the blocks of each axis in
+parallel; several axes of a batch of small arrays run array by array (``batched``). RFFT
+transforms the last axis first (real lines of even length through a complex transform
+of half the length and a post-pass), then the other axes; IRFFT the other axes first
+(into a complex buffer), then the last one from its Hermitian half. The CUDA
 kernel sums the DFT directly, one thread per output element.
 """
 from __future__ import annotations
