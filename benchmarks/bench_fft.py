@@ -4,8 +4,14 @@ calls, ratio = JAX time / transpile time (> 1: transpile is faster).
 Run from the repository root (JAX from the scratch virtualenv):
 
     PYTHONPATH=. $JAX_PYTHON benchmarks/bench_fft.py
+
+Besides wall-clock medians it prints each side's median CPU time per call (all its
+threads): on a machine shared with other work the wall clock swings with the load, the
+CPU time much less.
 """
 from __future__ import annotations
+
+import time
 
 import numpy as np
 
@@ -26,20 +32,34 @@ CASES = [
 ]
 
 
+def _cpu_ms(fn, repeat=15):
+    """Median process CPU time of a call, in ms."""
+    times = []
+    for _ in range(repeat):
+        t0 = time.process_time()
+        fn()
+        times.append(time.process_time() - t0)
+    return float(np.median(times)) * 1e3
+
+
 def main():
-    print(f"{'case':40s} {'transpile ms':>13s} {'JAX ms':>9s} {'ratio':>7s}")
+    print(f"{'case':40s} {'transpile ms':>13s} {'JAX ms':>9s} {'ratio':>7s} "
+          f"{'CPU ms tp / JAX':>16s}")
     for name, x, fn in CASES:
         f = tp.jit(fn(tnp))
         a = tnp.asarray(x)
         _ready(f(a))
-        t_tp = median_time(lambda: _ready(f(a)), repeat=7, number=1)
-        t_jax = float("nan")
+        t_tp = median_time(lambda: _ready(f(a)), repeat=15, number=1)
+        c_tp = _cpu_ms(lambda: _ready(f(a)))
+        t_jax = c_jax = float("nan")
         if jax:
             g = jax.jit(fn(jnp))
             b = jnp.asarray(x)
             _ready(g(b))
-            t_jax = median_time(lambda: _ready(g(b)), repeat=7, number=1)
-        print(f"{name:40s} {t_tp * 1e3:13.2f} {t_jax * 1e3:9.2f} {t_jax / t_tp:7.2f}")
+            t_jax = median_time(lambda: _ready(g(b)), repeat=15, number=1)
+            c_jax = _cpu_ms(lambda: _ready(g(b)))
+        print(f"{name:40s} {t_tp * 1e3:13.2f} {t_jax * 1e3:9.2f} {t_jax / t_tp:7.2f} "
+              f"{c_tp:8.2f} / {c_jax:5.2f}")
 
 
 if __name__ == "__main__":

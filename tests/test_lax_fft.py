@@ -1,13 +1,22 @@
 """``lax.fft``: values against NumPy in float64 (eager and under jit, where the C kernel
-of ``runtime/tp_fft.h`` runs), round trips, gradients against finite differences (exact
+of ``runtime/tp_fft.h`` runs; each of the kernel's paths, float32 and float64, and the
+same bits at one and two threads), round trips, gradients against finite differences (exact
 with a unit step, the transform being linear), vmap, and JAX's errors."""
 from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import transpile as jax
 from transpile import lax
+from transpile.config import enable_x64
+
+REPO = str(Path(__file__).resolve().parents[1])
 
 RNG = np.random.default_rng(0)
 
@@ -115,3 +124,97 @@ def test_jaxpr_text_and_types():
 def test_errors(x, typ, lengths, message):
     with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
         lax.fft(x, typ, lengths)
+
+
+# The C kernel's paths (runtime/tp_fft.h), each against NumPy in float64 under jit:
+# (operand shape, fft_type, fft_lengths, the path it takes)
+KERNEL_CASES = [
+    ((9, 2), "fft", (2,), "radix 2, a block of 8 lines and one of 1"),
+    ((16, 3), "ifft", (3,), "radix 3, lines shorter than a tile"),
+    ((8, 16), "fft", (16,), "radix 4, 8 x 8 register transposes"),
+    ((5, 25), "fft", (25,), "radix 5"),
+    ((3, 8), "fft", (8,), "radix 8"),
+    ((10, 512), "ifft", (512,), "radices 8, 8, 8"),
+    ((4, 96), "fft", (96,), "radices 8, 4, 3"),
+    ((11, 240), "ifft", (240,), "radices 4, 4, 3, 5"),
+    ((3, 24, 8), "fft", (24, 8), "batched 2D, 8 adjacent columns"),
+    ((2, 12, 5), "ifft", (12, 5), "batched 2D, 5 adjacent columns"),
+    ((12, 40), "fft", (12, 40), "one 2D array, axis by axis"),
+    ((2, 4, 6, 8), "fft", (4, 6, 8), "batched 3D"),
+    ((1, 4096), "fft", (4096,), "four-step 64 x 64"),
+    ((2, 5000), "ifft", (5000,), "four-step 50 x 100, partial blocks"),
+    ((9, 1031), "fft", (1031,), "Bluestein, 5-smooth convolution"),
+    ((2, 13, 7), "fft", (13, 7), "Bluestein along a strided axis"),
+    ((1, 4099), "ifft", (4099,), "Bluestein, a long line"),
+    ((9, 16), "rfft", (16,), "even real: complex half and post-pass"),
+    ((9, 15), "rfft", (15,), "odd real: full complex transform"),
+    ((2, 8192), "rfft", (8192,), "even real, four-step half"),
+    ((9, 9), "irfft", (16,), "even inverse real: pre-pass and complex half"),
+    ((9, 8), "irfft", (15,), "odd inverse real: Hermitian extension"),
+    ((2, 4097), "irfft", (8192,), "even inverse real, four-step half"),
+    ((2, 6, 16), "rfft", (6, 16), "real 2D"),
+    ((2, 6, 9), "irfft", (6, 16), "inverse real 2D"),
+]
+
+
+def _all_under_one_jit(cases):
+    """Operands, NumPy references and the results of one jitted program holding every
+    case (one module to compile instead of one a case)."""
+    xs = [_operand(shape, typ) for shape, typ, *_ in cases]
+    if xs and cases[0][-1] == "float64":
+        xs = [x.astype(np.float64 if np.isrealobj(x) else np.complex128) for x in xs]
+    refs = [_reference(x, c[1], c[2]) for x, c in zip(xs, cases)]
+    f = jax.jit(lambda *xs: [lax.fft(x, c[1], c[2]) for x, c in zip(xs, cases)])
+    return refs, [np.asarray(g) for g in f(*xs)]
+
+
+@pytest.fixture(scope="module")
+def kernel_results():
+    return _all_under_one_jit(KERNEL_CASES)
+
+
+@pytest.mark.parametrize("i", range(len(KERNEL_CASES)), ids=[c[3] for c in KERNEL_CASES])
+def test_kernel_paths_against_numpy(kernel_results, i):
+    ref, got = kernel_results[0][i], kernel_results[1][i]
+    assert got.shape == ref.shape and got.dtype in (np.float32, np.complex64)
+    assert np.abs(got - ref).max() <= 1e-6 * np.abs(ref).max()
+
+
+F64_CASES = [((8, 240), "fft", (240,), "float64"), ((2, 4096), "ifft", (4096,), "float64"),
+             ((9, 16), "rfft", (16,), "float64"), ((3, 9), "irfft", (16,), "float64"),
+             ((3, 1031), "fft", (1031,), "float64"), ((2, 8, 16), "fft", (8, 16), "float64")]
+
+
+def test_kernel_float64():
+    with enable_x64(True):
+        refs, gots = _all_under_one_jit(F64_CASES)
+    for (shape, typ, lengths, _), ref, got in zip(F64_CASES, refs, gots):
+        assert got.dtype == (np.float64 if typ == "irfft" else np.complex128)
+        assert np.abs(got - ref).max() <= 1e-13 * np.abs(ref).max(), (shape, typ)
+
+
+_WIDTH_PROGRAM = """
+import numpy as np, transpile as jax
+from transpile import lax
+r = np.random.default_rng(3)
+c = lambda *s: (r.standard_normal(s) + 1j * r.standard_normal(s)).astype(np.complex64)
+cases = [(c(16, 32, 32), "fft", (32, 32)), (c(2, 4096), "ifft", (4096,)),
+         (r.standard_normal((2, 8192)).astype(np.float32), "rfft", (8192,)),
+         (c(64, 33), "irfft", (64,)), (c(40, 1031), "fft", (1031,)),
+         (c(64, 256, 9), "fft", (256, 9))]
+outs = jax.jit(lambda *xs: [lax.fft(x, t, n) for x, (_, t, n) in zip(xs, cases)])(
+    *[x for x, _, _ in cases])
+print("".join(np.asarray(o).tobytes().hex() for o in outs))
+"""
+
+
+def test_kernel_bits_do_not_depend_on_the_thread_count():
+    outs = []
+    for width in ("1", "2"):
+        env = dict(os.environ, TRANSPILE_PAR_WIDTH=width, OMP_NUM_THREADS="2",
+                   PYTHONPATH=REPO)
+        res = subprocess.run([sys.executable, "-c", _WIDTH_PROGRAM], env=env,
+                             capture_output=True, text=True, timeout=600)
+        assert res.returncode == 0, res.stderr
+        outs.append(res.stdout)
+    assert len(outs[0]) > 100000 and outs[0] == outs[1]

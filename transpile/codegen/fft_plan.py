@@ -2,10 +2,12 @@
 CUDA version, and its entry in the lowering table.
 
 The C kernel runs ``runtime/tp_fft.h``: a plan per transformed length (Stockham radix
-4/2/3/5 stages, Bluestein otherwise), one axis after another, the lines of each axis in
-parallel. RFFT transforms the last axis first (real lines through a complex transform,
-the ``n//2 + 1`` first values kept), then the other axes; IRFFT the other axes first (on
-a complex copy of its operand), then the last one from its Hermitian half. The CUDA
+8/4/2/3/5 stages on split re/im blocks of 8 lines or adjacent columns, four-step for long
+single lines, Bluestein otherwise), one axis after another, the blocks of each axis in
+parallel; several axes of a batch of small arrays run array by array (``batched``). RFFT
+transforms the last axis first (real lines of even length through a complex transform
+of half the length and a post-pass), then the other axes; IRFFT the other axes first
+(into a complex buffer), then the last one from its Hermitian half. The CUDA
 kernel sums the DFT directly, one thread per output element.
 """
 from __future__ import annotations
@@ -45,6 +47,14 @@ class FftPlan(KernelFields):
     in_minor: list
     batch: int
     fft_type: int
+    # c2c over several axes of a batch of small arrays: one array at a time, all axes
+    size: int
+    batched: bool
+
+
+#: Complex values of one array up to which a batch of multi-axis transforms runs array
+#: by array (all axes while the array stays in a core's L2) rather than axis by axis.
+BATCHED_MAX_SIZE = 1 << 17
 
 
 def _inners(shape, k):
@@ -74,13 +84,16 @@ def fft_fields(e, ins, out) -> FftPlan:
                  scale=scale if kind == "c2c" and i == k - 1 else "1.0") for i in passes]
     lines = int(np.prod(os_[:-1] if kind == "r2c" or kind == "c2r" else (), dtype=np.int64))
     empty = x.aval.size == 0 or out.aval.size == 0
+    batch = int(np.prod(os_[:len(os_) - k], dtype=np.int64))
+    size = int(np.prod(cplx[len(cplx) - k:], dtype=np.int64))
     return FftPlan(kind=kind, empty=empty, sfx=sfx,
                    real_type=real_type, lengths=lengths, axes=axes, total=total,
                    lines=lines, last=k - 1, inverse=inverse, scale=scale, src=x.name,
                    dst=out.name, out_minor=list(os_[len(os_) - k:]),
                    in_minor=list(xs[len(xs) - k:]),
-                   batch=int(np.prod(os_[:len(os_) - k], dtype=np.int64)),
-                   fft_type=int(typ))
+                   batch=batch, fft_type=int(typ), size=size,
+                   batched=kind == "c2c" and k >= 2 and batch >= 2
+                   and size <= BATCHED_MAX_SIZE)
 
 
 def _fft(kname, e, ins, outs, reads, common):
