@@ -21,7 +21,7 @@ from ..lax import reduction as red
 from ..lax import sorting as sort_mod
 from . import conv_plan  # noqa: F401  (registers conv_general_dilated's kernel)
 from . import fft_plan  # noqa: F401  (registers fft's kernel)
-from . import emit_c, indexing_kernels, linalg_kernels
+from . import eig_kernels, emit_c, indexing_kernels, linalg_kernels
 from .body import BodyBuilder, _stmt_lines, eqn_comment
 from .dot_plan import dot_fields
 from .index import row_major_strides
@@ -524,6 +524,8 @@ register(layout.split_p, Lowering(KERNEL, build=_split_kernel))
 register(sort_mod.sort_p, Lowering(KERNEL, build=_sort))
 register(prng.threefry2x32_p, Lowering(KERNEL, build=_threefry))
 register(frozenset(linalg_kernels.RULES), Lowering(KERNEL, build=_linalg))
+register(frozenset(eig_kernels.RULES),
+         Lowering(KERNEL, build=_linalg, host_when=eig_kernels.host_when))
 register(indexing_kernels.RULES - indexing_kernels.FUSED_INDICES,
          Lowering(KERNEL, build=_indexing))
 register(indexing_kernels.FUSED_INDICES,
