@@ -104,20 +104,25 @@ TP_INLINE void TP_EIG_SFX(tp_householder_product)(const R_ *a, int64_t lda, cons
         }
 }
 
-/* Rotate rows/columns p, p + 1 of t (the whole matrix) and columns of z by (cs, sn):
- * x' = cs x + sn y, y' = cs y - sn x. */
+/* Rotate rows/columns p, p + 1 of t and columns of z by (cs, sn): x' = cs x + sn y,
+ * y' = cs y - sn x. Only t's upper Hessenberg part: what bulge chases leave below it is
+ * ignored (zeroed at the end), and must not mix into it. */
 TP_INLINE void TP_EIG_SFX(tp_eig_rotate)(R_ *t, R_ *z, int64_t n, int64_t p, R_ cs, R_ sn)
 {
     int64_t i;
-    for (i = 0; i < n; i++) {  /* rows p, p + 1 */
+    for (i = p; i < n; i++) {  /* rows p, p + 1 */
         R_ x = t[p * n + i], y = t[(p + 1) * n + i];
         t[p * n + i] = cs * x + sn * y;
         t[(p + 1) * n + i] = cs * y - sn * x;
     }
     for (i = 0; i < n; i++) {  /* columns p, p + 1 */
-        R_ x = t[i * n + p], y = t[i * n + p + 1];
-        t[i * n + p] = cs * x + sn * y;
-        t[i * n + p + 1] = cs * y - sn * x;
+        R_ x, y;
+        if (i < p + 2) {
+            x = t[i * n + p];
+            y = t[i * n + p + 1];
+            t[i * n + p] = cs * x + sn * y;
+            t[i * n + p + 1] = cs * y - sn * x;
+        }
         x = z[i * n + p];
         y = z[i * n + p + 1];
         z[i * n + p] = cs * x + sn * y;
@@ -133,11 +138,13 @@ TP_INLINE void TP_EIG_SFX(tp_eig_standardise)(R_ *t, R_ *z, int64_t n, int64_t p
     R_ a = t[p * n + p], b = t[p * n + p + 1], c = t[(p + 1) * n + p],
        d = t[(p + 1) * n + p + 1];
     R_ cs = 1, sn = 0;
+    int real = 0;  /* the rotation makes the block triangular */
     if (c == 0)
         return;
     if (b == 0) {
         cs = 0;
         sn = 1;
+        real = 1;
     } else if (a - d == 0 && (b >= 0) != (c >= 0)) {
         return;
     } else {
@@ -152,6 +159,7 @@ TP_INLINE void TP_EIG_SFX(tp_eig_standardise)(R_ *t, R_ *z, int64_t n, int64_t p
             R_ tau = SQRT_(c * c + zz * zz);
             cs = zz / tau;
             sn = c / tau;
+            real = 1;
         } else {  /* complex (or nearly equal) eigenvalues: equal diagonal entries */
             R_ sigma = b + c, tau = SQRT_(sigma * sigma + temp * temp);
             cs = SQRT_((1 + ABS_(sigma) / tau) / 2);
@@ -159,6 +167,10 @@ TP_INLINE void TP_EIG_SFX(tp_eig_standardise)(R_ *t, R_ *z, int64_t n, int64_t p
         }
     }
     TP_EIG_SFX(tp_eig_rotate)(t, z, n, p, cs, sn);
+    if (real) {
+        t[(p + 1) * n + p] = 0;
+        return;
+    }
     a = t[p * n + p];
     b = t[p * n + p + 1];
     c = t[(p + 1) * n + p];
@@ -172,6 +184,8 @@ TP_INLINE void TP_EIG_SFX(tp_eig_standardise)(R_ *t, R_ *z, int64_t n, int64_t p
     } else if (c != 0 && b == 0) {
         TP_EIG_SFX(tp_eig_rotate)(t, z, n, p, 0, 1);
         t[(p + 1) * n + p] = 0;
+    } else if (b == 0) {  /* c == 0 too: already triangular */
+        t[(p + 1) * n + p] = 0;
     } else if (c != 0) {
         R_ mean = (a + d) / 2;  /* equal diagonal entries, exactly */
         t[p * n + p] = t[(p + 1) * n + p + 1] = mean;
@@ -179,133 +193,210 @@ TP_INLINE void TP_EIG_SFX(tp_eig_standardise)(R_ *t, R_ *z, int64_t n, int64_t p
 }
 
 /* Francis double-shift QR on the Hessenberg t (whole matrix updated), accumulating into
- * z. Returns 0 when an eigenvalue needs more than 30 iterations. */
+ * z, in dlahqr's design so that eigenvalues come out in LAPACK's order: Ahues and
+ * Tisseur's deflation test, shifts from the trailing 2 x 2 block (a real pair replaced
+ * by the eigenvalue nearer its last diagonal entry, twice), exceptional shifts every
+ * 10th iteration without deflation, the bulge started where two consecutive
+ * subdiagonal entries are small. Returns 0 when it does not converge. */
 TP_INLINE int TP_EIG_SFX(tp_eig_hqr)(R_ *t, R_ *z, int64_t n)
 {
-    int64_t nn = n - 1, l = 0, m, k, i, j, its, mmin;
-    R_ anorm = 0, shift = 0, p = 0, q = 0, r = 0, s, w, x, y, zz, u, v;
-    for (i = 0; i < n; i++)
-        for (j = i > 0 ? i - 1 : 0; j < n; j++)
-            anorm += ABS_(t[i * n + j]);
-    while (nn >= 0) {
-        its = 0;
-        do {
-            for (l = nn; l > 0; l--) {  /* a negligible subdiagonal entry splits */
-                s = ABS_(t[(l - 1) * n + l - 1]) + ABS_(t[l * n + l]);
-                if (s == 0)
-                    s = anorm;
-                if (ABS_(t[l * n + l - 1]) + s == s) {
-                    t[l * n + l - 1] = 0;
+#define H_(i, j) t[((i) - 1) * n + (j) - 1]
+    const R_ ulp = TP_EIG_EPS, smlnum = TP_EIG_MIN * ((R_)n / TP_EIG_EPS);
+    const int64_t itmax = 30 * (n > 10 ? n : 10);
+    int64_t i = n, l, k, m, j, its, kdefl = 0, nr;
+    R_ v[3];
+    for (j = 1; j <= n - 3; j++) {  /* clear what lies below the subdiagonal */
+        H_(j + 2, j) = 0;
+        H_(j + 3, j) = 0;
+    }
+    if (n >= 3)
+        H_(n, n - 2) = 0;
+    while (i >= 1) {
+        int converged = 0;
+        l = 1;
+        for (its = 0; its <= itmax; its++) {
+            R_ s, h11, h12, h21, h22, rt1r, rt1i, rt2r, rt2i;
+            for (k = i; k > l; k--) {  /* a negligible subdiagonal entry */
+                R_ tst, ab, ba, aa, bb;
+                if (ABS_(H_(k, k - 1)) <= smlnum)
                     break;
+                tst = ABS_(H_(k - 1, k - 1)) + ABS_(H_(k, k));
+                if (tst == 0) {
+                    if (k - 2 >= 1)
+                        tst += ABS_(H_(k - 1, k - 2));
+                    if (k + 1 <= n)
+                        tst += ABS_(H_(k + 1, k));
+                }
+                if (ABS_(H_(k, k - 1)) <= ulp * tst) {
+                    ab = ABS_(H_(k, k - 1)) > ABS_(H_(k - 1, k)) ? ABS_(H_(k, k - 1))
+                                                                 : ABS_(H_(k - 1, k));
+                    ba = ABS_(H_(k, k - 1)) > ABS_(H_(k - 1, k)) ? ABS_(H_(k - 1, k))
+                                                                 : ABS_(H_(k, k - 1));
+                    R_ d = ABS_(H_(k - 1, k - 1) - H_(k, k));
+                    aa = ABS_(H_(k, k)) > d ? ABS_(H_(k, k)) : d;
+                    bb = ABS_(H_(k, k)) > d ? d : ABS_(H_(k, k));
+                    s = aa + ab;
+                    R_ lim = ulp * (bb * (aa / s));
+                    if (ba * (ab / s) <= (smlnum > lim ? smlnum : lim))
+                        break;
                 }
             }
-            x = t[nn * n + nn];
-            if (l == nn) {  /* one eigenvalue */
-                t[nn * n + nn] = x + shift;
-                nn--;
-            } else if (l == nn - 1) {  /* a 2 x 2 block */
-                t[nn * n + nn] = x + shift;
-                t[(nn - 1) * n + nn - 1] += shift;
-                TP_EIG_SFX(tp_eig_standardise)(t, z, n, nn - 1);
-                nn -= 2;
+            l = k;
+            if (l > 1)
+                H_(l, l - 1) = 0;
+            if (l >= i - 1) {
+                converged = 1;
+                break;
+            }
+            kdefl++;
+            if (kdefl % 20 == 0) {  /* exceptional shifts */
+                s = ABS_(H_(i, i - 1)) + ABS_(H_(i - 1, i - 2));
+                h11 = (R_)0.75 * s + H_(i, i);
+                h12 = (R_)-0.4375 * s;
+                h21 = s;
+                h22 = h11;
+            } else if (kdefl % 10 == 0) {
+                s = ABS_(H_(l + 1, l)) + ABS_(H_(l + 2, l + 1));
+                h11 = (R_)0.75 * s + H_(l, l);
+                h12 = (R_)-0.4375 * s;
+                h21 = s;
+                h22 = h11;
             } else {
-                y = t[(nn - 1) * n + nn - 1];
-                w = t[nn * n + nn - 1] * t[(nn - 1) * n + nn];
-                if (its == 30)
-                    return 0;
-                if (its == 10 || its == 20) {  /* exceptional shift */
-                    shift += x;
-                    for (i = 0; i <= nn; i++)
-                        t[i * n + i] -= x;
-                    s = ABS_(t[nn * n + nn - 1]) + ABS_(t[(nn - 1) * n + nn - 2]);
-                    y = x = (R_)0.75 * s;
-                    w = (R_)-0.4375 * s * s;
-                }
-                its++;
-                for (m = nn - 2; m >= l; m--) {  /* where the double shift starts */
-                    zz = t[m * n + m];
-                    r = x - zz;
-                    s = y - zz;
-                    p = (r * s - w) / t[(m + 1) * n + m] + t[m * n + m + 1];
-                    q = t[(m + 1) * n + m + 1] - zz - r - s;
-                    r = t[(m + 2) * n + m + 1];
-                    s = ABS_(p) + ABS_(q) + ABS_(r);
-                    p /= s;
-                    q /= s;
-                    r /= s;
-                    if (m == l)
-                        break;
-                    u = ABS_(t[m * n + m - 1]) * (ABS_(q) + ABS_(r));
-                    v = ABS_(p) * (ABS_(t[(m - 1) * n + m - 1]) + ABS_(zz)
-                                   + ABS_(t[(m + 1) * n + m + 1]));
-                    if (u + v == v)
-                        break;
-                }
-                for (i = m; i < nn - 1; i++) {
-                    t[(i + 2) * n + i] = 0;
-                    if (i != m)
-                        t[(i + 2) * n + i - 1] = 0;
-                }
-                for (k = m; k < nn; k++) {  /* chase the bulge */
-                    if (k != m) {
-                        p = t[k * n + k - 1];
-                        q = t[(k + 1) * n + k - 1];
-                        r = k + 1 != nn ? t[(k + 2) * n + k - 1] : 0;
-                        x = ABS_(p) + ABS_(q) + ABS_(r);
-                        if (x != 0) {
-                            p /= x;
-                            q /= x;
-                            r /= x;
-                        }
-                    }
-                    s = TP_EIG_SFX(tp_eig_sign)(SQRT_(p * p + q * q + r * r), p);
-                    if (s == 0)
-                        continue;
-                    if (k == m) {
-                        if (l != m)
-                            t[k * n + k - 1] = -t[k * n + k - 1];
+                h11 = H_(i - 1, i - 1);
+                h21 = H_(i, i - 1);
+                h12 = H_(i - 1, i);
+                h22 = H_(i, i);
+            }
+            s = ABS_(h11) + ABS_(h12) + ABS_(h21) + ABS_(h22);
+            if (s == 0) {
+                rt1r = rt1i = rt2r = rt2i = 0;
+            } else {
+                h11 /= s;
+                h21 /= s;
+                h12 /= s;
+                h22 /= s;
+                R_ tr = (h11 + h22) / 2;
+                R_ det = (h11 - tr) * (h22 - tr) - h12 * h21;
+                R_ rtdisc = SQRT_(ABS_(det));
+                if (det >= 0) {  /* a complex conjugate pair */
+                    rt1r = tr * s;
+                    rt2r = rt1r;
+                    rt1i = rtdisc * s;
+                    rt2i = -rt1i;
+                } else {  /* real shifts: the one nearer h22, twice */
+                    rt1r = tr + rtdisc;
+                    rt2r = tr - rtdisc;
+                    if (ABS_(rt1r - h22) <= ABS_(rt2r - h22)) {
+                        rt1r *= s;
+                        rt2r = rt1r;
                     } else {
-                        t[k * n + k - 1] = -s * x;
+                        rt2r *= s;
+                        rt1r = rt2r;
                     }
-                    p += s;
-                    x = p / s;
-                    y = q / s;
-                    zz = r / s;
-                    q /= p;
-                    r /= p;
-                    for (j = k; j < n; j++) {  /* rows k..k+2 */
-                        p = t[k * n + j] + q * t[(k + 1) * n + j];
-                        if (k + 1 != nn) {
-                            p += r * t[(k + 2) * n + j];
-                            t[(k + 2) * n + j] -= p * zz;
-                        }
-                        t[(k + 1) * n + j] -= p * y;
-                        t[k * n + j] -= p * x;
+                    rt1i = rt2i = 0;
+                }
+            }
+            for (m = i - 2; m >= l; m--) {  /* two consecutive small subdiagonal entries */
+                R_ h21s = H_(m + 1, m), h00, h01;
+                s = ABS_(H_(m, m) - rt2r) + ABS_(rt2i) + ABS_(h21s);
+                h21s = H_(m + 1, m) / s;
+                v[0] = h21s * H_(m, m + 1) + (H_(m, m) - rt1r) * ((H_(m, m) - rt2r) / s)
+                       - rt1i * (rt2i / s);
+                v[1] = h21s * (H_(m, m) + H_(m + 1, m + 1) - rt1r - rt2r);
+                v[2] = h21s * H_(m + 2, m + 1);
+                s = ABS_(v[0]) + ABS_(v[1]) + ABS_(v[2]);
+                v[0] /= s;
+                v[1] /= s;
+                v[2] /= s;
+                if (m == l)
+                    break;
+                h00 = ABS_(H_(m, m - 1)) * (ABS_(v[1]) + ABS_(v[2]));
+                h01 = ABS_(v[0]) * (ABS_(H_(m - 1, m - 1)) + ABS_(H_(m, m))
+                                    + ABS_(H_(m + 1, m + 1)));
+                if (h00 <= ulp * h01)
+                    break;
+            }
+            for (k = m; k <= i - 1; k++) {  /* the double-shift QR sweep */
+                R_ t1 = 0, t2, t3, v2, v3, sum, xnorm, alpha, beta;
+                nr = i - k + 1 < 3 ? i - k + 1 : 3;
+                if (k > m) {
+                    v[0] = H_(k, k - 1);
+                    v[1] = H_(k + 1, k - 1);
+                    if (nr == 3)
+                        v[2] = H_(k + 2, k - 1);
+                }
+                /* larfg on v[0..nr-1] */
+                alpha = v[0];
+                xnorm = nr == 3 ? SQRT_(v[1] * v[1] + v[2] * v[2]) : ABS_(v[1]);
+                if (xnorm != 0) {
+                    beta = -TP_EIG_SFX(tp_eig_sign)(SQRT_(alpha * alpha + xnorm * xnorm), alpha);
+                    t1 = (beta - alpha) / beta;
+                    v[1] /= alpha - beta;
+                    if (nr == 3)
+                        v[2] /= alpha - beta;
+                    v[0] = beta;
+                }
+                if (k > m) {
+                    H_(k, k - 1) = v[0];
+                    H_(k + 1, k - 1) = 0;
+                    if (k < i - 1)
+                        H_(k + 2, k - 1) = 0;
+                } else if (m > l) {
+                    H_(k, k - 1) *= 1 - t1;
+                }
+                v2 = v[1];
+                t2 = t1 * v2;
+                if (nr == 3) {
+                    v3 = v[2];
+                    t3 = t1 * v3;
+                    for (j = k; j <= n; j++) {
+                        sum = H_(k, j) + v2 * H_(k + 1, j) + v3 * H_(k + 2, j);
+                        H_(k, j) -= sum * t1;
+                        H_(k + 1, j) -= sum * t2;
+                        H_(k + 2, j) -= sum * t3;
                     }
-                    mmin = nn < k + 3 ? nn : k + 3;
-                    for (i = 0; i <= mmin; i++) {  /* columns k..k+2 */
-                        p = x * t[i * n + k] + y * t[i * n + k + 1];
-                        if (k + 1 != nn) {
-                            p += zz * t[i * n + k + 2];
-                            t[i * n + k + 2] -= p * r;
-                        }
-                        t[i * n + k + 1] -= p * q;
-                        t[i * n + k] -= p;
+                    for (j = 1; j <= (k + 3 < i ? k + 3 : i); j++) {
+                        sum = H_(j, k) + v2 * H_(j, k + 1) + v3 * H_(j, k + 2);
+                        H_(j, k) -= sum * t1;
+                        H_(j, k + 1) -= sum * t2;
+                        H_(j, k + 2) -= sum * t3;
                     }
-                    for (i = 0; i < n; i++) {
-                        p = x * z[i * n + k] + y * z[i * n + k + 1];
-                        if (k + 1 != nn) {
-                            p += zz * z[i * n + k + 2];
-                            z[i * n + k + 2] -= p * r;
-                        }
-                        z[i * n + k + 1] -= p * q;
-                        z[i * n + k] -= p;
+                    for (j = 0; j < n; j++) {
+                        R_ *zr = z + j * n + k - 1;
+                        sum = zr[0] + v2 * zr[1] + v3 * zr[2];
+                        zr[0] -= sum * t1;
+                        zr[1] -= sum * t2;
+                        zr[2] -= sum * t3;
+                    }
+                } else if (nr == 2) {
+                    for (j = k; j <= n; j++) {
+                        sum = H_(k, j) + v2 * H_(k + 1, j);
+                        H_(k, j) -= sum * t1;
+                        H_(k + 1, j) -= sum * t2;
+                    }
+                    for (j = 1; j <= i; j++) {
+                        sum = H_(j, k) + v2 * H_(j, k + 1);
+                        H_(j, k) -= sum * t1;
+                        H_(j, k + 1) -= sum * t2;
+                    }
+                    for (j = 0; j < n; j++) {
+                        R_ *zr = z + j * n + k - 1;
+                        sum = zr[0] + v2 * zr[1];
+                        zr[0] -= sum * t1;
+                        zr[1] -= sum * t2;
                     }
                 }
             }
-        } while (l + 1 < nn);
+        }
+        if (!converged)
+            return 0;
+        if (l == i - 1)  /* a 2 x 2 block: dlanv2's standard form */
+            TP_EIG_SFX(tp_eig_standardise)(t, z, n, i - 2);
+        kdefl = 0;
+        i = l - 1;
     }
     return 1;
+#undef H_
 }
 
 /* Real Schur form: t = T, z = Z (a = Z T Z^T); work: n elements. Returns 0 (outputs
@@ -331,6 +422,9 @@ TP_INLINE int TP_EIG_SFX(tp_schur)(const R_ *a, R_ *t, R_ *z, int64_t n, R_ *wor
             for (j = 0; j + 1 < i; j++)
                 t[i * n + j] = 0;
         ok = TP_EIG_SFX(tp_eig_hqr)(t, z, n);
+        for (i = 2; i < n; i++)  /* what the bulge chases left below the subdiagonal */
+            for (j = 0; j + 1 < i; j++)
+                t[i * n + j] = 0;
     }
     if (!ok)
         for (i = 0; i < n * n; i++)

@@ -98,6 +98,10 @@ def check_supported(program) -> None:
     if any(k.template == "kernel_fft.j2" for k in program.kernels):
         raise NotImplementedError("the CUDA backend has no FFT kernel yet; jit this "
                                   "function for the CPU backend (backend='cpu')")
+    if any(k.template == "kernel_eig.j2" for k in program.kernels):  # (eig_kernels.py)
+        raise NotImplementedError("the CUDA backend has no kernel for eig, schur, hessenberg "
+                                  "or householder_product yet; jit this function for the "
+                                  "CPU backend (backend='cpu')")
     if program.host_callbacks:
         names = sorted({prim.name for prim, *_ in program.host_callbacks})
         raise NotImplementedError(
