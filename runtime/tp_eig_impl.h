@@ -204,7 +204,7 @@ TP_INLINE int TP_EIG_SFX(tp_eig_hqr)(R_ *t, R_ *z, int64_t n)
     const R_ ulp = TP_EIG_EPS, smlnum = TP_EIG_MIN * ((R_)n / TP_EIG_EPS);
     const int64_t itmax = 30 * (n > 10 ? n : 10);
     int64_t i = n, l, k, m, j, its, kdefl = 0, nr;
-    R_ v[3];
+    R_ v[3] = {0, 0, 0};
     for (j = 1; j <= n - 3; j++) {  /* clear what lies below the subdiagonal */
         H_(j + 2, j) = 0;
         H_(j + 3, j) = 0;
