@@ -78,6 +78,10 @@ def _extra_programs():
         "key_seed": (lambda s: random.key_data(random.key(s)), (np.int32(7),)),
         "raw_threefry": (lambda k, x: threefry_2x32(k, x),
                          (np.array([1, 2], np.uint32), np.arange(6, dtype=np.uint32))),
+        "rng_bit_generator": (lambda k: [lax.rng_bit_generator(k, (2, 3), dtype=dt, algorithm=a)
+                                         for dt in (np.uint8, np.uint32)
+                                         for a in lax.RandomAlgorithm],
+                              (np.array([1, 2, 3, 4], np.uint32),)),
         "top_k": (lambda x: lax.top_k(x, 3), (X,)),
         "cholesky_solve": (lambda a, b: lax.linalg.triangular_solve(
             jnp.linalg.cholesky(a), b, left_side=True, lower=True), (PD, X[:3, :2])),

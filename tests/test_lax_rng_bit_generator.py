@@ -124,3 +124,11 @@ def test_uint64_without_x64_is_truncated_with_jaxs_warning():
 def test_philox_known_answers(counter, key, want):
     got = philox4x32([np.array([w], np.uint32) for w in counter], *key)
     assert [int(g[0]) for g in got] == want
+
+
+def test_jvp_has_zero_tangents():
+    key = np.array([1, 2, 3, 4], np.uint32)
+    primal, tangent = transpile.jvp(lambda k: lax.rng_bit_generator(k, (3,)), (key,),
+                                    (np.zeros(4, transpile.dtypes.float0),))
+    assert np.asarray(primal[0]).tolist() == [1, 2, 4, 4]
+    assert [np.asarray(t).dtype for t in tangent] == [transpile.dtypes.float0] * 2

@@ -19,7 +19,7 @@ pairs of the uint32 words): ``s0`` the cipher key, ``s1`` the counter.
   element ``2 v + c`` is words ``2 c`` and ``2 c + 1``; narrower dtypes keep the low
   bits. The new key's counter is ``s1`` plus the counters used (no carry into ``s0``).
 
-No JVP (integer outputs). Batching follows JAX: the first key of the batch draws
+The JVP has zero (``float0``) tangents: the outputs are integers. Batching follows JAX: the first key of the batch draws
 ``(batch, *shape)`` bits and only that key is advanced. Compiled code runs
 ``runtime/tp_philox.h`` (``codegen/rng_kernels.py``).
 """
@@ -31,6 +31,7 @@ import numpy as np
 
 from .. import core, dtypes
 from ..core import ShapedArray
+from ..interpreters import ad
 from ..interpreters.batching import moveaxis, primitive_batchers
 from .dynamic_slicing import dynamic_update_index_in_dim
 from .prng import _threefry2x32_impl
@@ -214,3 +215,4 @@ def _batch(vals, dims, *, shape, dtype, algorithm, out_sharding):
 
 
 primitive_batchers[rng_bit_generator_p] = _batch
+ad.defjvp_zero(rng_bit_generator_p)
