@@ -132,3 +132,10 @@ def test_jvp_has_zero_tangents():
                                     (np.zeros(4, transpile.dtypes.float0),))
     assert np.asarray(primal[0]).tolist() == [1, 2, 4, 4]
     assert [np.asarray(t).dtype for t in tangent] == [transpile.dtypes.float0] * 2
+
+
+def test_cuda_refuses_it():
+    lowered = transpile.jit(lambda k: lax.rng_bit_generator(k, (3,)), backend="cuda")
+    with pytest.raises(NotImplementedError, match="CUDA backend has no kernel for "
+                                                  "rng_bit_generator"):
+        lowered.lower(np.array([1, 2, 3, 4], np.uint32))

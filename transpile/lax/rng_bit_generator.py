@@ -21,7 +21,7 @@ pairs of the uint32 words): ``s0`` the cipher key, ``s1`` the counter.
 
 The JVP has zero (``float0``) tangents: the outputs are integers. Batching follows JAX: the first key of the batch draws
 ``(batch, *shape)`` bits and only that key is advanced. Compiled code runs
-``runtime/tp_philox.h`` (``codegen/rng_kernels.py``).
+``runtime/tp_philox.h`` (``codegen/rng_kernels.py``); the CUDA backend refuses it.
 """
 from __future__ import annotations
 
