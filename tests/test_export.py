@@ -57,6 +57,9 @@ EXPORTS = {
     "while_loop": (_while_count, (F8,)),
     "scan": (_scan_cumsum, (F8,)),
     "gather": (lambda x, i: x[i], (F8, IDX)),
+    # the nonsymmetric eigenproblem's C kernels (runtime/tp_eig.h)
+    "eig_schur": (lambda a: (lax.linalg.eig(a), lax.linalg.schur(a), lax.linalg.hessenberg(a)),
+                  (np.random.default_rng(20).standard_normal((2, 4, 4)).astype(np.float32),)),
     "scatter_add": (lambda x, i: x.at[i].add(10.0), (F8, IDX)),
     "threefry_normal": (lambda k: random.normal(k, (1000,)), (random.PRNGKey(42),)),
     "threefry_split_uniform": (lambda k: random.uniform(random.split(k)[1], (5, 4)),

@@ -78,6 +78,7 @@ RULE_TABLES = [
         "and", "or", "xor", "not", "eq", "ne", "lt", "le", "gt", "ge", "shift_left",
         "shift_right_arithmetic", "shift_right_logical", "reduce_and", "reduce_or",
         "reduce_xor", "bitcast_convert_type", "iota", "threefry2x32", "random_bits",
+        "rng_bit_generator",
         "random_clone", "random_fold_in", "random_seed", "random_split", "random_unwrap",
         "random_wrap", "random_gamma", "clz", "population_count", "mulhi", "eq_to", "le_to",
         "lt_to",

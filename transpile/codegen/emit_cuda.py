@@ -103,6 +103,11 @@ def check_supported(program) -> None:
         raise NotImplementedError("the CUDA backend has no complex linear-algebra kernels "
                                   "yet; jit this function for the CPU backend "
                                   "(backend='cpu')")
+    c_only = {"kernel_eig.j2": "eig, schur, hessenberg or householder_product",
+              "kernel_rng_bit_generator.j2": "rng_bit_generator"}  # (C kernels only)
+    for what in sorted({c_only[k.template] for k in program.kernels if k.template in c_only}):
+        raise NotImplementedError(f"the CUDA backend has no kernel for {what} yet; jit this "
+                                  "function for the CPU backend (backend='cpu')")
     if program.host_callbacks:
         names = sorted({prim.name for prim, *_ in program.host_callbacks})
         raise NotImplementedError(

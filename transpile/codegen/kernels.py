@@ -21,7 +21,7 @@ from ..lax import reduction as red
 from ..lax import sorting as sort_mod
 from . import conv_plan  # noqa: F401  (registers conv_general_dilated's kernel)
 from . import fft_plan  # noqa: F401  (registers fft's kernel)
-from . import emit_c, indexing_kernels, linalg_kernels
+from . import eig_kernels, emit_c, indexing_kernels, linalg_kernels, rng_kernels
 from .body import BodyBuilder, _stmt_lines, eqn_comment
 from .dot_plan import dot_fields
 from .index import row_major_strides
@@ -497,10 +497,17 @@ def _threefry(kname, e, ins, outs, reads, common):
     return _kernel_plan(template="kernel_threefry.j2", fields=fields, **common)
 
 
-def _linalg(kname, e, ins, outs, reads, common):
-    template, fields = linalg_kernels.linalg_kernel(e, ins, outs)
-    fields.params = _params(reads, outs)
-    return _kernel_plan(template=template, fields=fields, **common)
+def _table_kernel(rules: dict):
+    """The builder of a kernel made by ``rules[primitive](eqn, ins, outs)``, which gives
+    its template and fields (``linalg_kernels``, ``rng_kernels``)."""
+    def build(kname, e, ins, outs, reads, common):
+        template, fields = rules[e.primitive](e, ins, outs)
+        fields.params = _params(reads, outs)
+        return _kernel_plan(template=template, fields=fields, **common)
+    return build
+
+
+_linalg = _table_kernel(linalg_kernels.RULES)
 
 
 def _indexing(kname, e, ins, outs, reads, common):
@@ -524,6 +531,9 @@ register(layout.split_p, Lowering(KERNEL, build=_split_kernel))
 register(sort_mod.sort_p, Lowering(KERNEL, build=_sort))
 register(prng.threefry2x32_p, Lowering(KERNEL, build=_threefry))
 register(frozenset(linalg_kernels.RULES), Lowering(KERNEL, build=_linalg))
+register(frozenset(rng_kernels.RULES), Lowering(KERNEL, build=_table_kernel(rng_kernels.RULES)))
+register(frozenset(eig_kernels.RULES),
+         Lowering(KERNEL, build=_linalg, host_when=eig_kernels.host_when))
 register(indexing_kernels.RULES - indexing_kernels.FUSED_INDICES,
          Lowering(KERNEL, build=_indexing))
 register(indexing_kernels.FUSED_INDICES,

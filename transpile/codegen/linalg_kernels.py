@@ -22,6 +22,7 @@ import numpy as np
 from .. import dtypes
 from ..lax import linalg, linalg_eigh, linalg_qr, linalg_svd, linalg_tridiagonal
 from ..lax import sorting as sort_mod
+from . import eig_kernels
 from .kernel_plans import (CholeskyPlan, EighPlan, LuPlan, QrPlan, Scratch, SvdPlan,
                            TopKPlan, TriangularSolvePlan, TridiagonalSolvePlan)
 
@@ -200,7 +201,8 @@ def _tridiagonal(e, ins, outs) -> tuple:
 RULES = {sort_mod.top_k_p: _top_k, linalg.cholesky_p: _cholesky,
          linalg.triangular_solve_p: _triangular_solve, linalg.lu_p: _lu,
          linalg_qr.qr_p: _qr, linalg_eigh.eigh_p: _eigh, linalg_svd.svd_p: _svd,
-         linalg_tridiagonal.tridiagonal_solve_p: _tridiagonal}
+         linalg_tridiagonal.tridiagonal_solve_p: _tridiagonal,
+         **eig_kernels.RULES}  # the nonsymmetric eigenproblem (eig_kernels.py)
 
 
 def linalg_kernel(e, ins, outs) -> tuple:

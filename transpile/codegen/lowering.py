@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .. import core
-from ..lax import dynamic_slicing, layout, linalg_eig, linalg_schur, slicing, structural
+from ..lax import dynamic_slicing, layout, slicing, structural
 
 __all__ = ["Lowering", "LOWERINGS", "register", "lowering_of", "fusible", "ELEMENTWISE",
            "INDEX_MAP", "RANDOM_SOURCE", "REDUCTION", "KERNEL", "CONTROL", "HOST", "KINDS"]
@@ -62,6 +62,9 @@ class Lowering:
     #: KERNEL: operand positions whose fusible producers the kernel computes itself, per
     #: element it reads (a gather's indices), instead of reading them from a buffer
     fused_operands: tuple = ()
+    #: KERNEL: ``host_when(eqn)`` picks equations with no kernel, run as a ``HOST`` step
+    #: instead (eig of complex operands)
+    host_when: Callable | None = None
 
 
 #: primitive -> Lowering
@@ -81,7 +84,8 @@ def register(prims, lowering: Lowering) -> None:
             kind = ELEMENTWISE if ELEMENTWISE in (old.kind, new.kind) else new.kind
             new = Lowering(kind, old.emit or new.emit, old.build or new.build,
                            old.reduction or new.reduction, old.fuses or new.fuses,
-                           old.fused_operands or new.fused_operands)
+                           old.fused_operands or new.fused_operands,
+                           old.host_when or new.host_when)
         LOWERINGS[p] = new
 
 
@@ -105,7 +109,3 @@ register((structural.broadcast_in_dim_p, structural.reshape_p, structural.squeez
           slicing.iota_p, layout.copy_p, layout.tile_p, dynamic_slicing.dynamic_slice_p),
          Lowering(INDEX_MAP))
 
-# Computed on the host CPU (the NumPy rule, through the host-callback machinery): no C
-# kernel yet for the nonsymmetric eigenproblem and its relatives.
-register((linalg_eig.eig_p, linalg_schur.hessenberg_p, linalg_schur.householder_product_p,
-          linalg_schur.schur_p), Lowering(HOST))

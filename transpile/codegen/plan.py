@@ -55,6 +55,8 @@ register(_HOST_CALLBACKS, Lowering(HOST))
 
 def _kind(e) -> str | None:
     low = lowering_of(e.primitive)
+    if low is not None and low.host_when is not None and low.host_when(e):
+        return HOST
     return None if low is None else low.kind
 
 

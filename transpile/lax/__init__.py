@@ -62,3 +62,8 @@ from . import custom_batching  # noqa: E402,F401  (custom_vmap_call)
 for _m in (bits, extra):
     globals().update({_n: getattr(_m, _n) for _n in _m.__all__})
     __all__ += list(_m.__all__)
+
+# XLA's bit generator (rng_bit_generator, RandomAlgorithm).
+from . import rng_bit_generator as _rbg  # noqa: E402
+globals().update({_n: getattr(_rbg, _n) for _n in _rbg.__all__})
+__all__ += list(_rbg.__all__)

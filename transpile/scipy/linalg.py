@@ -34,11 +34,12 @@ from .linalg_base import (adjoint, broadcast_batch, check_core, inexact, named_j
 from .linalg_expm import expm, expm_frechet
 from .linalg_matrices import block_diag, eigh_tridiagonal, hilbert, polar, toeplitz
 from .linalg_schur import hessenberg, schur
+from .linalg_matfunc import funm, rsf2csf, sqrtm  # noqa: F401
 
 __all__ = ["block_diag", "cho_factor", "cho_solve", "cholesky", "det", "eigh",
            "eigh_tridiagonal", "expm", "expm_frechet", "hilbert", "inv", "lu", "lu_factor",
            "lu_solve", "polar", "qr", "solve", "solve_triangular", "svd", "toeplitz",
-           "hessenberg", "schur"]
+           "hessenberg", "schur"] + ["funm", "rsf2csf", "sqrtm"]
 
 
 # ---------------------------------------------------------------------------------------
