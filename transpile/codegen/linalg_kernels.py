@@ -26,7 +26,7 @@ from . import eig_kernels
 from .kernel_plans import (CholeskyPlan, EighPlan, LuPlan, QrPlan, Scratch, SvdPlan,
                            TopKPlan, TriangularSolvePlan, TridiagonalSolvePlan)
 
-__all__ = ["RULES", "linalg_kernel"]
+__all__ = ["RULES"]
 
 #: Below this many multiply-adds (batch * n^3 / 3) a cholesky runs on one thread.
 PARALLEL_MIN_FLOPS = 1 << 18
@@ -203,8 +203,3 @@ RULES = {sort_mod.top_k_p: _top_k, linalg.cholesky_p: _cholesky,
          linalg_qr.qr_p: _qr, linalg_eigh.eigh_p: _eigh, linalg_svd.svd_p: _svd,
          linalg_tridiagonal.tridiagonal_solve_p: _tridiagonal,
          **eig_kernels.RULES}  # the nonsymmetric eigenproblem (eig_kernels.py)
-
-
-def linalg_kernel(e, ins, outs) -> tuple:
-    """The template and fields of ``e``'s kernel (``e.primitive`` in ``RULES``)."""
-    return RULES[e.primitive](e, ins, outs)
