@@ -184,8 +184,10 @@ class CumulativePlan(KernelFields):
     init: str
     step: str
     store: str
-    #: bfloat16 sum/prod: each line scanned by ``tp_scan16_bf16`` (XLA's blocked order),
-    #: with these reads and writes of one element at ``at`` (C only)
+    #: bfloat16/float8/float4 sum/prod: each line scanned by ``line_fn`` (XLA's blocked
+    #: order, ``runtime/tp_scan16.h``), with these reads and writes of one element at
+    #: ``at``
+    line_fn: str | None = None
     line_read: str | None = None
     line_write: str | None = None
     line_prod: bool = False

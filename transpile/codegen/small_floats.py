@@ -7,7 +7,8 @@ rewritten here into conversions around the same primitive on the wider type, whi
 kernel already compiles (the NumPy rules do the same: ``lax/_float8.py``'s
 ``extremum``, ``sort_rule``, ``dot_via_float32``). Sums and products round every step
 to the small float; their reduction and scan kernels do that themselves
-(``runtime/tp_scan16.h``). Anything else on small floats outside fused loops is refused.
+(``runtime/tp_scan16.h``), in XLA's order: a reduced dimension longer than 32 is first
+split into windows here (:func:`_tree`). Anything else on small floats outside fused loops is refused.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import numpy as np
 
 from .. import dtypes
 from ..ir import ClosedJaxpr, JaxprEqn, Literal, Var
-from ..lax import _float8, contraction, reduction, sorting, structural
+from ..lax import _float8, contraction, reduction, slicing, sorting, structural
 from ..lax import elementwise as ew
 from .lowering import CONTROL, HOST, INDEX_MAP, fusible
 
@@ -97,15 +98,59 @@ def _widen(e, how: str) -> list:
     return out
 
 
+def _tree(e) -> list:
+    """A small-float sum/prod with a reduced dimension longer than ``TREE_WINDOW``:
+    windows of ``min(size, 32)`` reduced first (each reduced dimension padded with the
+    initial value, half before), then their results, as XLA's TreeReductionRewriter
+    does (``_float8.reduce_rounded`` is the NumPy rule)."""
+    x, o = e.invars[0], e.outvars[0]
+    shape, axes = x.aval.shape, set(e.params["axes"])
+    if all(shape[d] <= _float8.TREE_WINDOW for d in axes):
+        return [e]
+    out = _Eqns()
+    pads, split, w_axes, m_axes, padded = [], [], [], [], []
+    for d, s in enumerate(shape):
+        if d not in axes:
+            pads.append((0, 0, 0))
+            split.append(s)
+            padded.append(s)
+            continue
+        w = min(s, _float8.TREE_WINDOW)
+        m = -(-s // w)
+        lo = (m * w - s) // 2
+        pads.append((lo, m * w - s - lo, 0))
+        padded.append(m * w)
+        m_axes.append(len(split) - len(w_axes))
+        w_axes.append(len(split) + 1)
+        split += [m, w]
+    init = Literal(np.asarray(0 if e.primitive is reduction.reduce_sum_p else 1,
+                              x.aval.dtype)[()], x.aval.update(shape=(), weak_type=False))
+    xp = out.add(slicing.pad_p, (x, init), x.aval.update(shape=tuple(padded)),
+                 padding_config=tuple(pads))
+    xs = out.add(structural.reshape_p, (xp,), xp.aval.update(shape=tuple(split)),
+                 new_sizes=tuple(split), dimensions=None, sharding=None)
+    kept = tuple(n for i, n in enumerate(split) if i not in w_axes)
+    blocks = out.add(e.primitive, (xs,), o.aval.update(shape=kept),
+                     **dict(e.params, axes=tuple(w_axes)))
+    out.extend(_tree(e.replace(invars=(blocks,), params=dict(e.params, axes=tuple(m_axes)))))
+    return out
+
+
 def widen_small_floats(closed: ClosedJaxpr) -> ClosedJaxpr:
     """``closed`` with each small-float max/min/arg/cumulative max/min, sort and
-    dot_general computed in the wider type (see the module docstring)."""
+    dot_general computed in the wider type, and long sums and products split into XLA's
+    windows (see the module docstring)."""
     eqns, changed = [], False
     for e in closed.jaxpr.eqns:
         how = _WIDENED.get(e.primitive)
-        if how is not None and any(_small(v) for v in (*e.invars, *e.outvars)):
+        small = any(_small(v) for v in (*e.invars, *e.outvars))
+        if how is not None and small:
             eqns.extend(_widen(e, how))
             changed = True
+        elif small and e.primitive in (reduction.reduce_sum_p, reduction.reduce_prod_p):
+            tree = _tree(e)
+            eqns.extend(tree)
+            changed = changed or len(tree) > 1
         else:
             eqns.append(e)
     if not changed:
