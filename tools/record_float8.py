@@ -112,6 +112,8 @@ JIT_OPS = {
     "sum_all": lambda x, p, y: jnp.sum(x),
     "sum0": lambda x, p, y: jnp.sum(x, axis=0),
     "prod1": lambda x, p, y: jnp.prod(p, axis=1),
+    "sum_fused": lambda x, p, y: jnp.sum(x * p, axis=1),
+    "sum_long": lambda x, p, y: jnp.sum(jnp.tile(x, (1, 30)), axis=1),
     "max1": lambda x, p, y: jnp.max(x, axis=1),
     "min0": lambda x, p, y: jnp.min(x, axis=0),
     "argmax1": lambda x, p, y: jnp.argmax(x, axis=1),
