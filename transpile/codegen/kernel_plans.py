@@ -113,6 +113,7 @@ class ReducePlan(KernelFields):
     part_step: str = ""    # step into acc (a partial loaded from part[c_j])
     part_merge: str = ""   # acc combined with part_all[g * n_out + c_j]
     part_store: str = ""   # acc stored as output c_j
+    ordered: bool = False  # each output folds its elements in order (small-float sums)
 
 
 @dataclass(kw_only=True)

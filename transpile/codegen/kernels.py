@@ -308,7 +308,7 @@ def reduce_kernel(kname, root, producer, buffers, names, comment, par_min) -> "K
         store=f"{ob.name}[{ {'full': '0', 'rows': 'oix', 'cols': 'c_b + c_j'}[mode]}] = "
               f"{_store(out.aval.dtype, f'({emit_c.ctype(out.aval.dtype)}){acc}')};",
         total=total, chunk=chunk, nchunks=max(-(-total // chunk), 1), outer=outer,
-        inner=inner, parallel=total >= par_min, lanes=lanes,
+        inner=inner, parallel=total >= par_min, lanes=lanes, ordered=rows_only,
         **_lane_fields(op, x.aval.dtype, combine, value),
         row_chunks=chunks[0], row_chunk=chunks[1],
         part_step=combine.format(a="acc", v=value),
