@@ -253,6 +253,19 @@ def test_reductions_scans_sorts_and_dots(name, mode):
             _check(got[key], rec[key], key)
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_sort_carries_operands_of_other_types(mode):
+    """Small-float keys sort in the wider type; a float16 operand rides along unchanged
+    (fnuz NaN first, as JAX orders it)."""
+    keys = jnp.array([3.0, np.nan, 1.0, 2.0], "float32").astype(jnp.float8_e4m3fnuz)
+    vals = jnp.array([0.1, 0.2, 0.3, 0.4], jnp.float16)
+    k, v = _run(lambda a, b: lax.sort((a, b), num_keys=1), mode, keys, vals)
+    assert str(k.dtype) == "float8_e4m3fnuz" and v.dtype == np.float16
+    want = np.array([np.nan, 1, 2, 3], np.float32).astype(ml_dtypes.float8_e4m3fnuz)
+    assert _bits(k) == _bits(want)
+    assert _bits(v) == _bits(np.array([0.2, 0.3, 0.4, 0.1], np.float16))
+
+
 def test_unsupported_kernels_are_refused_under_jit():
     """Eager computes it; jit says clearly it cannot (no kernel rounds as XLA does)."""
     x = jnp.ones(4, jnp.float8_e4m3fn)

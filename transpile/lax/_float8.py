@@ -152,22 +152,26 @@ def _wide(dt) -> np.dtype:
     return _F32 if np.dtype(dt) == dtypes.float8_e8m0fnu else _F16
 
 
-def via_wider(impl, prepare=None):
+def via_wider(impl, prepare=None, positional=False):
     """``impl`` (a NumPy rule) made to compute small-float operands in float16 (float32
     for float8_e8m0fnu) and convert its results back, as XLA:CPU does. ``prepare(v,
-    dt)`` adjusts each widened operand first (:func:`extremum`, :func:`sort_rule`)."""
+    dt)`` adjusts each widened operand first (:func:`extremum`, :func:`sort_rule`);
+    ``positional``: result i is converted back where operand i was a small float (sort's
+    operands and results pair up; other operands may be of the wider type already)."""
     @functools.wraps(impl)
     def rule(*args, **params):
-        small = [np.asarray(a).dtype for a in args if is_small(a)]
-        if not small:
+        small = [is_small(a) for a in args]
+        if not any(small):
             return impl(*args, **params)
-        dt = small[0]
+        dt = next(np.asarray(a).dtype for a, s in zip(args, small) if s)
         wide = _wide(dt)
         with np.errstate(all="ignore"):
-            args = [to_float32(a).astype(wide) if is_small(a) else a for a in args]
+            args = [to_float32(a).astype(wide) if s else a for a, s in zip(args, small)]
             if prepare is not None:
-                args = [prepare(a, dt) if a.dtype == wide else a for a in args]
+                args = [prepare(a, dt) if s else a for a, s in zip(args, small)]
             out = impl(*args, **params)
+        if positional:
+            return type(out)(_back(o, wide, dt) if s else o for o, s in zip(out, small))
         if isinstance(out, (tuple, list)):
             return type(out)(_back(o, wide, dt) for o in out)
         return _back(out, wide, dt)
@@ -205,7 +209,7 @@ def _nan_to_lowest(v, dt):
 def sort_rule(impl):
     """:func:`via_wider` for sort: ``fnuz`` NaNs sort first (as -inf, which such a
     format lacks: converting it back gives NaN again)."""
-    return via_wider(impl, _nan_to_lowest)
+    return via_wider(impl, _nan_to_lowest, positional=True)
 
 
 def _back(out, wide, dt):
