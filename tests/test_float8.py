@@ -266,6 +266,35 @@ def test_sort_carries_operands_of_other_types(mode):
     assert _bits(v) == _bits(np.array([0.2, 0.3, 0.4, 0.1], np.float16))
 
 
+#: Element moves: the result's bytes are the operand's, NaN payloads too. (A move fused
+#: into a loop -- a slice, a transpose -- decodes and encodes, which keeps values but
+#: not the payloads of the IEEE formats' non-canonical NaNs.)
+MOVES = {
+    "gather": lambda a, i: a[np.array([2, 0, 1])],
+    "scatter": lambda a, i: a.at[np.array([1, 3])].set(a[:2]),
+    "dynamic_slice": lambda a, i: lax.dynamic_slice(a, (i, 1), (2, 2)),
+    "dynamic_update_slice": lambda a, i: lax.dynamic_update_slice(a, a[:1], (i, 0)),
+    "concatenate": lambda a, i: jnp.concatenate([a, a]),
+}
+
+
+@pytest.mark.parametrize("name", ["float8_e5m2", "float8_e3m4", "float4_e2m1fn"])
+def test_element_moves_keep_every_bit_pattern_under_jit(name):
+    n = 16 if name.startswith("float4") else 256
+    bits = np.arange(n, dtype=np.uint8).reshape(-1, 4)
+    x = jnp.asarray(bits.view(jnp.dtype(name)))
+    got = jax.jit(lambda a, i: {k: f(a, i) for k, f in MOVES.items()})(x, 1)
+    for key, f in MOVES.items():  # the same moves on the bytes themselves, in NumPy
+        want = f(bits, 1) if key not in ("scatter", "dynamic_update_slice") else None
+        if key == "scatter":
+            want = bits.copy()
+            want[[1, 3]] = bits[:2]
+        if key == "dynamic_update_slice":
+            want = bits.copy()
+            want[1:2] = bits[:1]
+        assert _bits(got[key]) == np.asarray(want).ravel().tolist(), key
+
+
 def test_unsupported_kernels_are_refused_under_jit():
     """Eager computes it; jit says clearly it cannot (no kernel rounds as XLA does)."""
     x = jnp.ones(4, jnp.float8_e4m3fn)

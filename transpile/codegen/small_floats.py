@@ -16,7 +16,8 @@ import numpy as np
 
 from .. import dtypes
 from ..ir import ClosedJaxpr, JaxprEqn, Literal, Var
-from ..lax import _float8, contraction, reduction, slicing, sorting, structural
+from ..lax import _float8, contraction, dynamic_slicing, indexing, reduction, slicing, sorting
+from ..lax import structural
 from ..lax import elementwise as ew
 from .lowering import CONTROL, HOST, INDEX_MAP, fusible
 
@@ -33,9 +34,12 @@ _WIDENED = {
     contraction.dot_general_p: "dot",
 }
 
-#: Kernels that round small floats every step themselves.
+#: Kernels that round small floats every step themselves, and those that copy elements
+#: (their bytes, NaN payloads included).
 _OWN = frozenset({reduction.reduce_sum_p, reduction.reduce_prod_p, reduction.cumsum_p,
-                  reduction.cumprod_p})
+                  reduction.cumprod_p, indexing.gather_p, indexing.scatter_p,
+                  slicing.concatenate_p, dynamic_slicing.dynamic_slice_p,
+                  dynamic_slicing.dynamic_update_slice_p})
 
 
 def _small(v) -> bool:
