@@ -8,7 +8,8 @@ kernel already compiles (the NumPy rules do the same: ``lax/_float8.py``'s
 ``extremum``, ``sort_rule``, ``dot_via_float32``). Sums and products round every step
 to the small float; their reduction and scan kernels do that themselves
 (``runtime/tp_scan16.h``), in XLA's order: a reduced dimension longer than 32 is first
-split into windows here (:func:`_tree`). Anything else on small floats outside fused loops is refused.
+split into windows here (:func:`_tree`). Gathers, scatters and the like copy the
+elements' bytes. Anything else on small floats outside fused loops is refused.
 """
 from __future__ import annotations
 
@@ -175,5 +176,5 @@ def check_small_floats(e, kind) -> None:
             raise NotImplementedError(
                 f"jit of {e.primitive.name} on {np.dtype(dt).name} operands is not "
                 "implemented (small floats compile in elementwise loops, reductions, "
-                "scans, sorts and dot_general only); run it eagerly or convert to "
-                "float32 first")
+                "scans, sorts, dot_general and element copies only); run it eagerly or "
+                "convert to float32 first")
