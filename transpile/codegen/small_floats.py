@@ -1,7 +1,7 @@
 """Small floats (float8/float4) in the kernels that are not fused loops.
 
 XLA:CPU computes a small float in float16 (float32 for float8_e8m0fnu). Where that is
-exact -- max, min and their arg/cumulative forms, sort -- or rounds once at the end --
+exact -- max, min and their arg/cumulative forms, sort, top_k -- or rounds once at the end --
 dot_general, computed in float32 and converted back through float16 -- the equation is
 rewritten here into conversions around the same primitive on the wider type, which every
 kernel already compiles (the NumPy rules do the same: ``lax/_float8.py``'s
@@ -32,6 +32,7 @@ _WIDENED = {
                                reduction.argmax_p, reduction.argmin_p,
                                reduction.cummax_p, reduction.cummin_p)},
     sorting.sort_p: "sort",
+    sorting.top_k_p: "sort",
     contraction.dot_general_p: "dot",
 }
 

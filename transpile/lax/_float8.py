@@ -170,7 +170,8 @@ def via_wider(impl, prepare=None, positional=False):
             if prepare is not None:
                 args = [prepare(a, dt) if s else a for a, s in zip(args, small)]
             out = impl(*args, **params)
-        if positional:
+        if positional:  # results past the operands (top_k's indices) stay as they are
+            small += [False] * (len(out) - len(small))
             return type(out)(_back(o, wide, dt) if s else o for o, s in zip(out, small))
         if isinstance(out, (tuple, list)):
             return type(out)(_back(o, wide, dt) for o in out)
@@ -207,7 +208,7 @@ def _nan_to_lowest(v, dt):
 
 
 def sort_rule(impl):
-    """:func:`via_wider` for sort: ``fnuz`` NaNs sort first (as -inf, which such a
+    """:func:`via_wider` for sort and top_k: ``fnuz`` NaNs sort first (as -inf, which such a
     format lacks: converting it back gives NaN again)."""
     return via_wider(impl, _nan_to_lowest, positional=True)
 

@@ -172,6 +172,7 @@ def total_order_key(x: np.ndarray) -> np.ndarray:
 
 
 @top_k_p.def_impl
+@_float8.sort_rule
 def _top_k_impl(operand, *, k, axis):
     x = np.moveaxis(np.asarray(operand), axis, -1)
     key = total_order_key(x)[..., ::-1]
