@@ -55,7 +55,6 @@
 #include "transpile_macros.h"
 #include "tp_bf16.h"
 #include "tp_float8.h"
-#include "tp_scan16.h"
 #include <float.h>
 #include <limits.h>
 #include <math.h>
@@ -513,5 +512,7 @@ TP_INLINE TPI_AI uint16_t tp_f64_to_f16(double x)
     h = tpi_sel_u64(a > UINT64_C(0x7ff0000000000000), 0x7e00u | ((a >> 42) & 0x3ffu), h);
     return (uint16_t)((uint32_t)h | sign);
 }
+
+#include "tp_scan16.h"  /* after the float16 conversions it uses */
 
 #endif /* TP_OPS_H */

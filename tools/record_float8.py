@@ -94,6 +94,62 @@ def convert_inputs(name: str) -> np.ndarray:
                            out[-2 * len(extra):]]).astype(np.float32)
 
 
+def _values(name: str, lo: float, hi: float, shape, rng) -> np.ndarray:
+    """Random representable values of ``name`` with ``lo <= |v| <= hi`` (or zero)."""
+    dt = jnp.dtype(name)
+    every = np.arange(16 if name.startswith("float4") else 256, dtype=np.uint8).view(dt)
+    v = every.astype(np.float32)
+    ok = np.isfinite(v) & (((np.abs(v) >= lo) & (np.abs(v) <= hi)) | (v == 0))
+    return rng.choice(every[ok], shape)
+
+
+#: Reductions, scans, sorts and products of small floats (XLA:CPU computes them in
+#: float16 -- float32 for e8m0fnu -- rounding every step to the small float; dot in
+#: float32): operands x (3, 40) with NaN, -0 and inf in row 0, p (3, 40) near one
+#: (products), y (40, 2).
+JIT_OPS = {
+    "sum1": lambda x, p, y: jnp.sum(x, axis=1),
+    "sum_all": lambda x, p, y: jnp.sum(x),
+    "sum0": lambda x, p, y: jnp.sum(x, axis=0),
+    "prod1": lambda x, p, y: jnp.prod(p, axis=1),
+    "sum_fused": lambda x, p, y: jnp.sum(x * p, axis=1),
+    "sum_long": lambda x, p, y: jnp.sum(jnp.tile(x, (1, 30)), axis=1),
+    "max1": lambda x, p, y: jnp.max(x, axis=1),
+    "min0": lambda x, p, y: jnp.min(x, axis=0),
+    "argmax1": lambda x, p, y: jnp.argmax(x, axis=1),
+    "argmin1": lambda x, p, y: jnp.argmin(x, axis=1),
+    "cumsum1": lambda x, p, y: jnp.cumsum(x, axis=1),
+    "cumsum_rev": lambda x, p, y: lax.cumsum(x, axis=1, reverse=True),
+    "cumprod1": lambda x, p, y: jnp.cumprod(p, axis=1),
+    "cummax1": lambda x, p, y: lax.cummax(x, axis=1),
+    "cummin_rev": lambda x, p, y: lax.cummin(x, axis=1, reverse=True),
+    "sort1": lambda x, p, y: jnp.sort(x, axis=1),
+    "argsort1": lambda x, p, y: jnp.argsort(x, axis=1),
+    "top_k": lambda x, p, y: lax.top_k(x, 5)[0],
+    "top_k_index": lambda x, p, y: lax.top_k(x, 5)[1],
+    "dot": lambda x, p, y: x @ y,
+    "dot_f32": lambda x, p, y: lax.dot(x, y, preferred_element_type=jnp.float32),
+}
+
+
+def jit_ops(name: str, rng) -> dict:
+    dt = jnp.dtype(name)
+    x = _values(name, 2 ** -3, 8, (3, 40), rng)
+    specials = [np.nan, -0.0, np.inf] if name != "float8_e8m0fnu" else [np.nan]
+    for i, s in enumerate(specials):
+        x[0, 3 + 2 * i] = np.float32(s).astype(dt)
+    p = _values(name, 0.5, 2, (3, 40), rng)
+    y = _values(name, 2 ** -2, 4, (40, 2), rng)
+    x, p, y = (jnp.asarray(a) for a in (x, p, y))
+    rec = {"x": bits(x), "p": bits(p), "y": bits(y)}
+    for k, f in JIT_OPS.items():
+        try:
+            rec[k] = answer(f, x, p, y)
+        except jax.errors.JaxRuntimeError as e:  # XLA fails on some formats (float4)
+            rec[k] = {"error": type(e).__name__, "message": str(e).splitlines()[0]}
+    return rec
+
+
 def record() -> dict:
     rng = np.random.default_rng(0)
     out = {"_meta": {"jax": jax.__version__, "numpy": np.__version__,
@@ -165,6 +221,7 @@ def record() -> dict:
         rec["sum"] = answer(jnp.sum, x)
         arith[n] = rec
     out["arith"] = arith
+    out["jit_ops"] = {n: jit_ops(n, rng) for n in FLOATS}
     return out
 
 

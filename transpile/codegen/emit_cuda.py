@@ -47,7 +47,7 @@ def _reduce(k) -> dict:
                     scratch_exprs=[f"(int64_t){grid} * (int64_t)sizeof({f.acc_type})"])
     if f.mode == "cols":
         return dict(cuda=dict(grid=_grid(f.n_out)), scratch_exprs=[])
-    per_block = f.red_size >= BLOCK_PER_OUTPUT_MIN
+    per_block = f.red_size >= BLOCK_PER_OUTPUT_MIN and not f.ordered
     grid = max(1, min(f.n_out, MAX_GRID)) if per_block else _grid(f.n_out)
     return dict(cuda=dict(grid=grid, block_per_output=per_block), scratch_exprs=[])
 

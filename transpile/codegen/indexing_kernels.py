@@ -113,6 +113,8 @@ def _store(dtype, expr: str) -> str:
 def _storage_literal(value, dtype) -> str:
     """``value`` as a constant of ``dtype``'s storage type (16-bit floats: their bits)."""
     dtype = np.dtype(dtype)
+    if dtypes.half_name(dtype) and dtype.itemsize == 1:  # the small floats' byte
+        return f"(uint8_t)0x{int(np.asarray(value).astype(dtype).view(np.uint8)):02x}"
     if dtypes.half_name(dtype):
         bits = int(np.asarray(value).astype(dtype).view(np.uint16))
         return f"(uint16_t)0x{bits:04x}"

@@ -113,6 +113,7 @@ class ReducePlan(KernelFields):
     part_step: str = ""    # step into acc (a partial loaded from part[c_j])
     part_merge: str = ""   # acc combined with part_all[g * n_out + c_j]
     part_store: str = ""   # acc stored as output c_j
+    ordered: bool = False  # each output folds its elements in order (small-float sums)
 
 
 @dataclass(kw_only=True)
@@ -184,8 +185,10 @@ class CumulativePlan(KernelFields):
     init: str
     step: str
     store: str
-    #: bfloat16 sum/prod: each line scanned by ``tp_scan16_bf16`` (XLA's blocked order),
-    #: with these reads and writes of one element at ``at`` (C only)
+    #: bfloat16/float8/float4 sum/prod: each line scanned by ``line_fn`` (XLA's blocked
+    #: order, ``runtime/tp_scan16.h``), with these reads and writes of one element at
+    #: ``at``
+    line_fn: str | None = None
     line_read: str | None = None
     line_write: str | None = None
     line_prod: bool = False

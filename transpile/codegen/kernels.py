@@ -15,6 +15,7 @@ import re
 import numpy as np
 
 from .. import core, dtypes
+from ..lax import _float8
 from ..lax import contraction as dot_mod
 from ..lax import keys, layout, prng, slicing
 from ..lax import reduction as red
@@ -157,6 +158,10 @@ def _acc(op: str, dtype):
         return _complex_acc(op, dt, ct, sfx)
     if op in ("sum", "prod"):
         sym = "+" if op == "sum" else "*"
+        if dtypes.is_small_float(dt):  # every step rounded, in order: no SIMD reduction
+            init = ("NAN" if _float8.nan_identity(dt) else "0.0f") if op == "sum" else "1.0f"
+            step = f"tp_scan16_step_{dtypes.half_name(dt)}"  # runtime/tp_scan16.h
+            return "float", init, f"{step}({{a}}, {{v}}, {int(op == 'prod')})", None
         if dtypes.is_float(dt):
             acc = "float" if dtypes.half_name(dt) else "double"
             return acc, ("0.0" if op == "sum" else "1.0"), f"{{a}} {sym} ({acc}){{v}}", sym
@@ -247,12 +252,14 @@ def reduce_kernel(kname, root, producer, buffers, names, comment, par_min) -> "K
     n_out = out.aval.size
     red_size = int(np.prod([shape[d] for d in axes], dtype=np.int64))
     lead = axes == tuple(range(len(axes)))
-    if n_out == 1:
+    # small-float sums fold each output's elements in order (XLA's), one row at a time
+    rows_only = dtypes.is_small_float(x.aval.dtype) and op in ("sum", "prod")
+    if n_out == 1 and not rows_only:
         mode = "full"
         idx = bb.index(shape, flat="idx")
         inner = [("idx", None)]
         outer = []
-    elif lead:
+    elif lead and not rows_only:
         # Reduced dimensions lead: walk rows in order, accumulating a block of columns
         # at once (contiguous, vectorised); each output still sums its column in order.
         mode = "cols"
@@ -301,7 +308,7 @@ def reduce_kernel(kname, root, producer, buffers, names, comment, par_min) -> "K
         store=f"{ob.name}[{ {'full': '0', 'rows': 'oix', 'cols': 'c_b + c_j'}[mode]}] = "
               f"{_store(out.aval.dtype, f'({emit_c.ctype(out.aval.dtype)}){acc}')};",
         total=total, chunk=chunk, nchunks=max(-(-total // chunk), 1), outer=outer,
-        inner=inner, parallel=total >= par_min, lanes=lanes,
+        inner=inner, parallel=total >= par_min, lanes=lanes, ordered=rows_only,
         **_lane_fields(op, x.aval.dtype, combine, value),
         row_chunks=chunks[0], row_chunk=chunks[1],
         part_step=combine.format(a="acc", v=value),
@@ -445,7 +452,8 @@ def _cumulative(kname, e, ins, outs, reads, common):
                   reverse=e.params["reverse"], acc_type=acc_t, init=init, step=update,
                   store=f"{o.name}[at] = "
                         f"{_store(dt, f'({emit_c.ctype(dt)})acc')};")
-    if op in ("sum", "prod") and dt == dtypes.bfloat16:  # XLA's blocked scan
+    if op in ("sum", "prod") and (dt == dtypes.bfloat16 or dtypes.is_small_float(dt)):
+        fields.line_fn = f"tp_scan16_{dtypes.half_name(dt)}"  # XLA's blocked scan
         fields.line_read = _read(x, "at")
         fields.line_write = f"{o.name}[at] = {_store(dt, 'tp_line[s]')};"
         fields.line_prod = op == "prod"

@@ -39,7 +39,7 @@ from ..passes.dce import eliminate_dead_code
 from . import control, emit_c, kernels, prng_c, row_kernels, special_c  # noqa: F401  (prng_c, special_c fill the table)
 from . import window_kernels  # noqa: F401  (fills the table: pooling kernels)
 from . import bits_c  # noqa: F401,E402  (fills the table)
-from . import conv_epilogue
+from . import conv_epilogue, small_floats
 from .body import BodyBuilder, eqn_comment, local_name, pointer_name
 from .lowering import (CONTROL, HOST, INDEX_MAP, RANDOM_SOURCE, REDUCTION, Lowering, fusible,
                        lowering_of, register)
@@ -390,10 +390,12 @@ class Planner:
         into the operand's buffer when that buffer is a temporary of this block or one
         of the ``donated`` invars (a loop body's carries); its kernel then skips the
         copy."""
-        closed = _buffer_literal_operands(closed)
+        closed = small_floats.widen_small_floats(_buffer_literal_operands(closed))
         j = closed.jaxpr
         for e in j.eqns:
-            _check_small_floats(e)
+            small_floats.check_small_floats(e, _kind(e))
+            for v in e.outvars:  # the rewrite's variables need names too
+                self.name_of(v)
         out_vars = [o for o in j.outvars if isinstance(o, Var)]
         materialized = set(j.invars) | set(j.constvars) | set(out_vars)
         groups = _groups(closed, materialized)
@@ -540,22 +542,6 @@ class Planner:
             live.remove(entry)
             if out not in pinned:
                 live.append([out, entry[1], entry[2]])
-
-
-def _check_small_floats(e) -> None:
-    """Small floats (float8/float4) are compiled in fused loops only (elementwise
-    arithmetic, conversions, index remaps, control flow); other kernels would not
-    round every step as XLA:CPU does."""
-    kind = _kind(e)
-    if kind in (CONTROL, HOST, INDEX_MAP) or (kind is not None and fusible(e)):
-        return
-    for v in (*e.invars, *e.outvars):
-        dt = getattr(getattr(v, "aval", None), "dtype", None)
-        if dt is not None and not dtypes.is_key(dt) and dtypes.is_small_float(dt):
-            raise NotImplementedError(
-                f"jit of {e.primitive.name} on {np.dtype(dt).name} operands is not "
-                "implemented (small floats compile in elementwise loops only); run it "
-                "eagerly or convert to float32 first")
 
 
 def _take(free: list, nbytes: int):

@@ -92,20 +92,24 @@ def _round(out):
 SCAN_BLOCK = 16
 
 
-def scan(x: np.ndarray, axis: int, op: str, reverse: bool) -> np.ndarray:
+def scan(x: np.ndarray, axis: int, op: str, reverse: bool, *, decode=None, encode=None,
+         rounder=None) -> np.ndarray:
     """bfloat16 ``cumsum``/``cumprod`` along ``axis`` as XLA:CPU computes them: blocks
     of 16 scanned, their totals scanned the same way, each block combined with the
     blocks before (after) it, every step rounded to bfloat16 (``runtime/tp_scan16.h``
-    is the same algorithm)."""
-    lines = to_float32(np.moveaxis(np.asarray(x), axis, -1))
+    is the same algorithm). ``decode``/``encode``/``rounder`` replace this module's
+    conversions and step rounding for the other narrow floats (``_float8.scan``)."""
+    decode, encode = decode or to_float32, encode or from_float32
+    rt = rounder or round_trip
+    lines = decode(np.moveaxis(np.asarray(x), axis, -1))
     step = np.add if op == "sum" else np.multiply
     init = np.float32(0 if op == "sum" else 1)
     with np.errstate(all="ignore"):
-        out = _blocked(lines, step, init, reverse)
-    return np.moveaxis(from_float32(out), -1, axis)
+        out = _blocked(lines, step, init, reverse, rt)
+    return np.moveaxis(encode(out), -1, axis)
 
 
-def _direct(x, step, init, reverse):
+def _direct(x, step, init, reverse, round_trip):
     """Each output folded over its whole window in index order (lines of <= 16)."""
     n = x.shape[-1]
     if not reverse:
@@ -120,15 +124,15 @@ def _direct(x, step, init, reverse):
     return acc
 
 
-def _blocked(x, step, init, reverse):
+def _blocked(x, step, init, reverse, round_trip):
     n = x.shape[-1]
     if n <= SCAN_BLOCK:
-        return _direct(x, step, init, reverse)
+        return _direct(x, step, init, reverse, round_trip)
     m = -(-n // SCAN_BLOCK)
     fill = np.full(x.shape[:-1] + (m * SCAN_BLOCK - n,), init, np.float32)
     blocks = _direct(np.concatenate([x, fill], -1).reshape(x.shape[:-1] + (m, SCAN_BLOCK)),
-                     step, init, reverse)
-    totals = _blocked(blocks[..., 0 if reverse else -1], step, init, reverse)
+                     step, init, reverse, round_trip)
+    totals = _blocked(blocks[..., 0 if reverse else -1], step, init, reverse, round_trip)
     edge = np.full(x.shape[:-1] + (1,), init, np.float32)
     before = np.concatenate([totals[..., 1:], edge] if reverse else [edge, totals[..., :-1]],
                             -1)

@@ -22,8 +22,11 @@ import functools
 import numpy as np
 
 from .. import dtypes
+from . import _bfloat16
 
-__all__ = ["to_float32", "from_float32", "via_wider", "is_small", "convert", "reduce_rounded"]
+__all__ = ["to_float32", "from_float32", "via_wider", "is_small", "convert", "reduce_rounded",
+           "scan", "dot_via_float32", "TREE_WINDOW", "extremum", "sort_rule", "nan_identity",
+           "nan_first"]
 
 _F16 = np.dtype(np.float16)
 _F32 = np.dtype(np.float32)
@@ -149,23 +152,65 @@ def _wide(dt) -> np.dtype:
     return _F32 if np.dtype(dt) == dtypes.float8_e8m0fnu else _F16
 
 
-def via_wider(impl):
+def via_wider(impl, prepare=None, positional=False):
     """``impl`` (a NumPy rule) made to compute small-float operands in float16 (float32
-    for float8_e8m0fnu) and convert its results back, as XLA:CPU does."""
+    for float8_e8m0fnu) and convert its results back, as XLA:CPU does. ``prepare(v,
+    dt)`` adjusts each widened operand first (:func:`extremum`, :func:`sort_rule`);
+    ``positional``: result i is converted back where operand i was a small float (sort's
+    operands and results pair up; other operands may be of the wider type already)."""
     @functools.wraps(impl)
     def rule(*args, **params):
-        small = [np.asarray(a).dtype for a in args if is_small(a)]
-        if not small:
+        small = [is_small(a) for a in args]
+        if not any(small):
             return impl(*args, **params)
-        dt = small[0]
+        dt = next(np.asarray(a).dtype for a, s in zip(args, small) if s)
         wide = _wide(dt)
         with np.errstate(all="ignore"):
-            out = impl(*[to_float32(a).astype(wide) if is_small(a) else a for a in args],
-                       **params)
+            args = [to_float32(a).astype(wide) if s else a for a, s in zip(args, small)]
+            if prepare is not None:
+                args = [prepare(a, dt) if s else a for a, s in zip(args, small)]
+            out = impl(*args, **params)
+        if positional:  # results past the operands (top_k's indices) stay as they are
+            small += [False] * (len(out) - len(small))
+            return type(out)(_back(o, wide, dt) if s else o for o, s in zip(out, small))
         if isinstance(out, (tuple, list)):
             return type(out)(_back(o, wide, dt) for o in out)
         return _back(out, wide, dt)
     return rule
+
+
+def nan_identity(dt) -> bool:
+    """Whether the identities of sum (0) and max/min (-inf/inf) are NaN in ``dt``:
+    float8_e8m0fnu has neither zero nor infinity, and JAX converts them to it (NaN), so
+    its sum, cumsum, max, min, cummax, cummin are NaN and argmax, argmin 0 (the
+    initial value wins)."""
+    return np.dtype(dt) == dtypes.float8_e8m0fnu
+
+
+def _all_nan(v, dt):
+    return np.full_like(v, np.nan) if nan_identity(dt) else v
+
+
+def extremum(impl):
+    """:func:`via_wider` for max, min and their arg/cumulative forms (exact in the wider
+    type), with :func:`nan_identity`'s rule."""
+    return via_wider(impl, _all_nan)
+
+
+def nan_first(dt) -> bool:
+    """Whether JAX's sort orders NaN first in ``dt``: the formats without infinities and
+    negative zero (``fnuz``), whose NaN bits read as the most negative integer."""
+    return dtypes.SMALL_FLOATS[np.dtype(dt)][4] == "fnuz"
+
+
+def _nan_to_lowest(v, dt):
+    return np.where(np.isnan(v), v.dtype.type(-np.inf), v) if nan_first(dt) else v
+
+
+def sort_rule(impl):
+    """:func:`via_wider` for sort and top_k: ``fnuz`` NaNs sort first (as -inf, which such a
+    format lacks: converting it back gives NaN again)."""
+    return via_wider(impl, _nan_to_lowest, positional=True)
 
 
 def _back(out, wide, dt):
@@ -175,20 +220,100 @@ def _back(out, wide, dt):
     return from_float32(out.astype(np.float32), dt, from_half=wide == _F16)
 
 
+#: XLA's TreeReductionRewriter (CPU) splits a reduced dimension longer than this into
+#: windows of this length before the reduction proper.
+TREE_WINDOW = 32
+
+
 def reduce_rounded(x: np.ndarray, axes: tuple, op: str) -> np.ndarray:
-    """``sum``/``prod`` of small floats over ``axes`` as XLA:CPU reduces them: in order,
-    each step computed in float16 (float32) and rounded to the small float."""
+    """``sum``/``prod`` of small floats over ``axes`` as XLA:CPU reduces them, each step
+    computed in float16 (float32) and rounded to the small float.
+
+    Where a reduced dimension is longer than :data:`TREE_WINDOW`, XLA first reduces
+    windows of ``min(size, 32)`` along every reduced dimension (each padded with the
+    initial value, half of the padding before, the rest after), then reduces the
+    windows' results the same way; elements of a window (and of a plain reduction) are
+    folded in row-major order from the initial value. ``runtime/tp_scan16.h``'s
+    ``tp_tree_*`` is the same algorithm."""
     dt = x.dtype
     wide = _wide(dt)
     keep = [a for a in range(x.ndim) if a not in axes]
-    rows = np.transpose(to_float32(x), keep + list(axes))
-    rows = rows.reshape(rows.shape[:len(keep)] + (-1,)).astype(wide)
-    acc = np.full(rows.shape[:-1], 0 if op == "sum" else 1, wide)
+    axes = sorted(axes)
+    vals = np.transpose(to_float32(x), keep + axes).astype(wide)
+    if op == "sum":
+        vals = _all_nan(vals, dt)  # float8_e8m0fnu: the initial 0 is NaN
+    init = wide.type(0 if op == "sum" else 1)
     step = np.add if op == "sum" else np.multiply
     with np.errstate(all="ignore"):
-        for i in range(rows.shape[-1]):
-            acc = _round_trip(step(acc, rows[..., i]), dt, wide)
+        acc = _tree(vals, len(keep), init, step, dt, wide)
     return from_float32(acc.astype(np.float32), dt, from_half=wide == _F16)
+
+
+def _fold(rows, init, step, dt, wide):
+    """Fold the last axis of ``rows`` in order from ``init``, rounding every step."""
+    acc = np.full(rows.shape[:-1], init, wide)
+    for i in range(rows.shape[-1]):
+        acc = _round_trip(step(acc, rows[..., i]), dt, wide)
+    return acc
+
+
+def _tree(vals, nkeep, init, step, dt, wide):
+    red = vals.shape[nkeep:]
+    lead = vals.shape[:nkeep]
+    if all(s <= TREE_WINDOW for s in red):
+        return _fold(vals.reshape(lead + (-1,)), init, step, dt, wide)
+    pads, split, order = [(0, 0)] * nkeep, list(lead), []
+    for d, s in enumerate(red):
+        w = min(s, TREE_WINDOW)
+        m = -(-s // w)
+        lo = (m * w - s) // 2
+        pads.append((lo, m * w - s - lo))
+        split += [m, w]
+        order.append(nkeep + 2 * d)
+    padded = np.pad(vals, pads, constant_values=init).reshape(split)
+    # the windows' elements last, row-major: (lead..., m..., w...)
+    perm = list(range(nkeep)) + order + [o + 1 for o in order]
+    blocks = np.transpose(padded, perm)
+    nblk = blocks.shape[:nkeep + len(red)]
+    sums = _fold(blocks.reshape(nblk + (-1,)), init, step, dt, wide)
+    return _tree(sums, nkeep, init, step, dt, wide)
+
+
+def scan(x: np.ndarray, axis: int, op: str, reverse: bool) -> np.ndarray:
+    """Small-float ``cumsum``/``cumprod`` as XLA:CPU computes them: bfloat16's blocked
+    scan (``_bfloat16.scan``), every step in float16 (float32) rounded to ``x``'s
+    format."""
+    dt, wide = x.dtype, _wide(x.dtype)
+    if op == "sum" and nan_identity(dt):  # float8_e8m0fnu: the initial 0 is NaN
+        x = np.full_like(x, np.nan)
+
+    def rounder(v):
+        return to_float32(from_float32(np.asarray(v, np.float32).astype(wide)
+                                       .astype(np.float32), dt, from_half=wide == _F16))
+
+    return _bfloat16.scan(x, axis, op, reverse, decode=to_float32, rounder=rounder,
+                          encode=lambda v: from_float32(v, dt, from_half=wide == _F16))
+
+
+def dot_via_float32(impl):
+    """``impl`` (dot_general's NumPy rule) on small-float operands as XLA:CPU computes
+    it: operands converted to float32, the float32 product, a small-float result
+    converted back through float16 (directly for float8_e8m0fnu)."""
+    @functools.wraps(impl)
+    def rule(lhs, rhs, *, preferred_element_type, **params):
+        small = [a.dtype for a in (lhs, rhs) if is_small(a)]
+        if not small:
+            return impl(lhs, rhs, preferred_element_type=preferred_element_type, **params)
+        out_dt = np.dtype(preferred_element_type or small[0])
+        wide = [to_float32(a) if is_small(a) else a for a in (lhs, rhs)]
+        out = impl(*wide, preferred_element_type=_F32 if is_small(out_dt)
+                   else preferred_element_type, **params)
+        if not is_small(out_dt):
+            return out
+        with np.errstate(all="ignore"):
+            return convert(np.asarray(out, _F32) if out_dt == dtypes.float8_e8m0fnu
+                           else np.asarray(out, _F32).astype(_F16), out_dt)
+    return rule
 
 
 def _round_trip(v, dt, wide):

@@ -19,6 +19,7 @@ import numpy as np
 from .. import core, dtypes
 from ..core import ShapedArray
 from ..ir import pp_param_rules
+from . import _float8
 from .elementwise import convert_values
 
 __all__ = ["dot_general", "dot", "Precision", "dot_general_p"]
@@ -171,6 +172,7 @@ def _einsum_spec(lhs_ndim: int, rhs_ndim: int, dimension_numbers) -> str:
 
 
 @dot_general_p.def_impl
+@_float8.dot_via_float32
 def _dot_general_impl(lhs, rhs, *, dimension_numbers, precision, preferred_element_type,
                       out_sharding):
     operand_dtype = _result_dtype(lhs.dtype, rhs.dtype)

@@ -120,6 +120,8 @@ def _reduce_impl(op: str):
             return x
         if op in ("sum", "prod") and _float8.is_small(x.dtype):
             return _float8.reduce_rounded(x, axes, op)
+        if _float8.is_small(x.dtype):  # exact in float16 (float32), as XLA computes it
+            return _float8.extremum(impl)(x, axes=axes)
         if op in ("sum", "prod"):
             fn = np.sum if op == "sum" else np.prod
             # A contiguous operand already in the accumulation dtype is summed where it
@@ -234,6 +236,7 @@ def _arg_reduction(name: str, np_fn):
         return ShapedArray(_reduced_shape(x.shape, axes), index_dtype, False)
 
     @p.def_impl
+    @_float8.extremum
     def impl(x, *, axes, index_dtype):
         # NumPy's argmax/argmin already pick the first NaN and treat -0.0 == 0.0.
         return np_fn(x, axis=int(axes[0])).astype(index_dtype)
@@ -284,6 +287,10 @@ def _cumulative(name: str, op: str):
             return x
         if op in ("sum", "prod") and x.dtype == dtypes.bfloat16:
             return _bfloat16.scan(x, axis, op, reverse)
+        if _float8.is_small(x.dtype):
+            if op in ("sum", "prod"):
+                return _float8.scan(x, axis, op, reverse)
+            return _float8.extremum(impl)(x, axis=axis, reverse=reverse)
         if reverse:
             x = np.flip(x, axis)
         if op in ("sum", "prod"):

@@ -22,6 +22,7 @@ import numpy as np
 
 from .. import core, dtypes, tree_util
 from ..core import ShapedArray
+from . import _float8
 
 __all__ = ["sort", "sort_key_val", "top_k", "stop_gradient", "sort_p", "top_k_p",
            "stop_gradient_p"]
@@ -65,6 +66,7 @@ def _sort_keys(x: np.ndarray) -> list:
 
 
 @sort_p.def_impl
+@_float8.sort_rule
 def _sort_impl(*operands, dimension, is_stable, num_keys):
     moved = [np.moveaxis(x, dimension, -1) for x in operands]
     keys = []
@@ -170,6 +172,7 @@ def total_order_key(x: np.ndarray) -> np.ndarray:
 
 
 @top_k_p.def_impl
+@_float8.sort_rule
 def _top_k_impl(operand, *, k, axis):
     x = np.moveaxis(np.asarray(operand), axis, -1)
     key = total_order_key(x)[..., ::-1]
