@@ -141,7 +141,7 @@ def _eigh(e, ins, outs) -> tuple:
     linalg._check_supported(dt, "eigh")
     n = int(x.aval.shape[-1])
     batch = int(np.prod(x.aval.shape[:-2], dtype=np.int64)) if n else 0
-    work = 2 * n * n + n
+    work = linalg_eigh.work_elements(n)
     parallel = batch > 1 and batch * n ** 3 >= PARALLEL_MIN_FLOPS
     fields = EighPlan(batch=batch, n=n, lower=int(bool(e.params["lower"])),
                   sort=int(bool(e.params["sort_eigenvalues"])), work=work,
