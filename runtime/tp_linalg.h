@@ -371,13 +371,63 @@ TP_DEFINE_QR(f64, double, sqrt)
         }                                                                              \
         return tau;                                                                    \
     }                                                                                  \
+    /* Implicit QL with shifts on the tridiagonal (d, e) in place (d becomes the      \
+     * eigenvalues); each rotation combines rows i, i + 1 of z (n rows of len). */    \
+    TP_INLINE void tp_eigh_ql_##SFX(T *d, T *e, T *z, int64_t n, int64_t len)          \
+    {                                                                                  \
+        int64_t i, l, r;                                                               \
+        for (l = 0; l < n; l++) {                                                      \
+            int iter;                                                                  \
+            for (iter = 0; iter < TP_EIGH_ITERS; iter++) {                             \
+                int64_t m;                                                             \
+                T g, rr, s, c, f, bb, pp;                                              \
+                for (m = l; m + 1 < n; m++) {                                          \
+                    T dd = FABS(d[m]) + FABS(d[m + 1]);                                \
+                    if (FABS(e[m]) + dd == dd) break;                                  \
+                }                                                                      \
+                if (m == l) break;                                                     \
+                g = (d[l + 1] - d[l]) / (2 * e[l]);                                    \
+                rr = HYPOT(g, (T)1);                                                   \
+                g = d[m] - d[l] + e[l] / (g + (g >= 0 ? rr : -rr));                    \
+                s = 1; c = 1; pp = 0;                                                  \
+                for (i = m - 1; i >= l; i--) {                                         \
+                    T *zi = z + i * len, *zj = zi + len;                                   \
+                    f = s * e[i];                                                      \
+                    bb = c * e[i];                                                     \
+                    rr = HYPOT(f, g);                                                  \
+                    e[i + 1] = rr;                                                     \
+                    if (rr == 0) {                                                     \
+                        d[i + 1] = d[i + 1] - pp;                                      \
+                        e[m] = 0;                                                      \
+                        break;                                                         \
+                    }                                                                  \
+                    s = f / rr;                                                        \
+                    c = g / rr;                                                        \
+                    g = d[i + 1] - pp;                                                 \
+                    rr = (d[i] - g) * s + 2 * c * bb;                                  \
+                    pp = s * rr;                                                       \
+                    d[i + 1] = g + pp;                                                 \
+                    g = c * rr - bb;                                                   \
+                    for (r = 0; r < len; r++) {                                        \
+                        T zr = zj[r];                                                  \
+                        zj[r] = s * zi[r] + c * zr;                                    \
+                        zi[r] = c * zi[r] - s * zr;                                    \
+                    }                                                                  \
+                }                                                                      \
+                if (i >= l) continue; /* stopped early on a zero rotation */           \
+                d[l] = d[l] - pp;                                                      \
+                e[l] = g;                                                              \
+                e[m] = 0;                                                              \
+            }                                                                          \
+        }                                                                              \
+    }                                                                                  \
     /* v (n x n, eigenvectors in columns), w (n); work: 2 n n + 5 n elements. */       \
     TP_INLINE void tp_eigh_##SFX(const T *a, T *v, T *w, int64_t n, int lower, int sort, \
                                  T *work)                                              \
     {                                                                                  \
         T *x = work, *z = work + n * n, *d = z + n * n, *e = d + n, *taus = e + n;     \
         T *p = taus + n, *idx = p + n;                                                 \
-        int64_t i, j, k, l, r;                                                         \
+        int64_t i, j, k, r;                                                            \
         for (i = 0; i < n; i++)                                                        \
             for (j = 0; j < n; j++)                                                    \
                 x[i * n + j] = (lower ? i >= j : i <= j) ? a[i * n + j] : a[j * n + i];\
@@ -412,51 +462,7 @@ TP_DEFINE_QR(f64, double, sqrt)
             for (j = i + 1; j < n; j++) {                                              \
                 T t = z[i * n + j]; z[i * n + j] = z[j * n + i]; z[j * n + i] = t;     \
             }                                                                          \
-        /* implicit QL with Wilkinson-type shifts on (d, e) */                         \
-        for (l = 0; l < n; l++) {                                                      \
-            int iter;                                                                  \
-            for (iter = 0; iter < TP_EIGH_ITERS; iter++) {                             \
-                int64_t m;                                                             \
-                T g, rr, s, c, f, bb, pp;                                              \
-                for (m = l; m + 1 < n; m++) {                                          \
-                    T dd = FABS(d[m]) + FABS(d[m + 1]);                                \
-                    if (FABS(e[m]) + dd == dd) break;                                  \
-                }                                                                      \
-                if (m == l) break;                                                     \
-                g = (d[l + 1] - d[l]) / (2 * e[l]);                                    \
-                rr = HYPOT(g, (T)1);                                                   \
-                g = d[m] - d[l] + e[l] / (g + (g >= 0 ? rr : -rr));                    \
-                s = 1; c = 1; pp = 0;                                                  \
-                for (i = m - 1; i >= l; i--) {                                         \
-                    T *zi = z + i * n, *zj = zi + n;                                   \
-                    f = s * e[i];                                                      \
-                    bb = c * e[i];                                                     \
-                    rr = HYPOT(f, g);                                                  \
-                    e[i + 1] = rr;                                                     \
-                    if (rr == 0) {                                                     \
-                        d[i + 1] = d[i + 1] - pp;                                      \
-                        e[m] = 0;                                                      \
-                        break;                                                         \
-                    }                                                                  \
-                    s = f / rr;                                                        \
-                    c = g / rr;                                                        \
-                    g = d[i + 1] - pp;                                                 \
-                    rr = (d[i] - g) * s + 2 * c * bb;                                  \
-                    pp = s * rr;                                                       \
-                    d[i + 1] = g + pp;                                                 \
-                    g = c * rr - bb;                                                   \
-                    for (r = 0; r < n; r++) {                                          \
-                        T zr = zj[r];                                                  \
-                        zj[r] = s * zi[r] + c * zr;                                    \
-                        zi[r] = c * zi[r] - s * zr;                                    \
-                    }                                                                  \
-                }                                                                      \
-                if (i >= l) continue; /* stopped early on a zero rotation */           \
-                d[l] = d[l] - pp;                                                      \
-                e[l] = g;                                                              \
-                e[m] = 0;                                                              \
-            }                                                                          \
-        }                                                                              \
+        tp_eigh_ql_##SFX(d, e, z, n, n);                                               \
         for (i = 0; i < n; i++) idx[i] = (T)i;                                         \
         if (sort) /* stable insertion sort of (value, row) pairs */                    \
             for (i = 1; i < n; i++) {                                                  \
