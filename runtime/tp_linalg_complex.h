@@ -36,7 +36,6 @@
 #include <string.h>
 #include "transpile_macros.h"
 #include "tp_complex.h"
-#include "tp_linalg.h"
 
 #define TP_DEFINE_CHOLESKY_C(SFX, T, R, RE, IM, SQRT, CONJ)                           \
     TP_INLINE int tp_cholesky_##SFX(const T *a, T *l, int64_t n)                       \
@@ -233,136 +232,99 @@ TP_DEFINE_LU_C(c128, tp_c128, double, creal, cimag, fabs)
 TP_DEFINE_QR_C(c64, tp_c64, float, crealf, cimagf, sqrtf, conjf)
 TP_DEFINE_QR_C(c128, tp_c128, double, creal, cimag, sqrt, conj)
 
-#define TP_DEFINE_EIGH_C(SFX, RSFX, T, R, RE, IM, SQRT, HYPOT, CONJ)                 \
-    /* Householder step k on a Hermitian x (full storage): row k right of the diagonal \
-     * is conjugated into the column x below it, then replaced by the reflector v     \
-     * (v[0] = 1; H = I - tau v v^H, tau real) with H x = beta e_0, beta = -phase(x_0) \
-     * |x|; the trailing block B becomes H B H = B - (v q^H + q v^H). Returns tau (0:  \
-     * no reflector, beta = x_0); p holds n elements. */                              \
-    TP_INLINE R tp_eigh_house_##SFX(T *x, int64_t n, int64_t k, T *p, T *off)          \
-    {                                                                                  \
-        T *v = x + k * n + k + 1, ph, cp;                                              \
-        int64_t m = n - k - 1, i, j;                                                   \
-        R ss, a2, aa, nrm, tau, sc, kk;                                                \
-        for (i = 0; i < m; i++) v[i] = CONJ(v[i]);                                     \
-        ss = RE(v[1]) * RE(v[1]) + IM(v[1]) * IM(v[1]);                                \
-        for (i = 2; i < m; i++) ss = ss + (RE(v[i]) * RE(v[i]) + IM(v[i]) * IM(v[i])); \
-        if (ss == 0) {                                                                 \
-            *off = v[0];                                                               \
-            return 0;                                                                  \
-        }                                                                              \
-        a2 = RE(v[0]) * RE(v[0]) + IM(v[0]) * IM(v[0]);                                \
-        aa = SQRT(a2);                                                                 \
-        nrm = SQRT(a2 + ss);                                                           \
-        ph = aa == 0 ? tp_cmake_##SFX(1, 0)                                            \
-                     : tp_cmake_##SFX(RE(v[0]) / aa, IM(v[0]) / aa);                   \
-        *off = tp_cmake_##SFX(-(RE(ph) * nrm), -(IM(ph) * nrm));                       \
-        tau = (nrm + aa) / nrm;                                                        \
-        sc = 1 / (aa + nrm);                                                           \
-        cp = tp_cmake_##SFX(RE(ph) * sc, -(IM(ph) * sc));                              \
-        v[0] = tp_cmake_##SFX(1, 0);                                                   \
-        for (i = 1; i < m; i++) v[i] = tp_cmul_##SFX(v[i], cp);                        \
-        /* p = tau B v = tau conj(sum_i conj(v_i) B_i): B's rows combined in order */  \
-        {                                                                              \
-            const T *b0 = x + (k + 1) * n + k + 1;                                     \
-            for (j = 0; j < m; j++) p[j] = b0[j];                                      \
-            for (i = 1; i < m; i++) {                                                  \
-                const T *bi = b0 + i * n;                                              \
-                T vc = CONJ(v[i]);                                                     \
-                for (j = 0; j < m; j++) p[j] = p[j] + tp_cmul_##SFX(vc, bi[j]);        \
-            }                                                                          \
-        }                                                                              \
-        for (j = 0; j < m; j++) p[j] = tp_cmake_##SFX(tau * RE(p[j]), -(tau * IM(p[j]))); \
-        kk = RE(p[0]) * RE(v[0]) + IM(p[0]) * IM(v[0]);                                \
-        for (i = 1; i < m; i++) kk = kk + (RE(p[i]) * RE(v[i]) + IM(p[i]) * IM(v[i])); \
-        kk = (R)0.5 * tau * kk;                                                        \
-        for (j = 0; j < m; j++)                                                        \
-            p[j] = tp_cmake_##SFX(RE(p[j]) - kk * RE(v[j]), IM(p[j]) - kk * IM(v[j])); \
-        for (i = 0; i < m; i++) {                                                      \
-            T *bi = x + (k + 1 + i) * n + k + 1;                                       \
-            T vi = v[i], qi = p[i];                                                    \
-            for (j = 0; j < m; j++)                                                    \
-                bi[j] = bi[j] - (tp_cmul_##SFX(vi, CONJ(p[j])) + tp_cmul_##SFX(qi, CONJ(v[j]))); \
-        }                                                                              \
-        return tau;                                                                    \
-    }                                                                                  \
-    /* As tp_eigh_f32 on a Hermitian matrix: w (n) is real; work: 2 n n + 5 n elements. \
-     * The complex tridiagonal's off-diagonal is made real (its modulus) by a diagonal \
-     * phase D, folded into Q's columns; the real QL then rotates complex rows. */     \
+#define TP_DEFINE_EIGH_C(SFX, T, R, RE, IM, SQRT, FABS, HYPOT, CONJ)                 \
+    /* As tp_eigh_f32 on a Hermitian matrix: w (n) is real; work: 2 n n + n elements. \
+     * Each pair first makes a_pq real (row q times its phase e, the vector conj(e)),  \
+     * then rotates as the real kernel does; rows are mirrored (conjugated) into the   \
+     * columns. */                                                                     \
     TP_INLINE void tp_eigh_##SFX(const T *a, T *v, R *w, int64_t n, int lower, int sort, \
                                  T *work)                                              \
     {                                                                                  \
-        T *x = work, *z = work + n * n, *p = z + n * n, *phi = p + n, *off = phi + n;  \
-        R *d = (R *)(off + n), *e = d + n, *taus = e + n, *idx = taus + n;             \
-        int64_t i, j, k, r;                                                            \
+        T *x = work, *vt = work + n * n + n;                                           \
+        R *d = (R *)(work + n * n);                                                    \
+        int64_t i, j, p, q, r, sweep;                                                  \
         for (i = 0; i < n; i++)                                                        \
             for (j = 0; j < n; j++)                                                    \
                 x[i * n + j] = (lower ? i >= j : i <= j) ? a[i * n + j]                \
                                                          : CONJ(a[j * n + i]);         \
         for (i = 0; i < n; i++) x[i * n + i] = tp_cmake_##SFX(RE(x[i * n + i]), 0);    \
-        for (k = 0; k + 2 < n; k++) {                                                  \
-            d[k] = RE(x[k * n + k]);                                                   \
-            taus[k] = tp_eigh_house_##SFX(x, n, k, p, &off[k]);                        \
-        }                                                                              \
-        for (k = n - 2 < 0 ? 0 : n - 2; k < n; k++) d[k] = RE(x[k * n + k]);           \
-        if (n >= 2) off[n - 2] = CONJ(x[(n - 2) * n + n - 1]);                         \
         for (i = 0; i < n; i++)                                                        \
-            for (j = 0; j < n; j++) z[i * n + j] = tp_cmake_##SFX((R)(i == j), 0);    \
-        for (k = n - 3; k >= 0; k--) {                                                 \
-            const T *hv = x + k * n + k + 1;                                           \
-            T *z0 = z + (k + 1) * n + k + 1;                                           \
-            R tau = taus[k];                                                           \
-            int64_t m = n - k - 1;                                                     \
-            if (tau == 0) continue;                                                    \
-            for (j = 0; j < m; j++) p[j] = z0[j];                                      \
-            for (i = 1; i < m; i++) {                                                  \
-                const T *zi = z0 + i * n;                                              \
-                T vc = CONJ(hv[i]);                                                    \
-                for (j = 0; j < m; j++) p[j] = p[j] + tp_cmul_##SFX(vc, zi[j]);        \
-            }                                                                          \
-            for (i = 0; i < m; i++) {                                                  \
-                T *zi = z0 + i * n;                                                    \
-                T ti = tp_cmake_##SFX(tau * RE(hv[i]), tau * IM(hv[i]));               \
-                for (j = 0; j < m; j++) zi[j] = zi[j] - tp_cmul_##SFX(ti, p[j]);       \
-            }                                                                          \
-        }                                                                              \
-        /* phases: phi_0 = 1, phi_{k+1} = phi_k off_k / |off_k|; e_k = |off_k| */      \
-        if (n) phi[0] = tp_cmake_##SFX(1, 0);                                          \
-        for (k = 0; k + 1 < n; k++) {                                                  \
-            R mag = HYPOT(RE(off[k]), IM(off[k]));                                     \
-            e[k] = mag;                                                                \
-            phi[k + 1] = mag == 0 ? phi[k]                                             \
-                : tp_cmul_##SFX(phi[k], tp_cmake_##SFX(RE(off[k]) / mag, IM(off[k]) / mag)); \
-        }                                                                              \
-        if (n) e[n - 1] = 0;                                                           \
-        /* z becomes (Q D)^T, in place */                                              \
-        for (i = 0; i < n; i++)                                                        \
-            for (j = i + 1; j < n; j++) {                                              \
-                T t = z[i * n + j]; z[i * n + j] = z[j * n + i]; z[j * n + i] = t;     \
-            }                                                                          \
-        for (i = 0; i < n; i++)                                                        \
-            for (r = 0; r < n; r++) z[i * n + r] = tp_cmul_##SFX(z[i * n + r], phi[i]); \
-        tp_eigh_ql_##RSFX(d, e, (R *)z, n, 2 * n);                                     \
-        for (i = 0; i < n; i++) idx[i] = (R)i;                                         \
-        if (sort) /* stable insertion sort of (value, row) pairs */                    \
-            for (i = 1; i < n; i++) {                                                  \
-                R key = d[i], ki = idx[i];                                             \
-                for (j = i; j > 0 && d[j - 1] > key; j--) {                            \
-                    d[j] = d[j - 1];                                                   \
-                    idx[j] = idx[j - 1];                                               \
+            for (j = 0; j < n; j++) vt[i * n + j] = tp_cmake_##SFX((R)(i == j), 0);    \
+        for (sweep = 0; sweep < TP_EIGH_SWEEPS; sweep++) {                             \
+            int rotated = 0;                                                           \
+            for (p = 0; p < n; p++)                                                    \
+                for (q = p + 1; q < n; q++) {                                          \
+                    T apq = x[p * n + q], e, ec;                                       \
+                    R app = RE(x[p * n + p]), aqq = RE(x[q * n + q]);                  \
+                    R mag = HYPOT(RE(apq), IM(apq)), g100 = 100 * mag, h, t, c, s, tau; \
+                    T *xp = x + p * n, *xq = x + q * n, *vp = vt + p * n, *vq = vt + q * n; \
+                    if (mag == 0) continue;                                            \
+                    if (FABS(app) + g100 == FABS(app) && FABS(aqq) + g100 == FABS(aqq)) { \
+                        x[p * n + q] = tp_cmake_##SFX(0, 0);                           \
+                        x[q * n + p] = tp_cmake_##SFX(0, 0);                           \
+                        continue;                                                      \
+                    }                                                                  \
+                    rotated = 1;                                                       \
+                    h = aqq - app;                                                     \
+                    if (FABS(h) + g100 == FABS(h)) {                                   \
+                        t = mag / h;                                                   \
+                    } else {                                                           \
+                        R theta = (R)0.5 * h / mag;                                    \
+                        t = 1 / (FABS(theta) + SQRT(1 + theta * theta));               \
+                        if (theta < 0) t = -t;                                         \
+                    }                                                                  \
+                    c = 1 / SQRT(1 + t * t);                                           \
+                    s = t * c;                                                         \
+                    tau = s / (1 + c);                                                 \
+                    e = tp_cmake_##SFX(RE(apq) / mag, IM(apq) / mag);                  \
+                    ec = CONJ(e);                                                      \
+                    for (r = 0; r < n; r++) {                                          \
+                        xq[r] = tp_cmul_##SFX(xq[r], e);                               \
+                        vq[r] = tp_cmul_##SFX(vq[r], ec);                              \
+                    }                                                                  \
+                    TP_EIGH_C_ROTATE(SFX, R, RE, IM, xp, xq, n, s, tau)                \
+                    TP_EIGH_C_ROTATE(SFX, R, RE, IM, vp, vq, n, s, tau)                \
+                    for (r = 0; r < n; r++) {                                          \
+                        x[r * n + p] = CONJ(xp[r]);                                    \
+                        x[r * n + q] = CONJ(xq[r]);                                    \
+                    }                                                                  \
+                    x[p * n + p] = tp_cmake_##SFX(app - t * mag, 0);                   \
+                    x[q * n + q] = tp_cmake_##SFX(aqq + t * mag, 0);                   \
+                    x[p * n + q] = tp_cmake_##SFX(0, 0);                               \
+                    x[q * n + p] = tp_cmake_##SFX(0, 0);                               \
                 }                                                                      \
-                d[j] = key;                                                            \
-                idx[j] = ki;                                                           \
+            if (!rotated) break;                                                       \
+        }                                                                              \
+        for (i = 0; i < n; i++) d[i] = RE(x[i * n + i]);                               \
+        if (sort) /* stable insertion sort of (value, vector) pairs */                 \
+            for (i = 1; i < n; i++) {                                                  \
+                R key = d[i];                                                          \
+                for (j = i; j > 0 && d[j - 1] > key; j--) {                            \
+                    R tmp = d[j]; d[j] = d[j - 1]; d[j - 1] = tmp;                     \
+                    for (r = 0; r < n; r++) {                                          \
+                        T u = vt[j * n + r];                                           \
+                        vt[j * n + r] = vt[(j - 1) * n + r];                           \
+                        vt[(j - 1) * n + r] = u;                                       \
+                    }                                                                  \
+                }                                                                      \
             }                                                                          \
         for (i = 0; i < n; i++) {                                                      \
-            const T *zi = z + (int64_t)idx[i] * n;                                     \
             w[i] = d[i];                                                               \
-            for (r = 0; r < n; r++) v[r * n + i] = zi[r];                              \
+            for (r = 0; r < n; r++) v[r * n + i] = vt[i * n + r];                      \
         }                                                                              \
     }
 
-TP_DEFINE_EIGH_C(c64, f32, tp_c64, float, crealf, cimagf, sqrtf, hypotf, conjf)
-TP_DEFINE_EIGH_C(c128, f64, tp_c128, double, creal, cimag, sqrt, hypot, conj)
+/* Rows yp, yq become yp - s (yq + yp tau) and yq + s (yp - yq tau), real s and tau
+ * applied part by part. */
+#define TP_EIGH_C_ROTATE(SFX, R, RE, IM, yp, yq, n, s, tau)                           \
+    for (r = 0; r < n; r++) {                                                          \
+        R gr = RE(yp[r]), gi = IM(yp[r]), hr = RE(yq[r]), hi = IM(yq[r]);              \
+        yp[r] = tp_cmake_##SFX(gr - s * (hr + gr * tau), gi - s * (hi + gi * tau));    \
+        yq[r] = tp_cmake_##SFX(hr + s * (gr - hr * tau), hi + s * (gi - hi * tau));    \
+    }
+
+TP_DEFINE_EIGH_C(c64, tp_c64, float, crealf, cimagf, sqrtf, fabsf, hypotf, conjf)
+TP_DEFINE_EIGH_C(c128, tp_c128, double, creal, cimag, sqrt, fabs, hypot, conj)
 
 #define TP_DEFINE_SVD_C(SFX, T, R, RE, IM, SQRT, FABS, HYPOT, CONJ, EPS)            \
     TP_INLINE T tp_svd_dot_##SFX(const T *x, const T *y, int64_t len)                  \

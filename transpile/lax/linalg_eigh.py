@@ -64,80 +64,61 @@ def real_dtype(dtype) -> np.dtype:
     return np.empty(0, dt).real.dtype
 
 
-def _cplx(re, im, dtype) -> np.ndarray:
-    """A complex array from its parts (no complex arithmetic, so no rounding)."""
-    out = np.empty(np.broadcast_shapes(np.shape(re), np.shape(im)), dtype)
-    out.real, out.imag = re, im
-    return out
-
-
-def _row_sums(first: np.ndarray, terms: np.ndarray) -> np.ndarray:
-    """``first + terms[0] + terms[1] + ...`` added in that order, as the C loops add."""
-    return np.add.accumulate(np.concatenate([first[None], terms]), axis=0)[-1]
-
-
-def _house_complex(x: np.ndarray, k: int):
-    """Householder step ``k`` on a Hermitian ``x`` (``tp_eigh_house_c*``): returns
-    ``tau`` (real) and the new sub-diagonal entry ``beta`` (complex)."""
-    rt, ct = x.real.dtype.type, x.dtype
-    v = x[k, k + 1:]
-    v[...] = np.conj(v)
-    sq = v.real * v.real + v.imag * v.imag
-    ss = np.add.accumulate(sq[1:])[-1]
-    if ss == 0:
-        return rt(0), v[0].copy()
-    aa = np.sqrt(sq[0])
-    nrm = np.sqrt(sq[0] + ss)
-    ph_re, ph_im = (rt(1), rt(0)) if aa == 0 else (v[0].real / aa, v[0].imag / aa)
-    beta = _cplx(-(ph_re * nrm), -(ph_im * nrm), ct)
-    tau = (nrm + aa) / nrm
-    sc = rt(1) / (aa + nrm)
-    v[0] = 1
-    v[1:] = mul(v[1:], _cplx(ph_re * sc, -(ph_im * sc), ct))
-    blk = x[k + 1:, k + 1:]
-    acc = _row_sums(blk[0], mul(np.conj(v[1:, None]), blk[1:]))
-    p = _cplx(tau * acc.real, -(tau * acc.imag), ct)
-    kk = rt(0.5) * tau * np.add.accumulate(p.real * v.real + p.imag * v.imag)[-1]
-    q = _cplx(p.real - kk * v.real, p.imag - kk * v.imag, ct)
-    blk[...] = blk - (mul(v[:, None], np.conj(q)[None]) + mul(q[:, None], np.conj(v)[None]))
-    return tau, beta
-
-
-def _tridiagonal_ql_complex(a: np.ndarray, lower: bool, sort: bool):
-    """One Hermitian matrix: the complex C kernel's steps (``tp_eigh_c*``): complex
-    Householder reduction, the off-diagonal made real by a diagonal phase ``D`` folded
-    into ``Q``, then the real QL rotating the rows of ``(Q D)^T``."""
+def _jacobi_complex(a: np.ndarray, lower: bool, sort: bool):
+    """One Hermitian matrix: the complex C kernel's steps (``tp_eigh_c*``). Each pair
+    first turns ``a_pq`` real (row ``q`` times its phase ``e``, column ``q`` times
+    ``conj(e)``), then takes the real rotation; rows are updated and mirrored
+    (conjugated) into the columns."""
     n = a.shape[0]
-    rt, ct = a.real.dtype, a.dtype
+    rt = a.real.dtype.type
     rows, cols = np.indices((n, n))
     x = np.where((rows >= cols) if lower else (rows <= cols), a, np.conj(a.T)).copy()
     x[np.arange(n), np.arange(n)] = x.real[np.arange(n), np.arange(n)]
-    d, e, taus = (np.zeros(n, rt) for _ in range(3))
-    off = np.zeros(n, ct)
-    for k in range(n - 2):
-        d[k] = x[k, k].real
-        taus[k], off[k] = _house_complex(x, k)
-    d[max(n - 2, 0):] = np.diagonal(x).real[max(n - 2, 0):]
-    if n >= 2:
-        off[n - 2] = np.conj(x[n - 2, n - 1])
-    z = np.eye(n, dtype=ct)
-    for k in range(n - 3, -1, -1):
-        if taus[k] == 0:
-            continue
-        hv, blk = x[k, k + 1:], z[k + 1:, k + 1:]
-        acc = _row_sums(blk[0], mul(np.conj(hv[1:, None]), blk[1:]))
-        t = _cplx(taus[k] * hv.real, taus[k] * hv.imag, ct)
-        blk[...] = blk - mul(t[:, None], acc[None])
-    phi = np.ones(n, ct)
-    for k in range(n - 1):
-        mag = np.hypot(off[k].real, off[k].imag)
-        e[k] = mag
-        phi[k + 1] = phi[k] if mag == 0 else mul(
-            phi[k], _cplx(off[k].real / mag, off[k].imag / mag, ct))
-    z = mul(z.T, phi[:, None])
-    _ql(d, e, z.view(rt))
-    order = np.argsort(d, kind="stable") if sort else np.arange(n)
-    return z[order].T.copy(), d[order]
+    vt = np.eye(n, dtype=a.dtype)
+    hundred, half, one = rt(100), rt(0.5), rt(1)
+    for _ in range(SWEEPS):
+        rotated = False
+        for p in range(n):
+            for q in range(p + 1, n):
+                apq, app, aqq = x[p, q], x[p, p].real, x[q, q].real
+                mag = np.hypot(apq.real, apq.imag)
+                if mag == 0:
+                    continue
+                g100 = hundred * mag
+                if abs(app) + g100 == abs(app) and abs(aqq) + g100 == abs(aqq):
+                    x[p, q] = x[q, p] = 0
+                    continue
+                rotated = True
+                h = aqq - app
+                if abs(h) + g100 == abs(h):
+                    t = mag / h
+                else:
+                    theta = half * h / mag
+                    t = one / (abs(theta) + np.sqrt(one + theta * theta))
+                    if theta < 0:
+                        t = -t
+                c = one / np.sqrt(one + t * t)
+                s = t * c
+                tau = s / (one + c)
+                e = div_real(np.array(apq), mag)
+                x[q, :] = mul(x[q, :], e)
+                vt[q, :] = mul(vt[q, :], np.conj(e))
+                for y in (x, vt):
+                    g, hh = y[p, :].copy(), y[q, :].copy()
+                    y[p, :] = g - s * (hh + g * tau)
+                    y[q, :] = hh + s * (g - hh * tau)
+                x[:, p] = np.conj(x[p, :])
+                x[:, q] = np.conj(x[q, :])
+                x[p, p] = app - t * mag
+                x[q, q] = aqq + t * mag
+                x[p, q] = x[q, p] = 0
+        if not rotated:
+            break
+    w = np.diagonal(x).real.copy()
+    if sort:
+        order = np.argsort(w, kind="stable")
+        w, vt = w[order], vt[order]
+    return vt.T, w
 
 
 def work_elements(n: int) -> int:
@@ -252,7 +233,7 @@ def _eigh_impl(x, *, lower, sort_eigenvalues, subset_by_index, algorithm):
     flat = x.reshape((int(np.prod(x.shape[:-2], dtype=np.int64)), n, n))
     vs = np.empty_like(flat)
     ws = np.empty(flat.shape[:2], real_dtype(x.dtype))
-    jacobi = _tridiagonal_ql_complex if x.dtype.kind == "c" else _tridiagonal_ql
+    jacobi = _jacobi_complex if x.dtype.kind == "c" else _tridiagonal_ql
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         for b in range(flat.shape[0]):
             vs[b], ws[b] = jacobi(flat[b], lower, sort_eigenvalues)
