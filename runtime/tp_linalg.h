@@ -37,14 +37,17 @@
  * With a permutation to fill (column pivoting), each step first swaps in the remaining
  * column of largest sum of squares from row j down (recomputed, the first on ties).
  *
- * eigh: cyclic Jacobi on one row-major n x n symmetric matrix (its lower or upper
- * triangle mirrored), in the matrix's precision. Pairs (p, q), p < q, row by row; a pair
- * whose a_pq is negligible next to both diagonal entries (adding 100 |a_pq| changes
- * neither) is zeroed and skipped, otherwise rotated with Rutishauser's formulas
- * (Numerical Recipes' jacobi): every row r gets g - s (h + g tau) and h + s (g - h tau),
- * then the pair's own entries are set. Sweeps stop when one rotates nothing (at most
- * TP_EIGH_SWEEPS). Eigenvalues are then ordered ascending (stable) with their vectors
- * (columns of v). The NumPy rule (lax/linalg_eigh.py) runs the same operations.
+ * eigh: one row-major n x n symmetric matrix (its lower or upper triangle mirrored), in
+ * its precision. Householder reduction to a tridiagonal (d, e), column k from 0 to n-3:
+ * ss = sum of squares of x[k][k+2..] (in order); ss == 0: no reflector; otherwise
+ * beta = -sign(alpha) sqrt(alpha^2 + ss), tau = (beta - alpha) / beta, v = x / (alpha -
+ * beta) below a leading 1, p = tau B v (B's rows combined in order), K = tau/2 p.v,
+ * q = p - K v, B -= v q^T + q v^T (exactly symmetric). Q = H_0 H_1 ... by backward
+ * accumulation, transposed; then implicit QL with shifts (a split where |e_m| + (|d_m| +
+ * |d_m+1|) == |d_m| + |d_m+1|; at most TP_EIGH_ITERS per eigenvalue), each rotation
+ * combining two contiguous rows of Q^T. Eigenvalues are then ordered ascending (stable)
+ * with their vectors (columns of v). The NumPy rule (lax/linalg_eigh.py) runs the same
+ * operations (sums in index order), so the two agree bit for bit.
  *
  * svd: one-sided (Hestenes) Jacobi on the r = min(m, n) rows of X (A^T when m >= n,
  * else A; each row has L = max(m, n) elements) with Y = I (r x r) rotated alike. A pair

@@ -10,7 +10,7 @@ over the batch when there is enough work. ``triangular_solve`` runs
 matrices of the batch, the same way. ``lu`` runs ``tp_lu_f32``/``_f64`` (partial
 pivoting) on each matrix of the batch and writes its three outputs; ``qr`` runs
 ``tp_qr_f32``/``_f64`` (Householder) with its work matrix in the scratch space, and
-``eigh`` ``tp_eigh_f32``/``_f64`` (cyclic Jacobi) and ``svd`` ``tp_svd_f32``/``_f64``
+``eigh`` ``tp_eigh_f32``/``_f64`` (Householder + implicit QL) and ``svd`` ``tp_svd_f32``/``_f64``
 (one-sided Jacobi) the same way; complex matrices run the ``_c64``/``_c128`` helpers
 of ``runtime/tp_linalg_complex.h`` (C only); ``tridiagonal_solve`` runs
 ``tp_tridiagonal_solve_f32``/``_f64`` (Thomas) on each system in turn.

@@ -4,7 +4,8 @@
 ``eigh_p`` reads the lower (``lower=True``) or upper triangle of each (real symmetric or
 complex Hermitian) matrix and gives
 ``v`` (eigenvectors in columns) and ``w`` (eigenvalues, ascending when
-``sort_eigenvalues``), with ``x @ v == v @ diag(w)``. It runs cyclic Jacobi rotations
+``sort_eigenvalues``), with ``x @ v == v @ diag(w)``. Real matrices: Householder
+tridiagonalisation then implicit QL; complex ones: cyclic Jacobi rotations
 (``runtime/tp_linalg.h`` says which); the NumPy rule runs the same operations in the
 operand's dtype, so eager and compiled results agree bit for bit. As in LAPACK, the
 sign of each eigenvector (and the basis of a repeated eigenvalue's space) is not
