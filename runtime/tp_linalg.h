@@ -37,14 +37,17 @@
  * With a permutation to fill (column pivoting), each step first swaps in the remaining
  * column of largest sum of squares from row j down (recomputed, the first on ties).
  *
- * eigh: cyclic Jacobi on one row-major n x n symmetric matrix (its lower or upper
- * triangle mirrored), in the matrix's precision. Pairs (p, q), p < q, row by row; a pair
- * whose a_pq is negligible next to both diagonal entries (adding 100 |a_pq| changes
- * neither) is zeroed and skipped, otherwise rotated with Rutishauser's formulas
- * (Numerical Recipes' jacobi): every row r gets g - s (h + g tau) and h + s (g - h tau),
- * then the pair's own entries are set. Sweeps stop when one rotates nothing (at most
- * TP_EIGH_SWEEPS). Eigenvalues are then ordered ascending (stable) with their vectors
- * (columns of v). The NumPy rule (lax/linalg_eigh.py) runs the same operations.
+ * eigh: one row-major n x n symmetric matrix (its lower or upper triangle mirrored), in
+ * its precision. Householder reduction to a tridiagonal (d, e), column k from 0 to n-3:
+ * ss = sum of squares of x[k][k+2..] (in order); ss == 0: no reflector; otherwise
+ * beta = -sign(alpha) sqrt(alpha^2 + ss), tau = (beta - alpha) / beta, v = x / (alpha -
+ * beta) below a leading 1, p = tau B v (B's rows combined in order), K = tau/2 p.v,
+ * q = p - K v, B -= v q^T + q v^T (exactly symmetric). Q = H_0 H_1 ... by backward
+ * accumulation, transposed; then implicit QL with shifts (a split where |e_m| + (|d_m| +
+ * |d_m+1|) == |d_m| + |d_m+1|; at most TP_EIGH_ITERS per eigenvalue), each rotation
+ * combining two contiguous rows of Q^T. Eigenvalues are then ordered ascending (stable)
+ * with their vectors (columns of v). The NumPy rule (lax/linalg_eigh.py) runs the same
+ * operations (sums in index order), so the two agree bit for bit.
  *
  * svd: one-sided (Hestenes) Jacobi on the r = min(m, n) rows of X (A^T when m >= n,
  * else A; each row has L = max(m, n) elements) with Y = I (r x r) rotated alike. A pair
@@ -324,88 +327,165 @@ TP_DEFINE_QR(f32, float, sqrtf)
 TP_DEFINE_QR(f64, double, sqrt)
 
 #define TP_EIGH_SWEEPS 100
+/* QL iterations per eigenvalue before giving up on it */
+#define TP_EIGH_ITERS 60
 
-#define TP_DEFINE_EIGH(SFX, T, SQRT, FABS)                                            \
-    /* v (n x n, eigenvectors in columns), w (n); work: 2 n n + n elements. The        \
-     * rotations update rows (contiguous; equal to the columns, the matrix being kept  \
-     * exactly symmetric) and the vectors as rows of vt, transposed into v at the end. */ \
+#define TP_DEFINE_EIGH(SFX, T, SQRT, FABS, HYPOT)                                     \
+    /* Householder step k of the tridiagonal reduction: x holds the full symmetric    \
+     * matrix; row k right of the diagonal (k+1..n-1) becomes the reflector v (v[0] = 1) \
+     * and the trailing block B gets B - (v q^T + q v^T). Returns tau (0: no reflector);  \
+     * *off is the new sub-diagonal entry. p holds n elements. */                      \
+    TP_INLINE T tp_eigh_house_##SFX(T *x, int64_t n, int64_t k, T *p, T *off)          \
+    {                                                                                  \
+        T *v = x + k * n + k + 1, alpha = v[0], ss, beta, tau, scale, kk;              \
+        int64_t m = n - k - 1, i, j;                                                   \
+        ss = v[1] * v[1];                                                              \
+        for (i = 2; i < m; i++) ss = ss + v[i] * v[i];                                 \
+        if (ss == 0) {                                                                 \
+            *off = alpha;                                                              \
+            return 0;                                                                  \
+        }                                                                              \
+        beta = SQRT(alpha * alpha + ss);                                               \
+        if (alpha >= 0) beta = -beta;                                                  \
+        tau = (beta - alpha) / beta;                                                   \
+        scale = 1 / (alpha - beta);                                                    \
+        v[0] = 1;                                                                      \
+        for (i = 1; i < m; i++) v[i] = v[i] * scale;                                   \
+        *off = beta;                                                                   \
+        /* p = tau B v, B's rows combined in order (contiguous, vectorised) */         \
+        {                                                                              \
+            const T *b0 = x + (k + 1) * n + k + 1;                                     \
+            for (j = 0; j < m; j++) p[j] = b0[j];                                      \
+            for (i = 1; i < m; i++) {                                                  \
+                const T *bi = b0 + i * n;                                              \
+                T vi = v[i];                                                           \
+                for (j = 0; j < m; j++) p[j] = p[j] + vi * bi[j];                      \
+            }                                                                          \
+        }                                                                              \
+        for (j = 0; j < m; j++) p[j] = tau * p[j];                                     \
+        kk = p[0] * v[0];                                                              \
+        for (i = 1; i < m; i++) kk = kk + p[i] * v[i];                                 \
+        kk = (T)0.5 * tau * kk;                                                        \
+        for (j = 0; j < m; j++) p[j] = p[j] - kk * v[j];                               \
+        for (i = 0; i < m; i++) {                                                      \
+            T *bi = x + (k + 1 + i) * n + k + 1;                                       \
+            T vi = v[i], qi = p[i];                                                    \
+            for (j = 0; j < m; j++) bi[j] = bi[j] - (vi * p[j] + qi * v[j]);           \
+        }                                                                              \
+        return tau;                                                                    \
+    }                                                                                  \
+    /* Implicit QL with shifts on the tridiagonal (d, e) in place (d becomes the      \
+     * eigenvalues); each rotation combines rows i, i + 1 of z (n rows of len). */    \
+    TP_INLINE void tp_eigh_ql_##SFX(T *d, T *e, T *z, int64_t n, int64_t len)          \
+    {                                                                                  \
+        int64_t i, l, r;                                                               \
+        for (l = 0; l < n; l++) {                                                      \
+            int iter;                                                                  \
+            for (iter = 0; iter < TP_EIGH_ITERS; iter++) {                             \
+                int64_t m;                                                             \
+                T g, rr, s, c, f, bb, pp;                                              \
+                for (m = l; m + 1 < n; m++) {                                          \
+                    T dd = FABS(d[m]) + FABS(d[m + 1]);                                \
+                    if (FABS(e[m]) + dd == dd) break;                                  \
+                }                                                                      \
+                if (m == l) break;                                                     \
+                g = (d[l + 1] - d[l]) / (2 * e[l]);                                    \
+                rr = HYPOT(g, (T)1);                                                   \
+                g = d[m] - d[l] + e[l] / (g + (g >= 0 ? rr : -rr));                    \
+                s = 1; c = 1; pp = 0;                                                  \
+                for (i = m - 1; i >= l; i--) {                                         \
+                    T *zi = z + i * len, *zj = zi + len;                                   \
+                    f = s * e[i];                                                      \
+                    bb = c * e[i];                                                     \
+                    rr = HYPOT(f, g);                                                  \
+                    e[i + 1] = rr;                                                     \
+                    if (rr == 0) {                                                     \
+                        d[i + 1] = d[i + 1] - pp;                                      \
+                        e[m] = 0;                                                      \
+                        break;                                                         \
+                    }                                                                  \
+                    s = f / rr;                                                        \
+                    c = g / rr;                                                        \
+                    g = d[i + 1] - pp;                                                 \
+                    rr = (d[i] - g) * s + 2 * c * bb;                                  \
+                    pp = s * rr;                                                       \
+                    d[i + 1] = g + pp;                                                 \
+                    g = c * rr - bb;                                                   \
+                    for (r = 0; r < len; r++) {                                        \
+                        T zr = zj[r];                                                  \
+                        zj[r] = s * zi[r] + c * zr;                                    \
+                        zi[r] = c * zi[r] - s * zr;                                    \
+                    }                                                                  \
+                }                                                                      \
+                if (i >= l) continue; /* stopped early on a zero rotation */           \
+                d[l] = d[l] - pp;                                                      \
+                e[l] = g;                                                              \
+                e[m] = 0;                                                              \
+            }                                                                          \
+        }                                                                              \
+    }                                                                                  \
+    /* v (n x n, eigenvectors in columns), w (n); work: 2 n n + 5 n elements. */       \
     TP_INLINE void tp_eigh_##SFX(const T *a, T *v, T *w, int64_t n, int lower, int sort, \
                                  T *work)                                              \
     {                                                                                  \
-        T *x = work, *d = work + n * n, *vt = d + n;                                   \
-        int64_t i, j, p, q, r, sweep;                                                  \
+        T *x = work, *z = work + n * n, *d = z + n * n, *e = d + n, *taus = e + n;     \
+        T *p = taus + n, *idx = p + n;                                                 \
+        int64_t i, j, k, r;                                                            \
         for (i = 0; i < n; i++)                                                        \
             for (j = 0; j < n; j++)                                                    \
                 x[i * n + j] = (lower ? i >= j : i <= j) ? a[i * n + j] : a[j * n + i];\
-        for (i = 0; i < n; i++)                                                        \
-            for (j = 0; j < n; j++) vt[i * n + j] = (T)(i == j);                       \
-        for (sweep = 0; sweep < TP_EIGH_SWEEPS; sweep++) {                             \
-            int rotated = 0;                                                           \
-            for (p = 0; p < n; p++)                                                    \
-                for (q = p + 1; q < n; q++) {                                          \
-                    T apq = x[p * n + q], app = x[p * n + p], aqq = x[q * n + q];      \
-                    T g100 = 100 * FABS(apq), h, t, c, s, tau;                        \
-                    T *xp = x + p * n, *xq = x + q * n, *vp = vt + p * n, *vq = vt + q * n; \
-                    if (apq == 0) continue;                                            \
-                    if (FABS(app) + g100 == FABS(app) && FABS(aqq) + g100 == FABS(aqq)) { \
-                        x[p * n + q] = 0;                                              \
-                        x[q * n + p] = 0;                                              \
-                        continue;                                                      \
-                    }                                                                  \
-                    rotated = 1;                                                       \
-                    h = aqq - app;                                                     \
-                    if (FABS(h) + g100 == FABS(h)) {                                   \
-                        t = apq / h;                                                   \
-                    } else {                                                           \
-                        T theta = (T)0.5 * h / apq;                                    \
-                        t = 1 / (FABS(theta) + SQRT(1 + theta * theta));               \
-                        if (theta < 0) t = -t;                                         \
-                    }                                                                  \
-                    c = 1 / SQRT(1 + t * t);                                           \
-                    s = t * c;                                                         \
-                    tau = s / (1 + c);                                                 \
-                    for (r = 0; r < n; r++) {                                          \
-                        T gr = xp[r], hr = xq[r];                                      \
-                        xp[r] = gr - s * (hr + gr * tau);                              \
-                        xq[r] = hr + s * (gr - hr * tau);                              \
-                    }                                                                  \
-                    for (r = 0; r < n; r++) {                                          \
-                        x[r * n + p] = xp[r];                                          \
-                        x[r * n + q] = xq[r];                                          \
-                    }                                                                  \
-                    x[p * n + p] = app - t * apq;                                      \
-                    x[q * n + q] = aqq + t * apq;                                      \
-                    x[p * n + q] = 0;                                                  \
-                    x[q * n + p] = 0;                                                  \
-                    for (r = 0; r < n; r++) {                                          \
-                        T gr = vp[r], hr = vq[r];                                      \
-                        vp[r] = gr - s * (hr + gr * tau);                              \
-                        vq[r] = hr + s * (gr - hr * tau);                              \
-                    }                                                                  \
-                }                                                                      \
-            if (!rotated) break;                                                       \
+        for (k = 0; k + 2 < n; k++) {                                                  \
+            d[k] = x[k * n + k];                                                       \
+            taus[k] = tp_eigh_house_##SFX(x, n, k, p, &e[k]);                          \
         }                                                                              \
-        for (i = 0; i < n; i++) d[i] = x[i * n + i];                                   \
-        if (sort) /* stable insertion sort of (value, vector) pairs */                 \
+        for (k = n - 2 < 0 ? 0 : n - 2; k < n; k++) d[k] = x[k * n + k];              \
+        if (n >= 2) e[n - 2] = x[(n - 2) * n + n - 1];                                 \
+        e[n - 1] = 0;                                                                  \
+        /* Q = H_0 H_1 ... by backward accumulation (rows combined, contiguous) */     \
+        for (i = 0; i < n; i++)                                                        \
+            for (j = 0; j < n; j++) z[i * n + j] = (T)(i == j);                        \
+        for (k = n - 3; k >= 0; k--) {                                                 \
+            const T *hv = x + k * n + k + 1;                                           \
+            T *z0 = z + (k + 1) * n + k + 1, tau = taus[k];                            \
+            int64_t m = n - k - 1;                                                     \
+            if (tau == 0) continue;                                                    \
+            for (j = 0; j < m; j++) p[j] = z0[j];                                      \
+            for (i = 1; i < m; i++) {                                                  \
+                const T *zi = z0 + i * n;                                              \
+                T vi = hv[i];                                                          \
+                for (j = 0; j < m; j++) p[j] = p[j] + vi * zi[j];                      \
+            }                                                                          \
+            for (i = 0; i < m; i++) {                                                  \
+                T *zi = z0 + i * n, ti = tau * hv[i];                                  \
+                for (j = 0; j < m; j++) zi[j] = zi[j] - ti * p[j];                     \
+            }                                                                          \
+        }                                                                              \
+        /* z becomes Q^T: the rotations below then combine contiguous rows */          \
+        for (i = 0; i < n; i++)                                                        \
+            for (j = i + 1; j < n; j++) {                                              \
+                T t = z[i * n + j]; z[i * n + j] = z[j * n + i]; z[j * n + i] = t;     \
+            }                                                                          \
+        tp_eigh_ql_##SFX(d, e, z, n, n);                                               \
+        for (i = 0; i < n; i++) idx[i] = (T)i;                                         \
+        if (sort) /* stable insertion sort of (value, row) pairs */                    \
             for (i = 1; i < n; i++) {                                                  \
-                T key = d[i];                                                          \
+                T key = d[i], ki = idx[i];                                             \
                 for (j = i; j > 0 && d[j - 1] > key; j--) {                            \
-                    T tmp = d[j]; d[j] = d[j - 1]; d[j - 1] = tmp;                     \
-                    for (r = 0; r < n; r++) {                                          \
-                        T u = vt[j * n + r];                                           \
-                        vt[j * n + r] = vt[(j - 1) * n + r];                           \
-                        vt[(j - 1) * n + r] = u;                                       \
-                    }                                                                  \
+                    d[j] = d[j - 1];                                                   \
+                    idx[j] = idx[j - 1];                                               \
                 }                                                                      \
+                d[j] = key;                                                            \
+                idx[j] = ki;                                                           \
             }                                                                          \
         for (i = 0; i < n; i++) {                                                      \
+            const T *zi = z + (int64_t)idx[i] * n;                                     \
             w[i] = d[i];                                                               \
-            for (r = 0; r < n; r++) v[r * n + i] = vt[i * n + r];                      \
+            for (r = 0; r < n; r++) v[r * n + i] = zi[r];                              \
         }                                                                              \
     }
 
-TP_DEFINE_EIGH(f32, float, sqrtf, fabsf)
-TP_DEFINE_EIGH(f64, double, sqrt, fabs)
+TP_DEFINE_EIGH(f32, float, sqrtf, fabsf, hypotf)
+TP_DEFINE_EIGH(f64, double, sqrt, fabs, hypot)
 
 #define TP_DEFINE_SVD(SFX, T, SQRT, FABS, EPS)                                        \
     TP_INLINE T tp_svd_dot_##SFX(const T *x, const T *y, int64_t len)                  \

@@ -99,10 +99,10 @@ def test_jvp_matches_finite_differences():
         _, (dv, dw) = transpile.jvp(f, (a,), (t,))
         eps = 1e-6
         (vp, wp), (vm, wm) = f(a + eps * t), f(a - eps * t)
+        v = np.asarray(f(a)[0])  # in float64, as dv (a float32 run may flip signs)
     np.testing.assert_allclose(np.asarray(dw), (np.asarray(wp) - np.asarray(wm)) / (2 * eps),
                                rtol=1e-6, atol=1e-7)
     fd_v = (signed(vp) - signed(vm)) / (2 * eps)
-    v = np.asarray(f(a)[0])
     sign = np.sign(np.take_along_axis(v, np.argmax(np.abs(v), 0)[None], 0))
     np.testing.assert_allclose(np.asarray(dv) * sign, fd_v, rtol=1e-5, atol=1e-6)
 

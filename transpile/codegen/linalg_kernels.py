@@ -10,7 +10,7 @@ over the batch when there is enough work. ``triangular_solve`` runs
 matrices of the batch, the same way. ``lu`` runs ``tp_lu_f32``/``_f64`` (partial
 pivoting) on each matrix of the batch and writes its three outputs; ``qr`` runs
 ``tp_qr_f32``/``_f64`` (Householder) with its work matrix in the scratch space, and
-``eigh`` ``tp_eigh_f32``/``_f64`` (cyclic Jacobi) and ``svd`` ``tp_svd_f32``/``_f64``
+``eigh`` ``tp_eigh_f32``/``_f64`` (Householder + implicit QL) and ``svd`` ``tp_svd_f32``/``_f64``
 (one-sided Jacobi) the same way; complex matrices run the ``_c64``/``_c128`` helpers
 of ``runtime/tp_linalg_complex.h`` (C only); ``tridiagonal_solve`` runs
 ``tp_tridiagonal_solve_f32``/``_f64`` (Thomas) on each system in turn.
@@ -142,7 +142,7 @@ def _eigh(e, ins, outs) -> tuple:
     linalg._check_supported(dt, "eigh")
     n = int(x.aval.shape[-1])
     batch = int(np.prod(x.aval.shape[:-2], dtype=np.int64)) if n else 0
-    work = 2 * n * n + n
+    work = linalg_eigh.work_elements(n)
     parallel = batch > 1 and batch * n ** 3 >= PARALLEL_MIN_FLOPS
     fields = EighPlan(batch=batch, n=n, lower=int(bool(e.params["lower"])),
                   sort=int(bool(e.params["sort_eigenvalues"])), work=work,

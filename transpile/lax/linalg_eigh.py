@@ -4,7 +4,8 @@
 ``eigh_p`` reads the lower (``lower=True``) or upper triangle of each (real symmetric or
 complex Hermitian) matrix and gives
 ``v`` (eigenvectors in columns) and ``w`` (eigenvalues, ascending when
-``sort_eigenvalues``), with ``x @ v == v @ diag(w)``. It runs cyclic Jacobi rotations
+``sort_eigenvalues``), with ``x @ v == v @ diag(w)``. Real matrices: Householder
+tridiagonalisation then implicit QL; complex ones: cyclic Jacobi rotations
 (``runtime/tp_linalg.h`` says which); the NumPy rule runs the same operations in the
 operand's dtype, so eager and compiled results agree bit for bit. As in LAPACK, the
 sign of each eigenvector (and the basis of a repeated eigenvalue's space) is not
@@ -36,8 +37,10 @@ from .slicing import broadcasted_iota
 
 __all__ = ["eigh", "eigh_p"]
 
-#: The C kernel's TP_EIGH_SWEEPS.
+#: The C kernels' TP_EIGH_SWEEPS (Jacobi sweeps, used by svd) and TP_EIGH_ITERS (QL
+#: iterations per eigenvalue).
 SWEEPS = 100
+ITERS = 60
 
 eigh_p = core.new_primitive("eigh", multiple_results=True)
 
@@ -119,55 +122,108 @@ def _jacobi_complex(a: np.ndarray, lower: bool, sort: bool):
     return vt.T, w
 
 
-def _jacobi(a: np.ndarray, lower: bool, sort: bool):
-    """One matrix: the C kernel's steps (``tp_eigh_*``)."""
+def work_elements(n: int) -> int:
+    """Scratch elements ``tp_eigh_*`` takes for one ``n x n`` matrix."""
+    return 2 * n * n + 5 * n
+
+
+def _house(x: np.ndarray, k: int):
+    """Householder step ``k`` (``tp_eigh_house_*``): row ``k`` right of the diagonal
+    becomes the reflector ``v``, the trailing block ``B - (v q^T + q v^T)``. Sums run
+    in index order (``np.add.accumulate``), as the C loops add."""
+    dt = x.dtype.type
+    v = x[k, k + 1:]
+    alpha = v[0]
+    ss = np.add.accumulate(v[1:] * v[1:])[-1]
+    if ss == 0:
+        return dt(0), alpha
+    beta = np.sqrt(alpha * alpha + ss)
+    if alpha >= 0:
+        beta = -beta
+    tau = (beta - alpha) / beta
+    v[1:] = v[1:] * (dt(1) / (alpha - beta))
+    v[0] = 1
+    blk = x[k + 1:, k + 1:]
+    p = tau * np.add.accumulate(v[:, None] * blk, axis=0)[-1]
+    kk = dt(0.5) * tau * np.add.accumulate(p * v)[-1]
+    p = p - kk * v
+    blk[...] = blk - (np.outer(v, p) + np.outer(p, v))
+    return tau, beta
+
+
+def _tridiagonal_ql(a: np.ndarray, lower: bool, sort: bool):
+    """One matrix: the C kernel's steps (``tp_eigh_*``): Householder reduction to a
+    tridiagonal ``(d, e)``, ``Q`` by backward accumulation, then implicit QL with the
+    rotations applied to the rows of ``Q^T``."""
     n = a.shape[0]
     dt = a.dtype.type
     rows, cols = np.indices((n, n))
     x = np.where((rows >= cols) if lower else (rows <= cols), a, a.T).copy()
-    v = np.eye(n, dtype=a.dtype)
-    hundred, half, one = dt(100), dt(0.5), dt(1)
-    for _ in range(SWEEPS):
-        rotated = False
-        for p in range(n):
-            for q in range(p + 1, n):
-                apq, app, aqq = x[p, q], x[p, p], x[q, q]
-                if apq == 0:
-                    continue
-                g100 = hundred * abs(apq)
-                if abs(app) + g100 == abs(app) and abs(aqq) + g100 == abs(aqq):
-                    x[p, q] = x[q, p] = 0
-                    continue
-                rotated = True
-                h = aqq - app
-                if abs(h) + g100 == abs(h):
-                    t = apq / h
-                else:
-                    theta = half * h / apq
-                    t = one / (abs(theta) + np.sqrt(one + theta * theta))
-                    if theta < 0:
-                        t = -t
-                c = one / np.sqrt(one + t * t)
-                s = t * c
-                tau = s / (one + c)
-                g, hh = x[:, p].copy(), x[:, q].copy()
-                x[:, p] = g - s * (hh + g * tau)
-                x[:, q] = hh + s * (g - hh * tau)
-                x[p, :] = x[:, p]
-                x[q, :] = x[:, q]
-                x[p, p] = app - t * apq
-                x[q, q] = aqq + t * apq
-                x[p, q] = x[q, p] = 0
-                g, hh = v[:, p].copy(), v[:, q].copy()
-                v[:, p] = g - s * (hh + g * tau)
-                v[:, q] = hh + s * (g - hh * tau)
-        if not rotated:
-            break
-    w = np.diagonal(x).copy()
-    if sort:
-        order = np.argsort(w, kind="stable")
-        w, v = w[order], v[:, order]
-    return v, w
+    d, e, taus = (np.zeros(n, a.dtype) for _ in range(3))
+    for k in range(n - 2):
+        d[k] = x[k, k]
+        taus[k], e[k] = _house(x, k)
+    d[max(n - 2, 0):] = np.diagonal(x)[max(n - 2, 0):]
+    if n >= 2:
+        e[n - 2] = x[n - 2, n - 1]
+    z = np.eye(n, dtype=a.dtype)
+    for k in range(n - 3, -1, -1):
+        if taus[k] == 0:
+            continue
+        hv, blk = x[k, k + 1:], z[k + 1:, k + 1:]
+        p = np.add.accumulate(hv[:, None] * blk, axis=0)[-1]
+        blk[...] = blk - np.outer(taus[k] * hv, p)
+    z = z.T.copy()
+    _ql(d, e, z)
+    order = np.argsort(d, kind="stable") if sort else np.arange(n)
+    return z[order].T.copy(), d[order]
+
+
+def _ql(d: np.ndarray, e: np.ndarray, z: np.ndarray) -> None:
+    """Implicit QL with shifts on the tridiagonal ``(d, e)`` in place (``d`` becomes the
+    eigenvalues), each rotation applied to rows ``i, i + 1`` of ``z``."""
+    n = d.shape[0]
+    dt = d.dtype.type
+    one, two = dt(1), dt(2)
+    for lo in range(n):
+        for _ in range(ITERS):
+            m = lo
+            while m + 1 < n:
+                dd = abs(d[m]) + abs(d[m + 1])
+                if abs(e[m]) + dd == dd:
+                    break
+                m += 1
+            if m == lo:
+                break
+            g = (d[lo + 1] - d[lo]) / (two * e[lo])
+            rr = np.hypot(g, one)
+            g = d[m] - d[lo] + e[lo] / (g + (rr if g >= 0 else -rr))
+            s = c = one
+            pp = dt(0)
+            i = m - 1
+            while i >= lo:
+                f, bb = s * e[i], c * e[i]
+                rr = np.hypot(f, g)
+                e[i + 1] = rr
+                if rr == 0:
+                    d[i + 1] = d[i + 1] - pp
+                    e[m] = 0
+                    break
+                s, c = f / rr, g / rr
+                g = d[i + 1] - pp
+                rr = (d[i] - g) * s + two * c * bb
+                pp = s * rr
+                d[i + 1] = g + pp
+                g = c * rr - bb
+                zj = z[i + 1].copy()
+                z[i + 1] = s * z[i] + c * zj
+                z[i] = c * z[i] - s * zj
+                i -= 1
+            if i >= lo:
+                continue  # stopped early on a zero rotation
+            d[lo] = d[lo] - pp
+            e[lo] = g
+            e[m] = 0
 
 
 @eigh_p.def_impl
@@ -178,7 +234,7 @@ def _eigh_impl(x, *, lower, sort_eigenvalues, subset_by_index, algorithm):
     flat = x.reshape((int(np.prod(x.shape[:-2], dtype=np.int64)), n, n))
     vs = np.empty_like(flat)
     ws = np.empty(flat.shape[:2], real_dtype(x.dtype))
-    jacobi = _jacobi_complex if x.dtype.kind == "c" else _jacobi
+    jacobi = _jacobi_complex if x.dtype.kind == "c" else _tridiagonal_ql
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         for b in range(flat.shape[0]):
             vs[b], ws[b] = jacobi(flat[b], lower, sort_eigenvalues)
