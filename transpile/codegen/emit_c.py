@@ -25,6 +25,7 @@ from typing import Callable
 import numpy as np
 
 from .. import dtypes
+from ..lax import _bf16_chlo
 from ..lax import elementwise as ew
 from ..lax import fma as lax_fma
 from ..lax import layout
@@ -195,6 +196,8 @@ def emit(prim, args, in_avals, out_aval, params) -> str:
         # complex operands or result: runtime/tp_complex.h (C's operators where exact)
         rule = emit_complex.complex_rule(prim) or rule
         return rule(args, in_avals, out_aval, **params)
+    if prim.name in _bf16_chlo.STEPS and np.dtype(out_aval.dtype) in (BF16, F16):
+        return _bf16_chlo.STEPS[prim.name](args[0], _CSteps(out_aval))
     if any(dtypes.half_name(a.dtype) == "bf16" for a in (out_aval, *in_avals)):
         return _emit_bf16(prim, rule, args, in_avals, out_aval, params)
     if any(dtypes.is_small_float(a.dtype) for a in (out_aval, *in_avals)) and \
@@ -217,6 +220,38 @@ def _emit_bf16(prim, rule, args, in_avals, out_aval, params) -> str:
     if np.dtype(out_aval.dtype) == BF16 and prim not in _F16_EXACT:
         expr = f"tp_bf16_round({expr})"
     return expr
+
+
+class _CSteps:
+    """``lax/_bf16_chlo.py``'s operations as C expressions: each primitive's float32
+    expression, rounded to the 16-bit float of ``aval``."""
+
+    def __init__(self, aval):
+        self.round = f"tp_{dtypes.half_name(aval.dtype)}_round"
+        self.aval = aval.update(dtype=F32, weak_type=False)
+
+    def __getattr__(self, name):
+        prim = getattr(ew, f"{name}_p")
+
+        def step(*args):
+            return f"{self.round}({emit(prim, list(args), [self.aval] * len(args), self.aval, {})})"
+        return step
+
+    @staticmethod
+    def const(value):
+        return literal(value, F32)
+
+    @staticmethod
+    def ge(a, b):
+        return f"({a} >= {b})"
+
+    @staticmethod
+    def gt(a, b):
+        return f"({a} > {b})"
+
+    @staticmethod
+    def select(pred, on_true, on_false):
+        return f"({pred} ? {on_true} : {on_false})"
 
 
 #: Primitives whose small-float lowering is their own (conversions, bit casts).

@@ -47,6 +47,7 @@ from ..array import Array
 from ..core import ShapedArray
 from ..interpreters.tracing import const_fold_rules
 from ..ir import Literal, pp_param_rules
+from . import _bf16_chlo
 from . import _bfloat16 as bf16
 from . import _float8
 from ._bfloat16 import from_float32, to_float32, via_float32
@@ -309,6 +310,61 @@ def _transcendental(np_fn, **flush):
     return impl
 
 
+class _NumpySteps:
+    """``_bf16_chlo``'s operations on float32 arrays: each primitive's float32 rule, its
+    result rounded to the 16-bit float ``dtype`` (and read back as float32)."""
+
+    def __init__(self, dtype):
+        self.dtype = dtype
+
+    def __getattr__(self, name):
+        prim = globals()[f"{name}_p"]
+        narrow = self.dtype
+
+        def step(*args):
+            args = [np.asarray(a, np.float32) for a in args]
+            out = prim.impl(*args)
+            if len(args) == 2:  # x86 returns the first NaN operand; NumPy's SIMD loops
+                out = np.where(np.isnan(args[0]), args[0], out)  # may pick the second
+            return to_float32(from_float32(out)) if narrow == dtypes.bfloat16 else \
+                out.astype(narrow).astype(np.float32)
+        return step
+
+    @staticmethod
+    def const(value):
+        return np.float32(value)
+
+    @staticmethod
+    def ge(a, b):
+        return a >= b
+
+    @staticmethod
+    def gt(a, b):
+        return a > b
+
+    @staticmethod
+    def select(pred, on_true, on_false):
+        return np.where(pred, on_true, on_false)
+
+
+def _in_steps(name: str, impl):
+    """``impl``, except for bfloat16 and float16 operands: XLA's expansion of ``name``
+    (``_bf16_chlo.py``), every step computed in float32 and rounded."""
+    steps = _bf16_chlo.STEPS[name]
+
+    @bf16.native
+    def rule(x):
+        if x.dtype not in (dtypes.bfloat16, np.float16):
+            return impl(x)
+        with np.errstate(all="ignore"):
+            out = steps(to_float32(x) if x.dtype == dtypes.bfloat16 else
+                        x.astype(np.float32), _NumpySteps(x.dtype))
+        return from_float32(out) if x.dtype == dtypes.bfloat16 else out.astype(np.float16)
+    rule.__name__ = name
+    rule.unflushed_dtypes = impl.unflushed_dtypes
+    return rule
+
+
 neg_p = _unop("neg", NUMBER, np.negative)
 sign_p = _unop("sign", NUMBER, _xla(_sign_impl))
 floor_p = _unop("floor", REAL_FLOATING, _xla(np.floor))
@@ -356,17 +412,17 @@ cbrt_p = _unop("cbrt", REAL_FLOATING, _transcendental(np.cbrt))
 sin_p = _unop("sin", FLOATING, _transcendental(np.sin, **_NO_FLUSH))
 cos_p = _unop("cos", FLOATING, _transcendental(np.cos))
 tan_p = _unop("tan", FLOATING, _transcendental(np.tan, **_NO_FLUSH))
-asin_p = _unop("asin", FLOATING, _transcendental(np.arcsin))
-acos_p = _unop("acos", FLOATING, _transcendental(np.arccos))
+asin_p = _unop("asin", FLOATING, _in_steps("asin", _transcendental(np.arcsin)))
+acos_p = _unop("acos", FLOATING, _in_steps("acos", _transcendental(np.arccos)))
 atan_p = _unop("atan", FLOATING, _transcendental(np.arctan, **_NO_FLUSH))
 sinh_p = _unop("sinh", FLOATING, _transcendental(np.sinh))
 cosh_p = _unop("cosh", FLOATING, _transcendental(np.cosh))
 _tanh_impl = _via_xla(xla_tanh_f32, _xla(libm_f64(np.tanh), daz=_F32_F64[1:], ftz=_F32_F64[1:]))
 _tanh_impl.unflushed_dtypes = frozenset(_F32_F64[:1])   # XLA returns a tiny x itself
 tanh_p = _unop("tanh", FLOATING, _tanh_impl)
-asinh_p = _unop("asinh", FLOATING, _transcendental(np.arcsinh))
-acosh_p = _unop("acosh", FLOATING, _transcendental(np.arccosh))
-atanh_p = _unop("atanh", FLOATING, _transcendental(np.arctanh))
+asinh_p = _unop("asinh", FLOATING, _in_steps("asinh", _transcendental(np.arcsinh)))
+acosh_p = _unop("acosh", FLOATING, _in_steps("acosh", _transcendental(np.arccosh)))
+atanh_p = _unop("atanh", FLOATING, _in_steps("atanh", _transcendental(np.arctanh)))
 logistic_p = _unop("logistic", FLOATING, bf16.native(_xla(_logistic_impl)))
 erf_p = _unop("erf", REAL_FLOATING, _transcendental(_erf_f64))
 erf_inv_p = _unop("erf_inv", REAL_FLOATING, _via_xla(xla_erf_inv_f32, xla_erf_inv_f64))
@@ -484,7 +540,7 @@ def _min_impl(x, y):
 
 @bf16.native
 def _nextafter_impl(x, y):
-    if x.dtype == dtypes.bfloat16:
+    if x.dtype in (dtypes.bfloat16, np.float16):
         return bf16.nextafter(x, y)
     # Bit stepping, not flushed; but x == y compares with subnormals read as zero.
     return np.where(_flush(x) == _flush(y), y, np.nextafter(x, y))
