@@ -643,6 +643,8 @@ def _convert_expr(a: str, src: np.dtype, dst: np.dtype) -> str:
             return f"tp_{h}_round_h(tp_f16_round({a}))"
         # float64 and integers round to float first (twice, as the NumPy rule does)
         return f"tp_{h}_round_h({a})" if src == F16 else f"tp_{h}_round((float)({a}))"
+    if dst == BOOL and src == BF16:  # XLA tests its bits: a subnormal is true under DAZ
+        return f"(uint8_t)((tp_bits_of_f32({a}) & 0x7fffffffu) != 0)"
     if dtypes.is_small_float(src):  # exact in float (its NaN made canonical)
         if dst == BOOL and src == dtypes.float8_e8m0fnu:
             return "(uint8_t)1"  # no zero (2^-127 would read as one under DAZ)
