@@ -24,6 +24,9 @@ TP_INLINE float tp_f64_to_f16_round(double x) { return tp_f16_to_f32(tp_f64_to_f
 TP_INLINE float tp_bf16_round(float x) { return tp_bf16_to_f32(tp_f32_to_bf16(x)); }
 TP_INLINE float tp_f64_to_bf16_round(double x) { return tp_bf16_to_f32(tp_f64_to_bf16(x)); }
 
+/* Any NaN as the positive quiet NaN (float16's max/min). */
+TP_INLINE float tp_quiet_nan_f32(float x) { return x != x ? NAN : x; }
+
 /* XLA reads a subnormal operand as zero (DAZ) except where a function returns a tiny
  * argument unchanged (sin, tan, atan, expm1, tanh) or flushes only one operand (rem's
  * divisor). fabs and copysign are bit operations, which DAZ leaves alone. */

@@ -294,18 +294,19 @@ TPI_INT_UNSIGNED(u64, uint64_t, uint64_t, 64)
  * Floats. dt the name, FT the type, SUF libm's suffix (f or nothing). */
 
 #define TPI_FLOAT_OPS(dt, FT, SUF)                                                         \
-    /* operands flushed, then NaN propagates (the first one), -0 < +0 */                   \
+    /* operands flushed, then NaN propagates: x's as it is, else y's with the sign bit of \
+     * both (max) or either (min) as XLA's; -0 < +0 */                                    \
     TP_INLINE TPI_AI FT tp_max_##dt(FT x, FT y)                                           \
     {                                                                                      \
         x = tpi_flush_##dt(x);                                                             \
         y = tpi_flush_##dt(y);                                                             \
-        return x != x ? x : (y != y ? y : (x == y ? (TPI_NEG_##dt(x) ? y : x) : (x > y ? x : y))); \
+        return x != x ? x : (y != y ? (TPI_NEG_##dt(x) ? y : fabs##SUF(y)) : (x == y ? (TPI_NEG_##dt(x) ? y : x) : (x > y ? x : y))); \
     }                                                                                      \
     TP_INLINE TPI_AI FT tp_min_##dt(FT x, FT y)                                           \
     {                                                                                      \
         x = tpi_flush_##dt(x);                                                             \
         y = tpi_flush_##dt(y);                                                             \
-        return x != x ? x : (y != y ? y : (x == y ? (TPI_NEG_##dt(x) ? x : y) : (x < y ? x : y))); \
+        return x != x ? x : (y != y ? (TPI_NEG_##dt(x) ? -fabs##SUF(y) : y) : (x == y ? (TPI_NEG_##dt(x) ? x : y) : (x < y ? x : y))); \
     }                                                                                      \
     TP_INLINE TPI_AI FT tp_clamp_##dt(FT lo, FT x, FT hi)                                 \
     {                                                                                      \

@@ -271,7 +271,8 @@ def _emit_small(prim, args, in_avals, out_aval, params) -> str:
     small_out = dtypes.is_small_float(out_aval.dtype)
     out = out_aval.update(dtype=_small_wide(out_aval.dtype)) if small_out else out_aval
     expr = emit(prim, args, wide, out, params)
-    if small_out and prim not in _F16_EXACT:
+    # max/min may make a NaN (float16's), which the float8 conversion gives its bits
+    if small_out and (prim not in _F16_EXACT or prim in (ew.max_p, ew.min_p)):
         h = dtypes.half_name(out_aval.dtype)
         expr = f"tp_{h}_round_h({expr})" if _small_wide(out_aval.dtype) == F16 else \
             f"tp_{h}_round({expr})"
@@ -354,7 +355,9 @@ def _minmax(which: str):
         dt = np.dtype(out_aval.dtype)
         a, b = args
         if dtypes.is_float(dt):
-            return f"tp_{which}_{_sfx(dt)}({a}, {b})"
+            expr = f"tp_{which}_{_sfx(dt)}({a}, {b})"
+            # float16's max/min give its positive quiet NaN (XLA's, unlike its reductions)
+            return f"tp_quiet_nan_f32({expr})" if dt == F16 else expr
         if dt == BOOL:
             return f"({a} {'|' if which == 'max' else '&'} {b})"
         return f"({a} {'>' if which == 'max' else '<'} {b} ? {a} : {b})"
