@@ -24,6 +24,8 @@ TP_INLINE float tp_f64_to_f16_round(double x) { return tp_f16_to_f32(tp_f64_to_f
 TP_INLINE float tp_bf16_round(float x) { return tp_bf16_to_f32(tp_f32_to_bf16(x)); }
 TP_INLINE float tp_f64_to_bf16_round(double x) { return tp_bf16_to_f32(tp_f64_to_bf16(x)); }
 
+/* a if it is a NaN, else r (a op b): the first operand's NaN, as x86 gives it. */
+TP_INLINE float tp_first_nan_f32(float a, float r) { return a != a ? a : r; }
 /* Any NaN as the positive quiet NaN (float16's max/min). */
 TP_INLINE float tp_quiet_nan_f32(float x) { return x != x ? NAN : x; }
 

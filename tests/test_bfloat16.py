@@ -24,8 +24,11 @@ BF16 = np.dtype(jnp.bfloat16)
 MODES = ["eager", "jit"]
 
 #: (table, name, mode) -> element indices not matched yet: cbrt/atan2 of subnormal
-#: operands.
+#: operands; float16 erf_inv of NaN, whose NaN XLA takes from either operand of its last
+#: product depending on the element's place in the vector (observed: 0x7fc00000 or
+#: 0x7fffffff in float32 for one operand NaN).
 KNOWN_GAPS = {
+    ("f16_unary", "erf_inv", "eager"): {24}, ("f16_unary", "erf_inv", "jit"): {24},
     ("unary", "cbrt", "eager"): {16, 17}, ("unary", "cbrt", "jit"): {16, 17},
     ("binary", "atan2", "eager"): {16, 17}, ("binary", "atan2", "jit"): {16, 17},
 }
@@ -100,6 +103,23 @@ def test_binary(mode):
     got = run(fns, (bf(DATA["values"]), bf(DATA["values2"])), mode)
     for name, want in DATA["binary"].items():
         check("binary", name, mode, got[name], want)
+
+
+def _f16(bits) -> jax.Array:
+    return jnp.asarray(np.asarray(bits, np.uint16).view(np.float16))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_float16_unary_and_binary(mode):
+    # float16, computed in float32 by XLA:CPU like bfloat16, against the same tables
+    f16 = DATA["float16"]
+    got = run(_unary_fns(), (_f16(f16["values"]),), mode)
+    for name, want in f16["unary"].items():
+        check("f16_unary", name, mode, got[name], want)
+    fns = {n: getattr(lax, n) for n in f16["binary"]}
+    got = run(fns, (_f16(f16["values"]), _f16(f16["values2"])), mode)
+    for name, want in f16["binary"].items():
+        check("f16_binary", name, mode, got[name], want)
 
 
 CHAINS = {

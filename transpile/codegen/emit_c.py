@@ -196,8 +196,9 @@ def emit(prim, args, in_avals, out_aval, params) -> str:
         # complex operands or result: runtime/tp_complex.h (C's operators where exact)
         rule = emit_complex.complex_rule(prim) or rule
         return rule(args, in_avals, out_aval, **params)
-    if prim.name in _bf16_chlo.STEPS and np.dtype(out_aval.dtype) in (BF16, F16):
-        return _bf16_chlo.STEPS[prim.name](args[0], _CSteps(out_aval))
+    steps = _bf16_chlo.steps_for(prim.name, out_aval.dtype)
+    if steps is not None:  # an expansion whose steps each round (lax/_bf16_chlo.py)
+        return steps(args[0], _CSteps(out_aval))
     if any(dtypes.half_name(a.dtype) == "bf16" for a in (out_aval, *in_avals)):
         return _emit_bf16(prim, rule, args, in_avals, out_aval, params)
     if any(dtypes.is_small_float(a.dtype) for a in (out_aval, *in_avals)) and \
@@ -213,7 +214,7 @@ def emit(prim, args, in_avals, out_aval, params) -> str:
 def _emit_bf16(prim, rule, args, in_avals, out_aval, params) -> str:
     """A bfloat16 equation: the float32 rule, its result rounded (see the docstring)."""
     if prim in _BF16_OWN:
-        return _BF16_RULES.get(prim, rule)(args, in_avals, out_aval, **params)
+        return rule(args, in_avals, out_aval, **params)
     as32 = [a.update(dtype=F32) if np.dtype(a.dtype) == BF16 else a for a in in_avals]
     out32 = out_aval.update(dtype=F32) if np.dtype(out_aval.dtype) == BF16 else out_aval
     expr = rule(args, as32, out32, **params)
@@ -228,13 +229,17 @@ class _CSteps:
 
     def __init__(self, aval):
         self.round = f"tp_{dtypes.half_name(aval.dtype)}_round"
+        self.dtype = np.dtype(aval.dtype)
         self.aval = aval.update(dtype=F32, weak_type=False)
 
     def __getattr__(self, name):
         prim = getattr(ew, f"{name}_p")
 
         def step(*args):
-            return f"{self.round}({emit(prim, list(args), [self.aval] * len(args), self.aval, {})})"
+            expr = emit(prim, list(args), [self.aval] * len(args), self.aval, {})
+            if len(args) == 2:  # x86's NaN rule, which gcc may break by commuting
+                expr = f"tp_first_nan_f32({args[0]}, {expr})"
+            return f"{self.round}({expr})"
         return step
 
     @staticmethod
@@ -250,8 +255,13 @@ class _CSteps:
         return f"({a} > {b})"
 
     @staticmethod
+    def eq(a, b):
+        return f"({a} == {b})"
+
+    @staticmethod
     def select(pred, on_true, on_false):
-        return f"({pred} ? {on_true} : {on_false})"
+        # a bit blend: gcc may otherwise merge the arms where both are NaN, losing which
+        return f"tpi_sel_f32({pred}, {on_true}, {on_false})"
 
 
 #: Primitives whose small-float lowering is their own (conversions, bit casts).
@@ -676,12 +686,6 @@ def _convert_expr(a: str, src: np.dtype, dst: np.dtype) -> str:
     return f"({ctype(dst)})({a})"
 
 
-def _exp2_bf16(args, in_avals, out_aval, **_):
-    # JAX lowers a bfloat16 exp2 as exp(x * log(2)), the product rounded to bfloat16.
-    ln2 = literal(float(np.asarray(math.log(2), np.float32).astype(BF16)), F32)
-    return math_function("exp", F32, f"tp_bf16_round({args[0]} * {ln2})")
-
-
 def _convert(args, in_avals, out_aval, *, new_dtype, weak_type):
     return _convert_expr(args[0], np.dtype(in_avals[0].dtype), np.dtype(new_dtype))
 
@@ -719,8 +723,7 @@ _def(layout.bitcast_convert_type_p, _bitcast,
 
 #: bfloat16 lowerings that are not "the float32 rule, rounded": their own steps round.
 _BF16_OWN = {ew.convert_element_type_p, layout.bitcast_convert_type_p, ew.nextafter_p,
-             ew.logistic_p, ew.integer_pow_p, ew.exp2_p}
-_BF16_RULES = {ew.exp2_p: _exp2_bf16}
+             ew.logistic_p, ew.integer_pow_p}
 
 # ---------------------------------------------------------------------------------------
 # Dynamic start indices

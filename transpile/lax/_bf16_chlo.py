@@ -10,19 +10,30 @@ sequences below repeat XLA's steps, in its order.
 Each sequence is written once, over an ``ops`` object, and serves both the NumPy rules
 (``elementwise.py``: arrays) and the C emitters (``codegen/emit_c.py``: expressions).
 Every arithmetic method of ``ops`` computes the float32 operation of that primitive and
-rounds its result to bfloat16; ``const`` gives a float32 constant, ``ge``/``gt`` compare
-and ``select`` picks (neither rounds).
+rounds its result to the 16-bit float ``ops.dtype`` (float16 too: XLA:CPU computes it in
+float32 the same way); ``const`` gives a float32 constant, ``ge``/``gt`` compare and
+``select`` picks (neither rounds).
 """
 from __future__ import annotations
 
-__all__ = ["STEPS"]
+import math
 
-#: log(2) as XLA writes it into these expansions: rounded to bfloat16.
-LOG2_BF16 = 0.69140625
-#: Beyond these, asinh/acosh take log(x) + log(2) (the square would overflow): the
-#: square root of bfloat16's largest value, and half of it, as float32 constants.
-ASINH_LARGE = 1.83746865e+19
-ACOSH_LARGE = 1.69476569e+38
+import numpy as np
+
+__all__ = ["STEPS", "steps_for"]
+
+#: The largest finite value of each 16-bit float (by dtype name).
+_MAX = {"bfloat16": 3.3895313892515355e38, "float16": 65504.0}
+
+
+def _const(ops, value: float):
+    """A constant as XLA writes it into these expansions: rounded to the operand type."""
+    return ops.const(float(np.asarray(value, np.float32).astype(ops.dtype)))
+
+
+def _log_large(ax, ops):
+    # log(x) + log(2): where the square (asinh) or the product (acosh) would overflow
+    return ops.add(ops.log(ax), _const(ops, math.log(2)))
 
 
 def _one_minus_square_root(x, ops):
@@ -42,17 +53,13 @@ def acos(x, ops):
     return ops.atan2(_one_minus_square_root(x, ops), x)
 
 
-def _log_large(ax, ops):
-    return ops.add(ops.log(ax), ops.const(LOG2_BF16))
-
-
 def asinh(x, ops):
     """sign(x) * log1p(|x| + x^2 / (1 + sqrt(1 + x^2))); log(|x|) + log(2) when large."""
     ax = ops.abs(x)
     one = ops.const(1.0)
     sq = ops.mul(ax, ax)
     small = ops.log1p(ops.add(ax, ops.div(sq, ops.add(ops.sqrt(ops.add(sq, one)), one))))
-    big = ops.select(ops.ge(ax, ops.const(ASINH_LARGE)), _log_large(ax, ops), small)
+    big = ops.select(ops.ge(ax, _const(ops, math.sqrt(_MAX[ops.dtype.name]))), _log_large(ax, ops), small)
     return ops.mul(ops.sign(x), big)
 
 
@@ -61,7 +68,7 @@ def acosh(x, ops):
     below = ops.sqrt(ops.add(x, ops.const(-1.0)))
     above = ops.sqrt(ops.add(x, ops.const(1.0)))
     small = ops.log1p(ops.mul(below, ops.add(above, below)))
-    return ops.select(ops.ge(x, ops.const(ACOSH_LARGE)), _log_large(x, ops), small)
+    return ops.select(ops.ge(x, _const(ops, _MAX[ops.dtype.name] / 2)), _log_large(x, ops), small)
 
 
 def atanh(x, ops):
@@ -70,5 +77,41 @@ def atanh(x, ops):
     return ops.select(ops.gt(ops.abs(x), ops.const(1.0)), ops.const(float("nan")), half)
 
 
-#: primitive name -> its bfloat16 step sequence
-STEPS = {"asin": asin, "acos": acos, "asinh": asinh, "acosh": acosh, "atanh": atanh}
+def exp2(x, ops):
+    """exp(x * log(2)), as JAX lowers exp2."""
+    return ops.exp(ops.mul(x, _const(ops, math.log(2))))
+
+
+def expm1(x, ops):
+    """XLA's expm1: exp(x) - 1 where |x| > 1/2, else tanh(x/2) * (exp(x) + 1); x itself
+    where x/2 is zero."""
+    e = ops.exp(x)
+    half = ops.mul(x, ops.const(0.5))
+    near = ops.mul(ops.tanh(half), ops.add(e, ops.const(1.0)))
+    far = ops.sub(e, ops.const(1.0))
+    r = ops.select(ops.gt(ops.abs(x), ops.const(0.5)), far, near)
+    return ops.select(ops.eq(half, ops.const(0.0)), x, r)
+
+
+def log(x, ops):
+    """float16's log: float32's, but a negative operand gives the negative quiet NaN and
+    a NaN operand comes back (XLA's float16 log is not its float32 expansion there)."""
+    nan = ops.neg(ops.const(float("nan")))
+    inner = ops.select(ops.gt(ops.const(0.0), x), nan, ops.log(x))
+    return ops.select(ops.eq(x, x), inner, x)
+
+
+#: primitive name -> its 16-bit float step sequence
+STEPS = {"asin": asin, "acos": acos, "asinh": asinh, "acosh": acosh, "atanh": atanh,
+         "exp2": exp2, "expm1": expm1, "log": log}
+#: The sequences that apply to one of the types only (XLA expands bfloat16's expm1 in
+#: float32, rounding once; its log is float32's).
+_ONLY = {"expm1": "float16", "log": "float16"}
+
+
+def steps_for(name: str, dtype):
+    """The step sequence of primitive ``name`` for operands of ``dtype``, or None."""
+    dtype = np.dtype(dtype)
+    if dtype.name not in ("bfloat16", "float16") or _ONLY.get(name, dtype.name) != dtype.name:
+        return None
+    return STEPS.get(name)

@@ -343,25 +343,28 @@ class _NumpySteps:
         return a > b
 
     @staticmethod
+    def eq(a, b):
+        return a == b
+
+    @staticmethod
     def select(pred, on_true, on_false):
         return np.where(pred, on_true, on_false)
 
 
 def _in_steps(name: str, impl):
-    """``impl``, except for bfloat16 and float16 operands: XLA's expansion of ``name``
-    (``_bf16_chlo.py``), every step computed in float32 and rounded."""
-    steps = _bf16_chlo.STEPS[name]
-
+    """``impl``, except for the 16-bit floats where XLA expands ``name`` into steps
+    (``_bf16_chlo.py``): every step computed in float32 and rounded."""
     @bf16.native
     def rule(x):
-        if x.dtype not in (dtypes.bfloat16, np.float16):
-            return impl(x)
+        steps = _bf16_chlo.steps_for(name, x.dtype)
+        if steps is None:
+            return impl(x) if x.dtype != dtypes.bfloat16 else from_float32(impl(to_float32(x)))
         with np.errstate(all="ignore"):
             out = steps(to_float32(x) if x.dtype == dtypes.bfloat16 else
                         x.astype(np.float32), _NumpySteps(x.dtype))
         return from_float32(out) if x.dtype == dtypes.bfloat16 else out.astype(np.float16)
     rule.__name__ = name
-    rule.unflushed_dtypes = impl.unflushed_dtypes
+    rule.unflushed_dtypes = getattr(impl, "unflushed_dtypes", frozenset())
     return rule
 
 
@@ -371,20 +374,9 @@ floor_p = _unop("floor", REAL_FLOATING, _xla(np.floor))
 ceil_p = _unop("ceil", REAL_FLOATING, _xla(np.ceil))
 round_p = _unop("round", REAL_FLOATING, _xla(_round_impl))
 is_finite_p = _unop("is_finite", REAL_FLOATING, np.isfinite, out_dtype=np.bool_)
-_exp2_impl = _transcendental(np.exp2)
-
-
-@bf16.native
-def _exp2_bf16(x):
-    # JAX lowers a bfloat16 exp2 as exp(x * log(2)), the product rounded to bfloat16.
-    if x.dtype != dtypes.bfloat16:
-        return _exp2_impl(x)
-    return from_float32(xla_exp_f32(bf16.round_trip(to_float32(x) * _LN2_BF16)))
-
-
-_LN2_BF16 = to_float32(from_float32(np.float32(np.log(2))))
-exp2_p = _unop("exp2", FLOATING, _exp2_bf16)
-expm1_p = _unop("expm1", FLOATING, _transcendental(np.expm1, **_NO_FLUSH))
+# 16-bit floats: JAX lowers exp2 as exp(x * log(2)), each step rounded (_bf16_chlo.py)
+exp2_p = _unop("exp2", FLOATING, _in_steps("exp2", _transcendental(np.exp2)))
+expm1_p = _unop("expm1", FLOATING, _in_steps("expm1", _transcendental(np.expm1, **_NO_FLUSH)))
 
 
 def _via_xla(twin32, twin64):
@@ -404,7 +396,7 @@ def _via_xla(twin32, twin64):
 # are XLA's own expansion
 _exp_impl = _via_xla(xla_exp_f32, _xla(libm_f64(np.exp)))
 exp_p = _unop("exp", FLOATING, _exp_impl)
-log_p = _unop("log", FLOATING, _via_xla(xla_log_f32, xla_log_f64))
+log_p = _unop("log", FLOATING, _in_steps("log", _via_xla(xla_log_f32, xla_log_f64)))
 log1p_p = _unop("log1p", FLOATING, _via_xla(xla_log1p_f32, xla_log1p_f64))
 sqrt_p = _unop("sqrt", FLOATING, _transcendental(np.sqrt))
 rsqrt_p = _unop("rsqrt", FLOATING, _transcendental(_rsqrt))
