@@ -400,7 +400,21 @@ log_p = _unop("log", FLOATING, _in_steps("log", _via_xla(xla_log_f32, xla_log_f6
 log1p_p = _unop("log1p", FLOATING, _via_xla(xla_log1p_f32, xla_log1p_f64))
 sqrt_p = _unop("sqrt", FLOATING, _transcendental(np.sqrt))
 rsqrt_p = _unop("rsqrt", FLOATING, _transcendental(_rsqrt))
-cbrt_p = _unop("cbrt", REAL_FLOATING, _transcendental(np.cbrt))
+_cbrt_base = _transcendental(np.cbrt)
+#: float32 cbrt of any subnormal on XLA:CPU: the C library's cbrtf, run under DAZ, scales
+#: the operand up (reading it as zero) and bit-twiddles that zero into this value.
+_CBRT_SUBNORMAL = np.array(0xA6214518, np.uint32).view(np.float32)[()]
+
+
+def _cbrt_impl(x):
+    out = _cbrt_base(x)
+    if x.dtype == np.float32:
+        out = np.where((np.abs(x) < _TINY[x.dtype]) & (x != 0), _CBRT_SUBNORMAL, out)
+    return out
+
+
+_cbrt_impl.unflushed_dtypes = _cbrt_base.unflushed_dtypes
+cbrt_p = _unop("cbrt", REAL_FLOATING, _cbrt_impl)
 sin_p = _unop("sin", FLOATING, _transcendental(np.sin, **_NO_FLUSH))
 cos_p = _unop("cos", FLOATING, _transcendental(np.cos))
 tan_p = _unop("tan", FLOATING, _transcendental(np.tan, **_NO_FLUSH))
