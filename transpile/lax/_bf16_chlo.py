@@ -1,18 +1,20 @@
-"""The bfloat16 inverse trigonometric and hyperbolic functions, step by step.
+"""16-bit float functions that XLA expands into steps, each step rounded: the inverse
+trigonometric and hyperbolic functions, exp2, and float16's expm1 and log.
 
 JAX lowers ``asin``, ``acos``, ``asinh``, ``acosh`` and ``atanh`` to CHLO operations,
 which XLA legalises into a short sequence of basic operations *in the operand type*; for
 bfloat16 XLA:CPU then computes each of those operations in float32 and rounds its result
-back to bfloat16 (observed in the optimised HLO of JAX 0.10.2). Computing the function in
-float32 and rounding once therefore differs in the last bits (and in NaN signs): the
-sequences below repeat XLA's steps, in its order.
+back to bfloat16 (observed in the optimised HLO of JAX 0.10.2); float16 likewise. JAX
+lowers exp2 as exp(x * log(2)); expm1 is XLA's elemental expansion. Computing the
+function in float32 and rounding once therefore differs in the last bits (and in NaN
+signs): the sequences below repeat XLA's steps, in its order.
 
 Each sequence is written once, over an ``ops`` object, and serves both the NumPy rules
 (``elementwise.py``: arrays) and the C emitters (``codegen/emit_c.py``: expressions).
 Every arithmetic method of ``ops`` computes the float32 operation of that primitive and
 rounds its result to the 16-bit float ``ops.dtype`` (float16 too: XLA:CPU computes it in
-float32 the same way); ``const`` gives a float32 constant, ``ge``/``gt`` compare and
-``select`` picks (neither rounds).
+float32 the same way); ``const`` gives a float32 constant, ``ge``/``gt``/``eq`` compare
+and ``select`` picks (neither rounds).
 """
 from __future__ import annotations
 
@@ -20,7 +22,52 @@ import math
 
 import numpy as np
 
-__all__ = ["STEPS", "steps_for"]
+from ..dtypes import bfloat16
+from ._bfloat16 import round_trip
+
+__all__ = ["STEPS", "steps_for", "NumpySteps"]
+
+class NumpySteps:
+    """The operations on float32 arrays: each primitive's float32 NumPy rule
+    (``rule_of(name)``), its result rounded to the 16-bit float ``dtype`` and read back as
+    float32."""
+
+    def __init__(self, dtype, rule_of):
+        self.dtype = np.dtype(dtype)
+        self.rule_of = rule_of
+
+    def __getattr__(self, name):
+        rule, narrow = self.rule_of(name), self.dtype
+
+        def step(*args):
+            args = [np.asarray(a, np.float32) for a in args]
+            out = rule(*args)
+            if len(args) == 2:  # x86 returns the first NaN operand; NumPy's SIMD loops
+                out = np.where(np.isnan(args[0]), args[0], out)  # may pick the second
+            return round_trip(out) if narrow == bfloat16 else \
+                out.astype(narrow).astype(np.float32)
+        return step
+
+    @staticmethod
+    def const(value):
+        return np.float32(value)
+
+    @staticmethod
+    def ge(a, b):
+        return a >= b
+
+    @staticmethod
+    def gt(a, b):
+        return a > b
+
+    @staticmethod
+    def eq(a, b):
+        return a == b
+
+    @staticmethod
+    def select(pred, on_true, on_false):
+        return np.where(pred, on_true, on_false)
+
 
 #: The largest finite value of each 16-bit float (by dtype name).
 _MAX = {"bfloat16": 3.3895313892515355e38, "float16": 65504.0}

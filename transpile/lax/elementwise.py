@@ -28,7 +28,10 @@ NumPy rules follow XLA on CPU where it differs from NumPy:
   ``INT_MIN % -1`` is 0. Integer arithmetic wraps.
 * Shifts by a negative amount or by at least the bit width give 0 (arithmetic right
   shift: the sign fill). ``shift_right_arithmetic`` reads unsigned operands as signed.
-* ``max``/``min`` propagate NaN and order -0.0 below +0.0.
+* ``max``/``min`` propagate NaN and order -0.0 below +0.0; which NaN, bit for bit, as
+  XLA:CPU gives it (``nan_result``).
+* bfloat16/float16 functions that XLA expands into steps (asin ... atanh, exp2, float16
+  expm1 and log) round every step (``_bf16_chlo.py``).
 * ``convert_element_type`` from float to integer truncates and saturates, NaN gives 0;
   to bool it is ``x != 0`` (NaN is True).
 * ``select_n`` clamps an out-of-range ``which`` into ``[0, len(cases) - 1]``.
@@ -310,45 +313,9 @@ def _transcendental(np_fn, **flush):
     return impl
 
 
-class _NumpySteps:
-    """``_bf16_chlo``'s operations on float32 arrays: each primitive's float32 rule, its
-    result rounded to the 16-bit float ``dtype`` (and read back as float32)."""
-
-    def __init__(self, dtype):
-        self.dtype = dtype
-
-    def __getattr__(self, name):
-        prim = globals()[f"{name}_p"]
-        narrow = self.dtype
-
-        def step(*args):
-            args = [np.asarray(a, np.float32) for a in args]
-            out = prim.impl(*args)
-            if len(args) == 2:  # x86 returns the first NaN operand; NumPy's SIMD loops
-                out = np.where(np.isnan(args[0]), args[0], out)  # may pick the second
-            return to_float32(from_float32(out)) if narrow == dtypes.bfloat16 else \
-                out.astype(narrow).astype(np.float32)
-        return step
-
-    @staticmethod
-    def const(value):
-        return np.float32(value)
-
-    @staticmethod
-    def ge(a, b):
-        return a >= b
-
-    @staticmethod
-    def gt(a, b):
-        return a > b
-
-    @staticmethod
-    def eq(a, b):
-        return a == b
-
-    @staticmethod
-    def select(pred, on_true, on_false):
-        return np.where(pred, on_true, on_false)
+def _step_rule(name: str):
+    """The NumPy rule of primitive ``name`` (for ``_bf16_chlo.NumpySteps``)."""
+    return globals()[f"{name}_p"].impl
 
 
 def _in_steps(name: str, impl):
@@ -361,7 +328,8 @@ def _in_steps(name: str, impl):
             return impl(x) if x.dtype != dtypes.bfloat16 else from_float32(impl(to_float32(x)))
         with np.errstate(all="ignore"):
             out = steps(to_float32(x) if x.dtype == dtypes.bfloat16 else
-                        x.astype(np.float32), _NumpySteps(x.dtype))
+                        x.astype(np.float32),
+                        _bf16_chlo.NumpySteps(x.dtype, _step_rule))
         return from_float32(out) if x.dtype == dtypes.bfloat16 else out.astype(np.float16)
     rule.__name__ = name
     rule.unflushed_dtypes = getattr(impl, "unflushed_dtypes", frozenset())
