@@ -24,6 +24,18 @@ TP_INLINE float tp_f64_to_f16_round(double x) { return tp_f16_to_f32(tp_f64_to_f
 TP_INLINE float tp_bf16_round(float x) { return tp_bf16_to_f32(tp_f32_to_bf16(x)); }
 TP_INLINE float tp_f64_to_bf16_round(double x) { return tp_bf16_to_f32(tp_f64_to_bf16(x)); }
 
+/* cbrt of float32 as XLA:CPU computes it: the C library's cbrtf under DAZ, which scales
+ * a subnormal operand up (to zero, under DAZ) and gives this value for any of them. */
+TP_INLINE float tp_cbrt_subnormal_f32(float x, float r)
+{
+    return tpi_sel_f32((tpi_bits_f32(x) & 0x7fffffffu) - 1u < 0x007fffffu,
+                       tpi_float_f32(0xa6214518u), r);
+}
+/* a if it is a NaN, else r (a op b): the first operand's NaN, as x86 gives it. */
+TP_INLINE float tp_first_nan_f32(float a, float r) { return a != a ? a : r; }
+/* Any NaN as the positive quiet NaN (float16's max/min). */
+TP_INLINE float tp_quiet_nan_f32(float x) { return x != x ? NAN : x; }
+
 /* XLA reads a subnormal operand as zero (DAZ) except where a function returns a tiny
  * argument unchanged (sin, tan, atan, expm1, tanh) or flushes only one operand (rem's
  * divisor). fabs and copysign are bit operations, which DAZ leaves alone. */
@@ -33,29 +45,22 @@ TP_INLINE float tp_f64_to_bf16_round(double x) { return tp_bf16_to_f32(tp_f64_to
 TPC_FLUSH(f32, float, FLT_MIN, fabsf, copysignf)
 TPC_FLUSH(f64, double, DBL_MIN, fabs, copysign)
 
-/* nextafter steps float16's own bit pattern. */
-TP_INLINE float tp_nextafter_f16(float x, float y)
-{
-    uint16_t h = tp_f32_to_f16(x);
-    if (x != x || y != y) return x + y;
-    if (x == y) return y;
-    if (x == 0) h = (uint16_t)((y > 0 ? 0x0000u : 0x8000u) | 1u);
-    else if ((x < y) == (x > 0)) h = (uint16_t)(h + 1);
-    else h = (uint16_t)(h - 1);
-    return tp_f16_to_f32(h);
-}
-
-/* ... and bfloat16's (tp_bf16.h), not flushed. */
-TP_INLINE float tp_nextafter_bf16(float x, float y)
-{
-    uint16_t h = tp_f32_to_bf16(x);
-    if (x != x || y != y) return tp_bf16_round(x + y);
-    if (x == y) return y;
-    if (x == 0) h = (uint16_t)((y > 0 ? 0x0000u : 0x8000u) | 1u);
-    else if ((x < y) == (x > 0)) h = (uint16_t)(h + 1);
-    else h = (uint16_t)(h - 1);
-    return tp_bf16_to_f32(h);
-}
+/* nextafter of float16 and bfloat16 (computed in float) as XLA expands it: the step on
+ * the 16-bit pattern, not flushed; x == y in float (DAZ reads bfloat16's subnormals as
+ * zero); a NaN operand gives the positive quiet NaN of the type. */
+#define TPC_NEXTAFTER16(sfx, NAN_BITS) \
+    TP_INLINE float tp_nextafter_##sfx(float x, float y) \
+    { \
+        uint16_t u = tp_f32_to_##sfx(x), v = tp_f32_to_##sfx(y); \
+        uint16_t mu = u & 0x7fffu, mv = v & 0x7fffu, r; \
+        if (mu == 0) r = mv == 0 ? v : (uint16_t)((v & 0x8000u) | 1u); \
+        else r = (uint16_t)(mu > mv || (u & 0x8000u) != (v & 0x8000u) ? u - 1u : u + 1u); \
+        if (x == y) r = v; \
+        if (x != x || y != y) r = NAN_BITS; \
+        return tp_##sfx##_to_f32(r); \
+    }
+TPC_NEXTAFTER16(f16, 0x7e00u)
+TPC_NEXTAFTER16(bf16, 0x7fc0u)
 
 /* bitcast_convert_type of a float: its bits as the unsigned integer of its width and
  * back (a memcpy between locals: a register move, which gcc vectorises). */

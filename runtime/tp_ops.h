@@ -130,6 +130,25 @@ TP_INLINE TPI_AI uint64_t tpi_sel_u64(int c, uint64_t a, uint64_t b)
     return (a & m) | (b & ~m);
 }
 
+/* y with the sign bit of both y and x (and), or of either (or): integer operations, which
+   keep a NaN's payload and vectorize. */
+TP_INLINE TPI_AI float tpi_sign_and_f32(float y, float x)
+{
+    return tpi_float_f32(tpi_bits_f32(y) & (tpi_bits_f32(x) | 0x7fffffffu));
+}
+TP_INLINE TPI_AI float tpi_sign_or_f32(float y, float x)
+{
+    return tpi_float_f32(tpi_bits_f32(y) | (tpi_bits_f32(x) & 0x80000000u));
+}
+TP_INLINE TPI_AI double tpi_sign_and_f64(double y, double x)
+{
+    return tpi_float_f64(tpi_bits_f64(y) & (tpi_bits_f64(x) | 0x7fffffffffffffffu));
+}
+TP_INLINE TPI_AI double tpi_sign_or_f64(double y, double x)
+{
+    return tpi_float_f64(tpi_bits_f64(y) | (tpi_bits_f64(x) & 0x8000000000000000u));
+}
+
 /* A subnormal becomes a zero of its sign, in integer arithmetic (independent of DAZ). */
 TP_INLINE TPI_AI float tpi_flush_f32(float x)
 {
@@ -293,18 +312,21 @@ TPI_INT_UNSIGNED(u64, uint64_t, uint64_t, 64)
  * Floats. dt the name, FT the type, SUF libm's suffix (f or nothing). */
 
 #define TPI_FLOAT_OPS(dt, FT, SUF)                                                         \
-    /* operands flushed, then NaN propagates (the first one), -0 < +0 */                   \
+    /* operands flushed, then NaN propagates: x's as it is, else y's with the sign bit of \
+     * both (max) or either (min), as XLA's; the same sign rule orders -0 < +0 */         \
     TP_INLINE TPI_AI FT tp_max_##dt(FT x, FT y)                                           \
     {                                                                                      \
         x = tpi_flush_##dt(x);                                                             \
         y = tpi_flush_##dt(y);                                                             \
-        return x != x ? x : (y != y ? y : (x == y ? (TPI_NEG_##dt(x) ? y : x) : (x > y ? x : y))); \
+        const FT t = tpi_sign_and_##dt(y, x);  /* y NaN, or x == y (+0 from zeros) */       \
+        return x > y || x != x ? x : (x < y ? y : t);                                        \
     }                                                                                      \
     TP_INLINE TPI_AI FT tp_min_##dt(FT x, FT y)                                           \
     {                                                                                      \
         x = tpi_flush_##dt(x);                                                             \
         y = tpi_flush_##dt(y);                                                             \
-        return x != x ? x : (y != y ? y : (x == y ? (TPI_NEG_##dt(x) ? x : y) : (x < y ? x : y))); \
+        const FT t = tpi_sign_or_##dt(y, x);   /* y NaN, or x == y (-0 from zeros) */       \
+        return x < y || x != x ? x : (x > y ? y : t);                                        \
     }                                                                                      \
     TP_INLINE TPI_AI FT tp_clamp_##dt(FT lo, FT x, FT hi)                                 \
     {                                                                                      \

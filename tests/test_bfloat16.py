@@ -23,23 +23,14 @@ DATA = json.loads((Path(__file__).parent / "data" / "bfloat16.json").read_text()
 BF16 = np.dtype(jnp.bfloat16)
 MODES = ["eager", "jit"]
 
-#: (table, name, mode) -> element indices not matched yet. asin/acos/asinh/acosh/atanh
-#: are CHLO decompositions evaluated step by step in bfloat16 (and their NaN signs),
-#: cbrt/atan2/nextafter of subnormal operands and min's NaN sign.
+#: (table, name, mode) -> element indices not matched yet: atan2 of subnormal operands
+#: (XLA:CPU calls the C library's atan2f under DAZ, which tests the operands' bits and
+#: computes with them flushed); float16 erf_inv of NaN, whose NaN XLA takes from either operand of its last
+#: product depending on the element's place in the vector (observed: 0x7fc00000 or
+#: 0x7fffffff in float32 for one operand NaN).
 KNOWN_GAPS = {
-    ("unary", "asin", "eager"): {6, 26}, ("unary", "asin", "jit"): {6, 8, 9, 10, 11, 12, 18, 19, 20,
-                                                                 21, 22, 23, 26, 27},
-    ("unary", "acos", "eager"): {24}, ("unary", "acos", "jit"): {8, 9, 10, 11, 12, 18, 19, 20, 21,
-                                                            22, 23, 27},
-    ("unary", "asinh", "eager"): {6, 12, 21}, ("unary", "asinh", "jit"): {6, 12, 21},
-    ("unary", "acosh", "eager"): {21, 24}, ("unary", "acosh", "jit"): {21, 24},
-    ("unary", "atanh", "eager"): {2, 3, 8, 9, 10, 11, 12, 18, 19, 20, 21, 22, 23, 24, 26, 27},
-    ("unary", "atanh", "jit"): {2, 3, 8, 9, 10, 11, 12, 18, 19, 20, 21, 22, 23, 24, 26, 27},
-    ("unary", "cbrt", "eager"): {16, 17}, ("unary", "cbrt", "jit"): {16, 17},
-    ("binary", "min", "eager"): {23}, ("binary", "min", "jit"): {23},
+    ("f16_unary", "erf_inv", "eager"): {24}, ("f16_unary", "erf_inv", "jit"): {24},
     ("binary", "atan2", "eager"): {16, 17}, ("binary", "atan2", "jit"): {16, 17},
-    ("binary", "nextafter", "eager"): {17}, ("binary", "nextafter", "jit"): {16},
-    ("convert", "bf16_to_bool", "eager"): {16, 17}, ("convert", "bf16_to_bool", "jit"): {16, 17},
 }
 
 #: Results whose summation order (or accumulation dtype) differs from XLA's: compared to
@@ -112,6 +103,23 @@ def test_binary(mode):
     got = run(fns, (bf(DATA["values"]), bf(DATA["values2"])), mode)
     for name, want in DATA["binary"].items():
         check("binary", name, mode, got[name], want)
+
+
+def _f16(bits) -> jax.Array:
+    return jnp.asarray(np.asarray(bits, np.uint16).view(np.float16))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_float16_unary_and_binary(mode):
+    # float16, computed in float32 by XLA:CPU like bfloat16, against the same tables
+    f16 = DATA["float16"]
+    got = run(_unary_fns(), (_f16(f16["values"]),), mode)
+    for name, want in f16["unary"].items():
+        check("f16_unary", name, mode, got[name], want)
+    fns = {n: getattr(lax, n) for n in f16["binary"]}
+    got = run(fns, (_f16(f16["values"]), _f16(f16["values2"])), mode)
+    for name, want in f16["binary"].items():
+        check("f16_binary", name, mode, got[name], want)
 
 
 CHAINS = {

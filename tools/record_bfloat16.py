@@ -38,6 +38,9 @@ UNARY = ["neg", "sign", "floor", "ceil", "round", "is_finite", "exp", "exp2", "e
          "log1p", "tanh", "logistic", "sin", "cos", "tan", "asin", "acos", "atan", "sinh",
          "cosh", "asinh", "acosh", "atanh", "sqrt", "rsqrt", "cbrt", "erf", "erf_inv", "abs",
          "square"]
+#: float16 operands: VALUES with float16's own subnormals and largest value in place of
+#: bfloat16's extremes (XLA:CPU computes float16 in float32 as it does bfloat16).
+VALUES_F16 = [*VALUES[:15], 1e-5, 6e-8, -3e-6, *VALUES[18:21], 65504.0, *VALUES[22:]]
 BINARY = ["add", "sub", "mul", "div", "rem", "pow", "max", "min", "atan2", "nextafter",
           "eq", "lt", "ne", "ge"]
 
@@ -77,6 +80,12 @@ def record() -> dict:
     out["unary"]["integer_pow_3"] = answer(lambda a: lax.integer_pow(a, 3), x)
     out["unary"]["integer_pow_-2"] = answer(lambda a: lax.integer_pow(a, -2), x)
     out["binary"] = {name: answer(getattr(lax, name), x, y) for name in BINARY}
+    h = jnp.asarray(np.asarray(VALUES_F16, np.float32)).astype(jnp.float16)
+    h2 = jnp.asarray(np.asarray(VALUES2, np.float32)).astype(jnp.float16)
+    f16 = {"values": bits(h), "values2": bits(h2)}
+    f16["unary"] = {name: answer(getattr(lax, name), h) for name in UNARY}
+    f16["binary"] = {name: answer(getattr(lax, name), h, h2) for name in BINARY}
+    out["float16"] = f16
 
     p, q, r = bf([0.1, 0.7, 1.3, 2.9, -3.1]), bf([1.1, 3.7, 0.3, 2.2, 5.5]), \
         bf([0.01, 100.3, -7.7, 1e-3, 3.3])

@@ -25,6 +25,7 @@ from typing import Callable
 import numpy as np
 
 from .. import dtypes
+from ..lax import _bf16_chlo
 from ..lax import elementwise as ew
 from ..lax import fma as lax_fma
 from ..lax import layout
@@ -195,6 +196,9 @@ def emit(prim, args, in_avals, out_aval, params) -> str:
         # complex operands or result: runtime/tp_complex.h (C's operators where exact)
         rule = emit_complex.complex_rule(prim) or rule
         return rule(args, in_avals, out_aval, **params)
+    steps = _bf16_chlo.steps_for(prim.name, out_aval.dtype)
+    if steps is not None:  # an expansion whose steps each round (lax/_bf16_chlo.py)
+        return steps(args[0], _CSteps(out_aval))
     if any(dtypes.half_name(a.dtype) == "bf16" for a in (out_aval, *in_avals)):
         return _emit_bf16(prim, rule, args, in_avals, out_aval, params)
     if any(dtypes.is_small_float(a.dtype) for a in (out_aval, *in_avals)) and \
@@ -210,13 +214,54 @@ def emit(prim, args, in_avals, out_aval, params) -> str:
 def _emit_bf16(prim, rule, args, in_avals, out_aval, params) -> str:
     """A bfloat16 equation: the float32 rule, its result rounded (see the docstring)."""
     if prim in _BF16_OWN:
-        return _BF16_RULES.get(prim, rule)(args, in_avals, out_aval, **params)
+        return rule(args, in_avals, out_aval, **params)
     as32 = [a.update(dtype=F32) if np.dtype(a.dtype) == BF16 else a for a in in_avals]
     out32 = out_aval.update(dtype=F32) if np.dtype(out_aval.dtype) == BF16 else out_aval
     expr = rule(args, as32, out32, **params)
     if np.dtype(out_aval.dtype) == BF16 and prim not in _F16_EXACT:
         expr = f"tp_bf16_round({expr})"
     return expr
+
+
+class _CSteps:
+    """``lax/_bf16_chlo.py``'s operations as C expressions: each primitive's float32
+    expression, rounded to the 16-bit float of ``aval``."""
+
+    def __init__(self, aval):
+        self.round = f"tp_{dtypes.half_name(aval.dtype)}_round"
+        self.dtype = np.dtype(aval.dtype)
+        self.aval = aval.update(dtype=F32, weak_type=False)
+
+    def __getattr__(self, name):
+        prim = getattr(ew, f"{name}_p")
+
+        def step(*args):
+            expr = emit(prim, list(args), [self.aval] * len(args), self.aval, {})
+            if len(args) == 2:  # x86's NaN rule, which gcc may break by commuting
+                expr = f"tp_first_nan_f32({args[0]}, {expr})"
+            return f"{self.round}({expr})"
+        return step
+
+    @staticmethod
+    def const(value):
+        return literal(value, F32)
+
+    @staticmethod
+    def ge(a, b):
+        return f"({a} >= {b})"
+
+    @staticmethod
+    def gt(a, b):
+        return f"({a} > {b})"
+
+    @staticmethod
+    def eq(a, b):
+        return f"({a} == {b})"
+
+    @staticmethod
+    def select(pred, on_true, on_false):
+        # a bit blend: gcc may otherwise merge the arms where both are NaN, losing which
+        return f"tpi_sel_f32({pred}, {on_true}, {on_false})"
 
 
 #: Primitives whose small-float lowering is their own (conversions, bit casts).
@@ -236,7 +281,8 @@ def _emit_small(prim, args, in_avals, out_aval, params) -> str:
     small_out = dtypes.is_small_float(out_aval.dtype)
     out = out_aval.update(dtype=_small_wide(out_aval.dtype)) if small_out else out_aval
     expr = emit(prim, args, wide, out, params)
-    if small_out and prim not in _F16_EXACT:
+    # max/min may make a NaN (float16's), which the float8 conversion gives its bits
+    if small_out and (prim not in _F16_EXACT or prim in (ew.max_p, ew.min_p)):
         h = dtypes.half_name(out_aval.dtype)
         expr = f"tp_{h}_round_h({expr})" if _small_wide(out_aval.dtype) == F16 else \
             f"tp_{h}_round({expr})"
@@ -319,7 +365,9 @@ def _minmax(which: str):
         dt = np.dtype(out_aval.dtype)
         a, b = args
         if dtypes.is_float(dt):
-            return f"tp_{which}_{_sfx(dt)}({a}, {b})"
+            expr = f"tp_{which}_{_sfx(dt)}({a}, {b})"
+            # float16's max/min give its positive quiet NaN (XLA's, unlike its reductions)
+            return f"tp_quiet_nan_f32({expr})" if dt == F16 else expr
         if dt == BOOL:
             return f"({a} {'|' if which == 'max' else '&'} {b})"
         return f"({a} {'>' if which == 'max' else '<'} {b} ? {a} : {b})"
@@ -502,11 +550,21 @@ def _float_fn(name: str, keep_tiny_dtypes=frozenset()):
     return rule
 
 
-for _name in ("exp", "exp2", "expm1", "log", "log1p", "cbrt", "sin", "cos", "tan", "asin",
+for _name in ("exp", "exp2", "expm1", "log", "log1p", "sin", "cos", "tan", "asin",
               "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "erf", "erf_inv",
               "tanh"):
     _p = getattr(ew, f"{_name}_p")
     _def(_p, _float_fn(_name, _p.unflushed_dtypes))
+
+
+def _cbrt(args, in_avals, out_aval, **_):
+    expr = _float_fn("cbrt")(args, in_avals, out_aval)
+    # the C library's cbrtf under DAZ: a subnormal gives one fixed value (ew.cbrt_p)
+    return f"tp_cbrt_subnormal_f32({args[0]}, {expr})" if np.dtype(out_aval.dtype) == F32 \
+        else expr
+
+
+_def(ew.cbrt_p, _cbrt)
 
 
 def _sqrt(args, in_avals, out_aval, **_):
@@ -608,6 +666,8 @@ def _convert_expr(a: str, src: np.dtype, dst: np.dtype) -> str:
             return f"tp_{h}_round_h(tp_f16_round({a}))"
         # float64 and integers round to float first (twice, as the NumPy rule does)
         return f"tp_{h}_round_h({a})" if src == F16 else f"tp_{h}_round((float)({a}))"
+    if dst == BOOL and src == BF16:  # XLA tests its bits: a subnormal is true under DAZ
+        return f"(uint8_t)((tp_bits_of_f32({a}) & 0x7fffffffu) != 0)"
     if dtypes.is_small_float(src):  # exact in float (its NaN made canonical)
         if dst == BOOL and src == dtypes.float8_e8m0fnu:
             return "(uint8_t)1"  # no zero (2^-127 would read as one under DAZ)
@@ -634,12 +694,6 @@ def _convert_expr(a: str, src: np.dtype, dst: np.dtype) -> str:
             return f"tp_f64_to_{h}_round({a})"
         return f"tp_{h}_round((float)({a}))"
     return f"({ctype(dst)})({a})"
-
-
-def _exp2_bf16(args, in_avals, out_aval, **_):
-    # JAX lowers a bfloat16 exp2 as exp(x * log(2)), the product rounded to bfloat16.
-    ln2 = literal(float(np.asarray(math.log(2), np.float32).astype(BF16)), F32)
-    return math_function("exp", F32, f"tp_bf16_round({args[0]} * {ln2})")
 
 
 def _convert(args, in_avals, out_aval, *, new_dtype, weak_type):
@@ -679,8 +733,7 @@ _def(layout.bitcast_convert_type_p, _bitcast,
 
 #: bfloat16 lowerings that are not "the float32 rule, rounded": their own steps round.
 _BF16_OWN = {ew.convert_element_type_p, layout.bitcast_convert_type_p, ew.nextafter_p,
-             ew.logistic_p, ew.integer_pow_p, ew.exp2_p}
-_BF16_RULES = {ew.exp2_p: _exp2_bf16}
+             ew.logistic_p, ew.integer_pow_p}
 
 # ---------------------------------------------------------------------------------------
 # Dynamic start indices

@@ -106,6 +106,7 @@ class ReducePlan(KernelFields):
     lane_step: str = ""    # step into acc_v[c_j]
     lane_merge: str = ""   # acc combined with acc_v[c_j]
     lane_nan: str = ""     # keeps a lane's NaN in nan_v[c_j] (empty: lane_step does)
+    lane_refold: str = ""  # in-order step of acc, where the lanes' result is NaN
     # "cols" over many rows: fixed chunks of ``row_chunk`` rows, each reduced over whole
     # rows (contiguous) into its own partial row in the scratch, combined in order
     row_chunks: int = 0
@@ -132,6 +133,7 @@ class RowPhase:
     lane_step: str = ""
     lane_merge: str = ""
     lane_nan: str = ""     # keeps a lane's NaN in nan_v[c_j] (empty: lane_step does)
+    lane_refold: str = ""  # in-order step of acc, where the lanes' result is NaN
 
 
 @dataclass(kw_only=True)

@@ -48,15 +48,30 @@ def round_trip(x: np.ndarray) -> np.ndarray:
 
 
 def nextafter(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """bfloat16's own bit stepping (not flushed), as XLA's nextafter on bfloat16."""
-    xf, yf = to_float32(x), to_float32(y)
+    """bfloat16/float16 ``nextafter`` as XLA expands it: bit stepping on the 16-bit
+    patterns (not flushed), ``x == y`` compared in float32 (where DAZ reads bfloat16's
+    subnormals as zero), a NaN operand giving the positive quiet NaN."""
+    dt = np.asarray(x).dtype
     u = np.asarray(x).view(np.uint16).astype(np.int32)
-    toward_zero_or_up = np.where((xf < yf) == (xf > 0), u + 1, u - 1)
-    from_zero = np.where(yf > 0, 0x0001, 0x8001)
-    out = np.where(xf == 0, from_zero, toward_zero_or_up).astype(np.uint16).view(_BF16)
-    with np.errstate(all="ignore"):
-        out = np.where(np.isnan(xf) | np.isnan(yf), from_float32(xf + yf), out)
-    return np.where(xf == yf, y, out).astype(_BF16)
+    v = np.asarray(y).view(np.uint16).astype(np.int32)
+    xf, yf = _widen(x), _widen(y)
+    sign_x, sign_y, mag_x, mag_y = u & 0x8000, v & 0x8000, u & 0x7FFF, v & 0x7FFF
+    step = np.where((mag_x > mag_y) | (sign_x != sign_y), u - 1, u + 1)
+    out = np.where(mag_x == 0, np.where(mag_y == 0, v, sign_y | 1), step)
+    out = np.where(xf == yf, v, out)
+    with np.errstate(invalid="ignore"):
+        nan = np.isnan(xf) | np.isnan(yf)
+    out = np.where(nan, 0x7FC0 if dt == _BF16 else 0x7E00, out)
+    return out.astype(np.uint16).view(dt)
+
+
+def _widen(x: np.ndarray) -> np.ndarray:
+    """16-bit floats as float32 as XLA:CPU compares them (bfloat16 subnormals flushed)."""
+    x = np.asarray(x)
+    if x.dtype != _BF16:
+        return x.astype(np.float32)
+    f = to_float32(x)
+    return np.where(np.abs(f) < np.finfo(np.float32).tiny, np.float32(0), f)
 
 
 def native(impl):

@@ -28,7 +28,10 @@ NumPy rules follow XLA on CPU where it differs from NumPy:
   ``INT_MIN % -1`` is 0. Integer arithmetic wraps.
 * Shifts by a negative amount or by at least the bit width give 0 (arithmetic right
   shift: the sign fill). ``shift_right_arithmetic`` reads unsigned operands as signed.
-* ``max``/``min`` propagate NaN and order -0.0 below +0.0.
+* ``max``/``min`` propagate NaN and order -0.0 below +0.0; which NaN, bit for bit, as
+  XLA:CPU gives it (``nan_result``).
+* bfloat16/float16 functions that XLA expands into steps (asin ... atanh, exp2, float16
+  expm1 and log) round every step (``_bf16_chlo.py``).
 * ``convert_element_type`` from float to integer truncates and saturates, NaN gives 0;
   to bool it is ``x != 0`` (NaN is True).
 * ``select_n`` clamps an out-of-range ``which`` into ``[0, len(cases) - 1]``.
@@ -47,6 +50,7 @@ from ..array import Array
 from ..core import ShapedArray
 from ..interpreters.tracing import const_fold_rules
 from ..ir import Literal, pp_param_rules
+from . import _bf16_chlo
 from . import _bfloat16 as bf16
 from . import _float8
 from ._bfloat16 import from_float32, to_float32, via_float32
@@ -309,26 +313,38 @@ def _transcendental(np_fn, **flush):
     return impl
 
 
+def _step_rule(name: str):
+    """The NumPy rule of primitive ``name`` (for ``_bf16_chlo.NumpySteps``)."""
+    return globals()[f"{name}_p"].impl
+
+
+def _in_steps(name: str, impl):
+    """``impl``, except for the 16-bit floats where XLA expands ``name`` into steps
+    (``_bf16_chlo.py``): every step computed in float32 and rounded."""
+    @bf16.native
+    def rule(x):
+        steps = _bf16_chlo.steps_for(name, x.dtype)
+        if steps is None:
+            return impl(x) if x.dtype != dtypes.bfloat16 else from_float32(impl(to_float32(x)))
+        with np.errstate(all="ignore"):
+            out = steps(to_float32(x) if x.dtype == dtypes.bfloat16 else
+                        x.astype(np.float32),
+                        _bf16_chlo.NumpySteps(x.dtype, _step_rule))
+        return from_float32(out) if x.dtype == dtypes.bfloat16 else out.astype(np.float16)
+    rule.__name__ = name
+    rule.unflushed_dtypes = getattr(impl, "unflushed_dtypes", frozenset())
+    return rule
+
+
 neg_p = _unop("neg", NUMBER, np.negative)
 sign_p = _unop("sign", NUMBER, _xla(_sign_impl))
 floor_p = _unop("floor", REAL_FLOATING, _xla(np.floor))
 ceil_p = _unop("ceil", REAL_FLOATING, _xla(np.ceil))
 round_p = _unop("round", REAL_FLOATING, _xla(_round_impl))
 is_finite_p = _unop("is_finite", REAL_FLOATING, np.isfinite, out_dtype=np.bool_)
-_exp2_impl = _transcendental(np.exp2)
-
-
-@bf16.native
-def _exp2_bf16(x):
-    # JAX lowers a bfloat16 exp2 as exp(x * log(2)), the product rounded to bfloat16.
-    if x.dtype != dtypes.bfloat16:
-        return _exp2_impl(x)
-    return from_float32(xla_exp_f32(bf16.round_trip(to_float32(x) * _LN2_BF16)))
-
-
-_LN2_BF16 = to_float32(from_float32(np.float32(np.log(2))))
-exp2_p = _unop("exp2", FLOATING, _exp2_bf16)
-expm1_p = _unop("expm1", FLOATING, _transcendental(np.expm1, **_NO_FLUSH))
+# 16-bit floats: JAX lowers exp2 as exp(x * log(2)), each step rounded (_bf16_chlo.py)
+exp2_p = _unop("exp2", FLOATING, _in_steps("exp2", _transcendental(np.exp2)))
+expm1_p = _unop("expm1", FLOATING, _in_steps("expm1", _transcendental(np.expm1, **_NO_FLUSH)))
 
 
 def _via_xla(twin32, twin64):
@@ -348,25 +364,39 @@ def _via_xla(twin32, twin64):
 # are XLA's own expansion
 _exp_impl = _via_xla(xla_exp_f32, _xla(libm_f64(np.exp)))
 exp_p = _unop("exp", FLOATING, _exp_impl)
-log_p = _unop("log", FLOATING, _via_xla(xla_log_f32, xla_log_f64))
+log_p = _unop("log", FLOATING, _in_steps("log", _via_xla(xla_log_f32, xla_log_f64)))
 log1p_p = _unop("log1p", FLOATING, _via_xla(xla_log1p_f32, xla_log1p_f64))
 sqrt_p = _unop("sqrt", FLOATING, _transcendental(np.sqrt))
 rsqrt_p = _unop("rsqrt", FLOATING, _transcendental(_rsqrt))
-cbrt_p = _unop("cbrt", REAL_FLOATING, _transcendental(np.cbrt))
+_cbrt_base = _transcendental(np.cbrt)
+#: float32 cbrt of any subnormal on XLA:CPU: the C library's cbrtf, run under DAZ, scales
+#: the operand up (reading it as zero) and bit-twiddles that zero into this value.
+_CBRT_SUBNORMAL = np.array(0xA6214518, np.uint32).view(np.float32)[()]
+
+
+def _cbrt_impl(x):
+    out = _cbrt_base(x)
+    if x.dtype == np.float32:
+        out = np.where((np.abs(x) < _TINY[x.dtype]) & (x != 0), _CBRT_SUBNORMAL, out)
+    return out
+
+
+_cbrt_impl.unflushed_dtypes = _cbrt_base.unflushed_dtypes
+cbrt_p = _unop("cbrt", REAL_FLOATING, _cbrt_impl)
 sin_p = _unop("sin", FLOATING, _transcendental(np.sin, **_NO_FLUSH))
 cos_p = _unop("cos", FLOATING, _transcendental(np.cos))
 tan_p = _unop("tan", FLOATING, _transcendental(np.tan, **_NO_FLUSH))
-asin_p = _unop("asin", FLOATING, _transcendental(np.arcsin))
-acos_p = _unop("acos", FLOATING, _transcendental(np.arccos))
+asin_p = _unop("asin", FLOATING, _in_steps("asin", _transcendental(np.arcsin)))
+acos_p = _unop("acos", FLOATING, _in_steps("acos", _transcendental(np.arccos)))
 atan_p = _unop("atan", FLOATING, _transcendental(np.arctan, **_NO_FLUSH))
 sinh_p = _unop("sinh", FLOATING, _transcendental(np.sinh))
 cosh_p = _unop("cosh", FLOATING, _transcendental(np.cosh))
 _tanh_impl = _via_xla(xla_tanh_f32, _xla(libm_f64(np.tanh), daz=_F32_F64[1:], ftz=_F32_F64[1:]))
 _tanh_impl.unflushed_dtypes = frozenset(_F32_F64[:1])   # XLA returns a tiny x itself
 tanh_p = _unop("tanh", FLOATING, _tanh_impl)
-asinh_p = _unop("asinh", FLOATING, _transcendental(np.arcsinh))
-acosh_p = _unop("acosh", FLOATING, _transcendental(np.arccosh))
-atanh_p = _unop("atanh", FLOATING, _transcendental(np.arctanh))
+asinh_p = _unop("asinh", FLOATING, _in_steps("asinh", _transcendental(np.arcsinh)))
+acosh_p = _unop("acosh", FLOATING, _in_steps("acosh", _transcendental(np.arccosh)))
+atanh_p = _unop("atanh", FLOATING, _in_steps("atanh", _transcendental(np.arctanh)))
 logistic_p = _unop("logistic", FLOATING, bf16.native(_xla(_logistic_impl)))
 erf_p = _unop("erf", REAL_FLOATING, _transcendental(_erf_f64))
 erf_inv_p = _unop("erf_inv", REAL_FLOATING, _via_xla(xla_erf_inv_f32, xla_erf_inv_f64))
@@ -472,6 +502,7 @@ def _max_impl(x, y):
     r = np.maximum(x, y)
     if dtypes.is_float(x.dtype):  # max(-0.0, +0.0) is +0.0
         r = np.where((x == 0) & (y == 0), np.where(np.signbit(x), y, x), r)
+        r = nan_result(x, y, r, np.bitwise_and)
     return r
 
 
@@ -479,12 +510,32 @@ def _min_impl(x, y):
     r = np.minimum(x, y)
     if dtypes.is_float(x.dtype):  # min(-0.0, +0.0) is -0.0
         r = np.where((x == 0) & (y == 0), np.where(np.signbit(x), x, y), r)
+        r = nan_result(x, y, r, np.bitwise_or)
     return r
+
+
+def nan_result(x, y, r, sign_rule):
+    """``r`` (max or min of ``x`` and ``y``) with XLA:CPU's NaN: a NaN ``x`` as it is (bits
+    kept, signalling too); for a NaN ``y`` only, ``y`` with the sign bit that
+    ``sign_rule`` (``bitwise_and`` for max, ``bitwise_or`` for min) makes of both sign
+    bits; for float16, any NaN is the positive quiet NaN (observed on JAX 0.10.2:
+    ``tests/data/nan_signs.json``)."""
+    nan_x, nan_y = np.isnan(x), np.isnan(y)
+    if not (nan_x.any() or nan_y.any()):
+        return r
+    if x.dtype == np.float16:
+        return np.where(nan_x | nan_y, np.float16(np.nan), r)
+    u = np.dtype(f"u{x.dtype.itemsize}")
+    sign = u.type(1 << (8 * x.dtype.itemsize - 1))
+    xb, yb = np.broadcast_to(x, r.shape).view(u), np.broadcast_to(y, r.shape).view(u)
+    y_signed = (yb & ~sign) | (sign_rule(xb, yb) & sign)
+    out = np.where(nan_x, xb, np.where(nan_y, y_signed, r.view(u)))
+    return out.view(x.dtype)
 
 
 @bf16.native
 def _nextafter_impl(x, y):
-    if x.dtype == dtypes.bfloat16:
+    if x.dtype in (dtypes.bfloat16, np.float16):
         return bf16.nextafter(x, y)
     # Bit stepping, not flushed; but x == y compares with subnormals read as zero.
     return np.where(_flush(x) == _flush(y), y, np.nextafter(x, y))
@@ -652,8 +703,8 @@ def convert_values(x: np.ndarray, new_dtype) -> np.ndarray:
             x = x * np.where(np.abs(x) == 6, np.float32(np.inf), np.float32(1))  # XLA's
     if x.dtype == dtypes.bfloat16:  # exact in float32; XLA converts from there
         x = to_float32(x)
-        if new_dtype == np.float32:
-            return x
+        if new_dtype in (np.float32, np.bool_):  # bool: not flushed (LLVM tests the bits)
+            return x if new_dtype == np.float32 else x != 0
     elif new_dtype == dtypes.bfloat16:  # through float32, not flushed (XLA's bit rounding)
         with np.errstate(all="ignore"):
             return from_float32(x.astype(np.float32))
