@@ -452,6 +452,9 @@ def _cumulative(kname, e, ins, outs, reads, common):
     else:
         acc_t, init, combine, _ = _acc(op, dt)
         update = combine.format(a="acc", v=_read(x, "at"))
+        if dt == np.float16 and op in ("max", "min"):
+            # a windowed max/min in XLA: float16's positive quiet NaN, as its elementwise
+            update = f"tp_quiet_nan_f32({update})"
     fields = CumulativePlan(params=_params(reads, outs), outer=outer, n=n, inner=inner,
                   reverse=e.params["reverse"], acc_type=acc_t, init=init, step=update,
                   store=f"{o.name}[at] = "
