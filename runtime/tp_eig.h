@@ -77,7 +77,6 @@
 #define TP_EIGC_RE crealf
 #define TP_EIGC_IM cimagf
 #define TP_EIGC_CONJ conjf
-#define TP_EIGC_CSQRT csqrtf
 #define TP_EIGC_SQRT sqrtf
 #define TP_EIGC_ABS fabsf
 #define TP_EIGC_EPS FLT_EPSILON
@@ -89,7 +88,6 @@
 #undef TP_EIGC_RE
 #undef TP_EIGC_IM
 #undef TP_EIGC_CONJ
-#undef TP_EIGC_CSQRT
 #undef TP_EIGC_SQRT
 #undef TP_EIGC_ABS
 #undef TP_EIGC_EPS
@@ -101,7 +99,6 @@
 #define TP_EIGC_RE creal
 #define TP_EIGC_IM cimag
 #define TP_EIGC_CONJ conj
-#define TP_EIGC_CSQRT csqrt
 #define TP_EIGC_SQRT sqrt
 #define TP_EIGC_ABS fabs
 #define TP_EIGC_EPS DBL_EPSILON
@@ -113,7 +110,6 @@
 #undef TP_EIGC_RE
 #undef TP_EIGC_IM
 #undef TP_EIGC_CONJ
-#undef TP_EIGC_CSQRT
 #undef TP_EIGC_SQRT
 #undef TP_EIGC_ABS
 #undef TP_EIGC_EPS

@@ -1,5 +1,5 @@
 /* One precision of tp_eig.h's kernels for complex matrices, included once per complex
- * type (TP_EIGC_T, its real TP_EIGC_R, TP_EIGC_SFX naming, TP_EIGC_RE/IM/CONJ/CSQRT,
+ * type (TP_EIGC_T, its real TP_EIGC_R, TP_EIGC_SFX naming, TP_EIGC_RE/IM/CONJ,
  * TP_EIGC_SQRT, TP_EIGC_ABS, TP_EIGC_EPS, TP_EIGC_MIN). Row-major n x n matrices.
  *
  * hessenberg: zgehd2's reduction with larfg's complex reflectors (beta real, so the
@@ -32,6 +32,21 @@ TP_INLINE R_ S_(tp_eigc_abs1)(T_ z) { return ABS_(RE_(z)) + ABS_(IM_(z)); }
 TP_INLINE T_ S_(tp_eigc_rmul)(R_ r, T_ z) { return MK_(r * RE_(z), r * IM_(z)); }
 
 TP_INLINE R_ S_(tp_eigc_max)(R_ a, R_ b) { return a > b ? a : b; }
+
+/* The principal square root from real operations only (the same bits in every build,
+ * whatever the library's csqrt). */
+TP_INLINE T_ S_(tp_eigc_sqrt)(T_ z)
+{
+    R_ a = RE_(z), b = IM_(z), r = S_(tp_cabs)(z), s;
+    if (r == 0)
+        return MK_(0, b);
+    if (a >= 0) {
+        s = TP_EIGC_SQRT((r + a) / 2);
+        return MK_(s, b / (2 * s));
+    }
+    s = TP_EIGC_SQRT((r - a) / 2);
+    return MK_(ABS_(b) / (2 * s), b < 0 ? -s : s);
+}
 
 /* larfg on col[0] (alpha) and col[s], ..., col[len s]: the vector replaces the entries
  * below alpha, beta (real) replaces alpha; returns tau (0 when there is nothing to
@@ -173,7 +188,7 @@ TP_INLINE int S_(tp_eigc_hqr)(T_ *t, T_ *z, int64_t n)
             } else if (kdefl % 10 == 0) {
                 shift = MK_((R_)0.75 * ABS_(RE_(H_(l + 1, l))), 0) + H_(l, l);
             } else {  /* Wilkinson's: the eigenvalue of the trailing block nearer h_ii */
-                T_ u = MUL_(TP_EIGC_CSQRT(H_(i - 1, i)), TP_EIGC_CSQRT(H_(i, i - 1)));
+                T_ u = MUL_(S_(tp_eigc_sqrt)(H_(i - 1, i)), S_(tp_eigc_sqrt)(H_(i, i - 1)));
                 shift = H_(i, i);
                 s = A1_(u);
                 if (s != 0) {
@@ -182,7 +197,7 @@ TP_INLINE int S_(tp_eigc_hqr)(T_ *t, T_ *z, int64_t n)
                     s = S_(tp_eigc_max)(s, sx);
                     xs = S_(tp_eigc_rmul)(1 / s, x);
                     us = S_(tp_eigc_rmul)(1 / s, u);
-                    y = S_(tp_eigc_rmul)(s, TP_EIGC_CSQRT(MUL_(xs, xs) + MUL_(us, us)));
+                    y = S_(tp_eigc_rmul)(s, S_(tp_eigc_sqrt)(MUL_(xs, xs) + MUL_(us, us)));
                     if (sx > 0 && RE_(x) / sx * RE_(y) + IM_(x) / sx * IM_(y) < 0)
                         y = MK_(-RE_(y), -IM_(y));
                     shift -= MUL_(u, DIV_(u, x + y));
