@@ -22,9 +22,12 @@
  *   quasi-triangular). The second eigenvalue of a conjugate pair takes the conjugated
  *   vectors.
  *
+ * Complex matrices (c64, c128): tp_eig_complex.h, zgehrd/zungqr/zlahqr/ztrevc/zgeev's
+ * design (see there), reusing tp_linalg_complex.h's reflector helper.
+ *
  * A matrix with a NaN or an infinity, or whose iteration does not converge, gives NaN
  * outputs (JAX's result for a failed geev/gees). Nothing here allocates: the caller
- * passes the work space (tp_eig_work_* elements). */
+ * passes the work space (tp_eig_work_* elements). C only: CUDA refuses these kernels. */
 #ifndef TP_EIG_H
 #define TP_EIG_H
 
@@ -34,6 +37,7 @@
 #include <string.h>
 #include "transpile_macros.h"
 #include "tp_complex.h"
+#include "tp_linalg.h"
 
 #define TP_EIG_R float
 #define TP_EIG_C tp_c64
@@ -66,5 +70,49 @@
 #undef TP_EIG_ABS
 #undef TP_EIG_EPS
 #undef TP_EIG_MIN
+
+#define TP_EIGC_T tp_c64
+#define TP_EIGC_R float
+#define TP_EIGC_SFX(name) name##_c64
+#define TP_EIGC_RE crealf
+#define TP_EIGC_IM cimagf
+#define TP_EIGC_CONJ conjf
+#define TP_EIGC_SQRT sqrtf
+#define TP_EIGC_ABS fabsf
+#define TP_EIGC_EPS FLT_EPSILON
+#define TP_EIGC_MIN FLT_MIN
+#include "tp_eig_complex.h"
+#undef TP_EIGC_T
+#undef TP_EIGC_R
+#undef TP_EIGC_SFX
+#undef TP_EIGC_RE
+#undef TP_EIGC_IM
+#undef TP_EIGC_CONJ
+#undef TP_EIGC_SQRT
+#undef TP_EIGC_ABS
+#undef TP_EIGC_EPS
+#undef TP_EIGC_MIN
+
+#define TP_EIGC_T tp_c128
+#define TP_EIGC_R double
+#define TP_EIGC_SFX(name) name##_c128
+#define TP_EIGC_RE creal
+#define TP_EIGC_IM cimag
+#define TP_EIGC_CONJ conj
+#define TP_EIGC_SQRT sqrt
+#define TP_EIGC_ABS fabs
+#define TP_EIGC_EPS DBL_EPSILON
+#define TP_EIGC_MIN DBL_MIN
+#include "tp_eig_complex.h"
+#undef TP_EIGC_T
+#undef TP_EIGC_R
+#undef TP_EIGC_SFX
+#undef TP_EIGC_RE
+#undef TP_EIGC_IM
+#undef TP_EIGC_CONJ
+#undef TP_EIGC_SQRT
+#undef TP_EIGC_ABS
+#undef TP_EIGC_EPS
+#undef TP_EIGC_MIN
 
 #endif /* TP_EIG_H */

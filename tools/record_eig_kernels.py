@@ -1,7 +1,7 @@
 """Record JAX 0.10.2's answers for the nonsymmetric eigenproblem's C kernels and the
 Schur-based matrix functions into ``tests/data/eig_kernels.json``: ``lax.linalg.eig``,
-``schur`` and ``hessenberg`` of a few real matrices (batched, with a conjugate pair, a
-repeated eigenvalue, a non-finite entry), ``jax.scipy.linalg.sqrtm``, ``funm`` and
+``schur`` and ``hessenberg`` of a few real and complex matrices (batched, with a
+conjugate pair, a repeated eigenvalue, a non-finite entry), ``jax.scipy.linalg.sqrtm``, ``funm`` and
 ``rsf2csf`` (values and dtypes), and their errors (class and message).
 
 Run with the JAX scratch environment (never by the test suite)::
@@ -47,6 +47,18 @@ CASES = {
     "eig_jordan": ("jnp.linalg.eigvals", "[M['jordan']]", True),
     "eig_nan": ("jnp.linalg.eig", "[M['nan'].astype(np.float32)]", False),
     "schur_r5": ("lax.linalg.schur", "[M['r5']]", True),
+    # complex operands: built from the real matrices above (JSON holds reals only)
+    "eig_c5_c64": ("lax.linalg.eig", "[(M['r5'] + 1j * M['r6'][1:, 1:]).astype(np.complex64)]",
+                   False),
+    "eig_c4_c128": ("lax.linalg.eig", "[M['batch'][0] + 1j * M['batch'][1]]", True),
+    "eig_cbatch": ("lambda a: lax.linalg.eig(a, compute_left_eigenvectors=False)",
+                   "[(M['batch'] + 1j * np.roll(M['batch'], 1, 0)).astype(np.complex64)]", False),
+    "eig_nan_c64": ("jnp.linalg.eig", "[M['nan'].astype(np.complex64)]", False),
+    "schur_c5": ("lax.linalg.schur", "[M['r5'] + 1j * M['r6'][:5, :5]]", True),
+    "schur_cbatch": ("lax.linalg.schur", "[(M['batch'] - 1j * np.roll(M['batch'], 1, 0)).astype("
+                     "np.complex64)]", False),
+    "hess_c6": ("lax.linalg.hessenberg", "[(M['r6'] + 1j * M['r6'].T).astype(np.complex64)]",
+                False),
     "schur_batch": ("lax.linalg.schur", "[M['batch'].astype(np.float32)]", False),
     "hess_r6": ("lax.linalg.hessenberg", "[M['r6'].astype(np.float32)]", False),
     "sqrtm_spd_f32": ("jsl.sqrtm", "[M['spd'].astype(np.float32)]", False),

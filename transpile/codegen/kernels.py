@@ -547,8 +547,7 @@ register(sort_mod.sort_p, Lowering(KERNEL, build=_sort))
 register(prng.threefry2x32_p, Lowering(KERNEL, build=_threefry))
 register(frozenset(linalg_kernels.RULES), Lowering(KERNEL, build=_linalg))
 register(frozenset(rng_kernels.RULES), Lowering(KERNEL, build=_table_kernel(rng_kernels.RULES)))
-register(frozenset(eig_kernels.RULES),
-         Lowering(KERNEL, build=_linalg, host_when=eig_kernels.host_when))
+register(frozenset(eig_kernels.RULES), Lowering(KERNEL, build=_linalg))
 register(indexing_kernels.RULES - indexing_kernels.FUSED_INDICES,
          Lowering(KERNEL, build=_indexing))
 register(indexing_kernels.FUSED_INDICES,

@@ -14,11 +14,10 @@ The NumPy rule runs ``numpy.linalg.eig`` (LAPACK ``geev`` in the operand's preci
 and gets the left eigenvectors from the inverse of the right ones (the rows of
 ``vr^-1`` are the conjugated left eigenvectors), normalised as ``geev`` normalises
 them; a real left eigenvector's sign may differ from JAX's. Compiled code runs a C
-kernel for real operands (``codegen/eig_kernels.py``, ``runtime/tp_eig.h``: gehrd's
-reduction, dlahqr's double-shift QR, back substitution; equal within rounding, the
-eigenvalues in LAPACK's order but for rare convergence paths of ``geev``'s balancing)
-and calls back into Python for complex ones (a ``host`` step); the CUDA backend refuses
-it.
+kernel (``codegen/eig_kernels.py``, ``runtime/tp_eig.h``: gehrd's reduction, dlahqr's
+double-shift QR for real and zlahqr's single-shift QR for complex operands, back
+substitution; equal within rounding, the eigenvalues in LAPACK's order but for rare
+convergence paths of ``geev``'s balancing); the CUDA backend refuses it.
 
 JVP (JAX's rules, from first-order perturbation theory): with ``P = vr^-1 dx vr``,
 ``dw = diag(P)``. Eigenvector derivatives need ``enable_eigvec_derivs=True`` (they hold

@@ -26,11 +26,11 @@ Hessenberg QR iteration) gives them; the Schur vectors match JAX's up to the sig
 (phase) of each column. It computes in double precision and rounds the results.
 ``sort_eig_vals`` is refused, as JAX refuses it.
 
-None of them has a derivative rule (JAX has none). Compiled code runs C kernels for
-real operands (``codegen/eig_kernels.py``, ``runtime/tp_eig.h``: the Hessenberg kernel
-runs this rule's steps, the Schur kernel dlahqr's iteration, equal to this rule within
-rounding) and calls back into Python for complex ones (host steps); the CUDA backend
-refuses them.
+None of them has a derivative rule (JAX has none). Compiled code runs C kernels
+(``codegen/eig_kernels.py``, ``runtime/tp_eig.h``, ``tp_eig_complex.h``: the Hessenberg
+kernel runs this rule's steps, the Schur kernel dlahqr's (real) or zlahqr's (complex)
+iteration, equal to this rule within rounding, a complex matrix's eigenvalues in gees'
+order where balancing reorders numpy.linalg.eig's); the CUDA backend refuses them.
 """
 from __future__ import annotations
 
