@@ -108,6 +108,14 @@ def is_signed(dt) -> bool:
     return not is_key(dt) and kind(dt) == "i"
 
 
+def to_narrow(v, dt) -> np.ndarray:
+    """Integer (or bool) values wrapped to the narrow integer ``dt``, stored as
+    ``ml_dtypes`` stores them (the low bits, upper bits zero)."""
+    v = np.asarray(v)
+    low = v.astype(np.int64) & ((1 << bit_width(dt)) - 1)
+    return low.astype(np.uint8).view(np.dtype(dt))
+
+
 def bit_width(dt) -> int:
     """The number of value bits of ``dt``: 4 for int4, 8 for int8 and bool."""
     d = np.dtype(dt)

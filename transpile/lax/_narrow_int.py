@@ -35,7 +35,8 @@ def _byte(dt) -> np.dtype:
 def widen(x: np.ndarray) -> np.ndarray:
     """Narrow-integer values as int8 (signed) or uint8 values, exactly."""
     x = np.asarray(x)
-    return narrow_values(np.ascontiguousarray(x).view(np.uint8), x.dtype, _byte(x.dtype))
+    # same itemsize: the view needs no contiguity (np.ascontiguousarray would make 0-d 1-d)
+    return narrow_values(x.view(np.uint8), x.dtype, _byte(x.dtype))
 
 
 def narrow_values(v: np.ndarray, dt, out=None) -> np.ndarray:
@@ -48,13 +49,8 @@ def narrow_values(v: np.ndarray, dt, out=None) -> np.ndarray:
 
 
 def narrow(v: np.ndarray, dt) -> np.ndarray:
-    """Integer values wrapped to the narrow dtype ``dt`` (stored as ``ml_dtypes`` does:
-    the low bits, upper bits zero)."""
-    bits = dtypes.bit_width(dt)
-    v = np.asarray(v)
-    if v.dtype == np.bool_:
-        v = v.astype(np.uint8)
-    return (v.astype(np.int64) & ((1 << bits) - 1)).astype(np.uint8).view(np.dtype(dt))
+    """Integer values wrapped to the narrow dtype ``dt`` (:func:`dtypes.to_narrow`)."""
+    return dtypes.to_narrow(v, dt)
 
 
 def convert(x: np.ndarray, dt) -> np.ndarray:

@@ -417,7 +417,7 @@ integer_pow_p.def_impl(complex_rule("integer_pow", _integer_pow_impl))
 @integer_pow_p.def_abstract_eval
 def _integer_pow_abstract(x, *, y):
     _check_accepts("integer_pow", x.dtype, NUMBER)
-    if x.dtype.kind in "iu" and y < 0:
+    if dtypes.is_integer(x.dtype) and y < 0:
         raise TypeError("Integers cannot be raised to negative powers, got "
                         f"integer_pow({x.str_long()}, {y})")
     return ShapedArray(x.shape, x.dtype, x.weak_type)

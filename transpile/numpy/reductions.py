@@ -532,7 +532,7 @@ def _cumulative_api(kind: str, word: str, x, axis, dtype, include_initial: bool)
     elif kind == "sum":
         # The sum promotes narrow integers (and booleans) to the default integer.
         dt = aval(x).dtype
-        dtype = _promote_integer_dtype(dt) if dt.kind in "iu" else None
+        dtype = _promote_integer_dtype(dt) if dtypes.is_integer(dt) else None
     run = _cumulative_sum_jit if kind == "sum" else _cumulative_prod
     out = run(ensure_array(x), axis=axis, dtype=dtype)
     if include_initial:
