@@ -537,4 +537,16 @@ TP_INLINE TPI_AI uint16_t tp_f64_to_f16(double x)
 
 #include "tp_scan16.h"  /* after the float16 conversions it uses */
 
+/* ------------------------------------------------------------------------------------
+   The 2-/4-bit integers (int4, uint4, int2, uint2). Stored one per byte as ml_dtypes
+   stores them (the value's low bits, upper bits zero); computed as int8_t/uint8_t values,
+   every result wrapped back to the width as XLA:CPU does. TP_WRAP_S sign-extends the low
+   `bits` bits, TP_WRAP_U keeps them; TP_F_TO_NARROW is XLA's float -> integer conversion
+   at the narrow width (toward zero, saturating, NaN -> 0). */
+#define TP_WRAP_S(x, bits) \
+    ((int8_t)((int8_t)(uint8_t)((uint8_t)(x) << (8 - (bits))) >> (8 - (bits))))
+#define TP_WRAP_U(x, bits) ((uint8_t)((uint8_t)(x) & (uint8_t)((1u << (bits)) - 1u)))
+#define TP_F_TO_NARROW(x, lo, hi) \
+    ((x) != (x) ? 0 : (x) <= (lo) ? (lo) : (x) >= (hi) ? (hi) : (int)(x))
+
 #endif /* TP_OPS_H */

@@ -82,6 +82,14 @@ def record() -> dict:
     out["iinfo"] = {n: {k: int(getattr(jnp.iinfo(n), k)) for k in ("min", "max", "bits")}
                     | {"dtype": str(jnp.iinfo(n).dtype)} for n in INTS}
     out["repr"] = {n: repr(jnp.array([1, 0, 1], n)) for n in INTS}
+    out["jaxpr"] = {n: str(jax.make_jaxpr(lambda a: (a + a, a.astype(jnp.int32)))(
+        jnp.zeros(3, n))) for n in INTS}
+    # creation with an explicit dtype: Python ints out of range wrap (no overflow check)
+    out["creation"] = {n: {k: answer(fn) for k, fn in {
+        "zeros": lambda n=n: jnp.zeros((2,), n), "ones": lambda n=n: jnp.ones((2,), n),
+        "full": lambda n=n: jnp.full((2,), 9, n), "array_list": lambda n=n: jnp.array([9, 1], n),
+        "array_scalar": lambda n=n: jnp.array(9, n), "plus_int": lambda n=n: jnp.ones(2, n) + 9,
+    }.items()} for n in INTS}
     rec = {}
     for n in INTS:
         v = every(n)

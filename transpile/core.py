@@ -176,6 +176,8 @@ def to_numpy(x, aval: ShapedArray | None = None) -> np.ndarray:
     if hasattr(x, "_value"):
         return x._value
     if isinstance(x, int) and not isinstance(x, (bool, np.integer)):
+        if dtypes.is_narrow_int(aval.dtype):  # JAX wraps them without a check
+            return dtypes.to_narrow(x, aval.dtype)
         info = np.iinfo(aval.dtype)
         if not info.min <= x <= info.max:
             raise OverflowError(f"Python int {x} too large to convert to {aval.dtype}")

@@ -20,7 +20,8 @@ __all__ = [
     "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "bfloat16", "float8_e4m3fn", "float8_e5m2", "float8_e4m3b11fnuz",
     "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e3m4", "float8_e4m3", "float8_e8m0fnu",
-    "float4_e2m1fn", "SMALL_FLOATS", "is_small_float", "float32", "float64", "complex64", "complex128", "canonicalize_dtype", "result_type", "promote_types",
+    "float4_e2m1fn", "int4", "uint4", "int2", "uint2", "NARROW_INTS", "is_integer",
+    "is_signed", "bit_width", "is_narrow_int", "SMALL_FLOATS", "is_small_float", "float32", "float64", "complex64", "complex128", "canonicalize_dtype", "result_type", "promote_types",
     "is_weakly_typed", "dtype", "short_dtype_name", "issubdtype", "iinfo", "finfo",
     "KEY_FRY", "is_key", "float0", "dtype_name", "from_name", "prng_key", "extended",
 ]
@@ -51,8 +52,17 @@ SMALL_FLOATS = {
 (float8_e4m3fn, float8_e5m2, float8_e4m3b11fnuz, float8_e4m3fnuz, float8_e5m2fnuz,
  float8_e3m4, float8_e4m3, float8_e8m0fnu, float4_e2m1fn) = SMALL_FLOATS
 
+#: JAX's 2- and 4-bit integers (``ml_dtypes``' types, NumPy kind "V"), with their width
+#: and signedness. Stored one per byte as ``ml_dtypes`` does (the low bits, upper bits
+#: zero); computed as int8/uint8 and wrapped back to the width after every operation,
+#: as XLA:CPU does. Ask :func:`is_integer` / :func:`kind` rather than ``dtype.kind``.
+NARROW_INTS = {np.dtype(getattr(ml_dtypes, name)): (bits, signed) for name, bits, signed in (
+    ("int4", 4, True), ("uint4", 4, False), ("int2", 2, True), ("uint2", 2, False))}
+int4, uint4, int2, uint2 = NARROW_INTS
+
 SUPPORTED = (bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
-             float16, bfloat16, float32, float64, complex64, complex128, *SMALL_FLOATS)
+             float16, bfloat16, float32, float64, complex64, complex128, *SMALL_FLOATS,
+             *NARROW_INTS)
 _SUPPORTED_SET = frozenset(SUPPORTED)
 
 #: The 16-bit floats: stored as their bit pattern, computed in float32 and rounded back
@@ -74,9 +84,43 @@ COMPLEX_OF = {float32: complex64, float64: complex128}
 
 
 def kind(dt) -> str:
-    """``np.dtype(dt).kind``, but ``"f"`` for bfloat16 (whose NumPy kind is ``"V"``)."""
+    """``np.dtype(dt).kind``, but ``"f"`` for bfloat16 and the small floats and
+    ``"i"``/``"u"`` for the narrow integers (whose NumPy kind is ``"V"``)."""
     d = np.dtype(dt)
-    return "f" if d in _EXTENSION_FLOATS else d.kind
+    if d in _EXTENSION_FLOATS:
+        return "f"
+    narrow = NARROW_INTS.get(d)
+    return d.kind if narrow is None else "iu"[not narrow[1]]
+
+
+def is_narrow_int(dt) -> bool:
+    """Whether ``dt`` is one of the 2-/4-bit integers (:data:`NARROW_INTS`)."""
+    return not is_key(dt) and np.dtype(dt) in NARROW_INTS
+
+
+def is_integer(dt) -> bool:
+    """Whether ``dt`` is an integer dtype (bool excluded), the narrow integers included."""
+    return not is_key(dt) and kind(dt) in "iu"
+
+
+def is_signed(dt) -> bool:
+    """Whether ``dt`` is a signed integer dtype, the narrow ones included."""
+    return not is_key(dt) and kind(dt) == "i"
+
+
+def to_narrow(v, dt) -> np.ndarray:
+    """Integer (or bool) values wrapped to the narrow integer ``dt``, stored as
+    ``ml_dtypes`` stores them (the low bits, upper bits zero)."""
+    v = np.asarray(v)
+    low = v.astype(np.int64) & ((1 << bit_width(dt)) - 1)
+    return low.astype(np.uint8).view(np.dtype(dt))
+
+
+def bit_width(dt) -> int:
+    """The number of value bits of ``dt``: 4 for int4, 8 for int8 and bool."""
+    d = np.dtype(dt)
+    narrow = NARROW_INTS.get(d)
+    return d.itemsize * 8 if narrow is None else narrow[0]
 
 
 def half_name(dt) -> str | None:
@@ -94,8 +138,9 @@ def is_small_float(dt) -> bool:
 
 
 def iinfo(int_type):
-    """Machine limits of an integer dtype."""
-    return np.iinfo(_to_np_dtype(int_type))
+    """Machine limits of an integer dtype (``ml_dtypes.iinfo`` for the narrow ones)."""
+    d = _to_np_dtype(int_type)
+    return ml_dtypes.iinfo(d) if d in NARROW_INTS else np.iinfo(d)
 
 
 def finfo(dt):
@@ -202,11 +247,24 @@ def issubdtype(arg1, arg2) -> bool:
         return is_key(arg1) or (isinstance(arg1, type) and issubclass(arg1, arg2))
     if is_key(arg1) or (isinstance(arg1, type) and issubclass(arg1, extended)):
         return is_key(arg2) and is_key(arg1)
+    if _is_narrow(arg1):  # JAX places them under NumPy's integer categories
+        d = np.dtype(arg1)
+        cat = np.signedinteger if NARROW_INTS[d][1] else np.unsignedinteger
+        if isinstance(arg2, type) and arg2 in (cat, np.integer, np.number, np.generic):
+            return True
+        return _is_narrow(arg2) and d == np.dtype(arg2)
     if _is_extension_float(arg1):
         if isinstance(arg2, type) and arg2 in _FLOAT_CATEGORIES:
             return True
         return _is_extension_float(arg2) and np.dtype(arg1) == np.dtype(arg2)
     return np.issubdtype(arg1, arg2)
+
+
+def _is_narrow(x) -> bool:
+    try:
+        return np.dtype(x) in NARROW_INTS
+    except TypeError:
+        return False
 
 
 def _is_extension_float(x) -> bool:
@@ -303,7 +361,7 @@ def short_dtype_name(dt) -> str:
         return "bf16"
     if d in SMALL_FLOATS:  # float8_e4m3fn -> f8_e4m3fn
         return "f" + d.name[5:]
-    return f"{kind(d)}{d.itemsize * 8}"
+    return f"{kind(d)}{bit_width(d)}"
 
 
 # ---------------------------------------------------------------------------------------
@@ -312,7 +370,8 @@ _WEAK_INT, _WEAK_FLOAT, _WEAK_COMPLEX = "i*", "f*", "c*"
 
 _LATTICE_UP = {
     bool_: [_WEAK_INT],
-    _WEAK_INT: [uint8, int8],
+    _WEAK_INT: [uint8, int8, *NARROW_INTS],
+    **{d: [] for d in NARROW_INTS},  # only bool and weak ints promote to them
     uint8: [uint16, int16],
     uint16: [uint32, int32],
     uint32: [uint64, int64],
@@ -349,6 +408,15 @@ def _join(a, b):
     for node in common:
         if _upper_set(node) == common:
             return node
+    if a in NARROW_INTS or b in NARROW_INTS:
+        # JAX names the members of a set of its nodes, whose order varies with each
+        # process's hashes: argument order here
+        names = tuple(str(_jax_node(n)) for n in (a, b))
+        raise TypePromotionError(
+            f"Input dtypes {names} have no available implicit dtype promotion path. To "
+            "avoid unintended promotion, 1-bit, 2-bit and 4-bit integers do not support "
+            "implicit promotion. If you'd like your inputs to be promoted to another type, "
+            "you can do so explicitly using e.g. x.astype('int32')")
     if a in SMALL_FLOATS or b in SMALL_FLOATS:
         names = tuple(str(_jax_node(n)) for n in (a, b))
         bits = 8 if any(n in SMALL_FLOATS and n.itemsize * 8 == 8 and "float8" in n.name
@@ -368,7 +436,7 @@ def _node_name(node) -> str:
 
 def _node(dt: np.dtype, weak: bool):
     if weak:
-        if dt.kind in "iu":
+        if kind(dt) in "iu":
             return _WEAK_INT
         if kind(dt) == "f":
             return _WEAK_FLOAT
@@ -508,11 +576,11 @@ def is_float(dt) -> bool:
 
 
 def is_int(dt) -> bool:
-    return np.dtype(dt).kind in "iu"
+    return kind(dt) in "iu"
 
 
 def is_unsigned(dt) -> bool:
-    return np.dtype(dt).kind == "u"
+    return kind(dt) == "u"
 
 
 def is_bool(dt) -> bool:
@@ -532,7 +600,8 @@ C_STORAGE_TYPES = {
     np.dtype(np.float16): "uint16_t", bfloat16: "uint16_t", np.dtype(np.float32): "float",
     np.dtype(np.float64): "double", KEY_FRY: "uint64_t",
     complex64: "tp_c64", complex128: "tp_c128",  # C99 complex (runtime/tp_complex.h)
-    **{d: "uint8_t" for d in SMALL_FLOATS}}  # their bits (runtime/tp_float8.h)
+    **{d: "uint8_t" for d in SMALL_FLOATS},  # their bits (runtime/tp_float8.h)
+    **{d: "int8_t" if s else "uint8_t" for d, (_, s) in NARROW_INTS.items()}}
 
 #: The C type generated code computes an element in.
 C_COMPUTE_TYPES = {**C_STORAGE_TYPES, **{h: "float" for h in (*HALF_FLOATS, *SMALL_FLOATS)}}
@@ -543,4 +612,5 @@ C_SUFFIXES = {
     np.dtype(np.int32): "i32", np.dtype(np.int64): "i64", np.dtype(np.uint8): "u8",
     np.dtype(np.uint16): "u16", np.dtype(np.uint32): "u32", np.dtype(np.uint64): "u64",
     np.dtype(np.float16): "f32", bfloat16: "f32", np.dtype(np.float32): "f32", np.dtype(np.float64): "f64",
-    KEY_FRY: "u64", complex64: "c64", complex128: "c128", **{d: "f32" for d in SMALL_FLOATS}}
+    KEY_FRY: "u64", complex64: "c64", complex128: "c128", **{d: "f32" for d in SMALL_FLOATS},
+    **{d: "i8" if s else "u8" for d, (_, s) in NARROW_INTS.items()}}

@@ -175,9 +175,7 @@ class BodyBuilder:
         else:
             self.reads[b.name] = b
             expr = f"{b.name}[{offset}]"
-        if dtypes.half_name(var.aval.dtype):
-            expr = f"tp_{dtypes.half_name(var.aval.dtype)}_to_f32({expr})"
-        return expr
+        return emit_c.load_expr(var.aval.dtype, expr)
 
     def _read(self, var: Var, idx: Index) -> str:
         expr = self.read_expr(var, idx)

@@ -94,9 +94,7 @@ def dot_fields(e, ins, out) -> dict:
 
 
 def _reader(buf, ptr, off) -> str:
-    e = f"{ptr}[{off}]"
-    h = dtypes.half_name(buf.aval.dtype)
-    return f"tp_{h}_to_f32({e})" if h else e
+    return emit_c.load_expr(buf.aval.dtype, f"{ptr}[{off}]")
 
 
 def _store_expr(out_dt, compute, op_dt) -> str:
@@ -105,7 +103,7 @@ def _store_expr(out_dt, compute, op_dt) -> str:
     if not dtypes.is_float(compute):
         if out_dt == np.bool_:
             return "(uint8_t)(acc != 0)"
-        return f"({emit_c.ctype(out_dt)})acc"
+        return emit_c.store_expr(out_dt, f"({emit_c.ctype(out_dt)})acc")
     v = "acc"
     if dtypes.is_float(op_dt) and not dtypes.is_float(out_dt) and op_dt != compute:
         v = f"({emit_c.ctype(op_dt)})acc"

@@ -104,6 +104,9 @@ def literal(value, dtype) -> str:
     if dtypes.is_key(dtype):  # a key<fry>: its two words packed, word 0 low
         w = np.asarray(value, dtype)[()]
         return f"UINT64_C({int(w['k0']) | (int(w['k1']) << 32)})"
+    if dtypes.is_narrow_int(dtype):  # its value as an int8_t/uint8_t
+        return literal(int(np.asarray(value).astype(dtype).astype(np.int64)),
+                       narrow_byte(dtype))
     v = np.asarray(value).astype(dtype)[()]
     if dtypes.is_complex(dtype):
         part = dtypes.real_dtype(dtype)
@@ -204,6 +207,9 @@ def emit(prim, args, in_avals, out_aval, params) -> str:
     if any(dtypes.is_small_float(a.dtype) for a in (out_aval, *in_avals)) and \
             prim not in _SMALL_OWN:
         return _emit_small(prim, args, in_avals, out_aval, params)
+    if any(dtypes.is_narrow_int(a.dtype) for a in (out_aval, *in_avals)) and \
+            prim not in _SMALL_OWN:
+        return _emit_narrow(prim, args, in_avals, out_aval, params)
     expr = rule(args, in_avals, out_aval, **params)
     if np.dtype(out_aval.dtype) == F16 and prim not in _F16_EXACT and \
             not expr.startswith("tp_f64_to_f16_round("):
@@ -287,6 +293,62 @@ def _emit_small(prim, args, in_avals, out_aval, params) -> str:
         expr = f"tp_{h}_round_h({expr})" if _small_wide(out_aval.dtype) == F16 else \
             f"tp_{h}_round({expr})"
     return expr
+
+
+def narrow_byte(dt) -> np.dtype:
+    """int8 or uint8: what a narrow integer (int4, uint2...) is computed in."""
+    return np.dtype(np.int8 if dtypes.is_signed(dt) else np.uint8)
+
+
+def narrow_wrap(dt, expr: str) -> str:
+    """``expr`` (an int8_t/uint8_t value) wrapped to the narrow integer ``dt``'s width."""
+    return f"TP_WRAP_{'S' if dtypes.is_signed(dt) else 'U'}({expr}, {dtypes.bit_width(dt)})"
+
+
+def load_expr(dt, expr: str) -> str:
+    """A stored element of ``dt`` in its compute type: the 16-bit and small floats as
+    float, the signed narrow integers sign-extended from their stored low bits."""
+    h = dtypes.half_name(dt)
+    if h:
+        return f"tp_{h}_to_f32({expr})"
+    return narrow_wrap(dt, expr) if dtypes.is_narrow_int(dt) and dtypes.is_signed(dt) \
+        else expr
+
+
+def store_expr(dt, expr: str) -> str:
+    """A compute-type value of ``dt`` in its storage type (narrow integers: their low
+    bits, as ``ml_dtypes`` stores them)."""
+    h = dtypes.half_name(dt)
+    if h:
+        return f"tp_f32_to_{h}({expr})"
+    if dtypes.is_narrow_int(dt):
+        return f"({ctype(dt)})TP_WRAP_U({expr}, {dtypes.bit_width(dt)})"
+    return expr
+
+
+def _emit_narrow(prim, args, in_avals, out_aval, params) -> str:
+    """A 2-/4-bit integer equation: the int8/uint8 rule, its result wrapped to the width.
+    Where the byte's upper bits would show, the operand is given the narrow bits (see
+    ``lax/_narrow_int.py``, whose NumPy rule this mirrors)."""
+    dt = next(np.dtype(a.dtype) for a in (*in_avals, out_aval) if dtypes.is_narrow_int(a.dtype))
+    bits, args = dtypes.bit_width(dt), list(args)
+    byte = [a.update(dtype=narrow_byte(a.dtype)) if dtypes.is_narrow_int(a.dtype) else a
+            for a in in_avals]
+    out = out_aval.update(dtype=narrow_byte(dt)) if dtypes.is_narrow_int(out_aval.dtype) \
+        else out_aval
+    if prim is ew.shift_right_logical_p or (prim.name in ("clz", "population_count")
+                                            and (bits == 2 or not dtypes.is_signed(dt))):
+        byte[0] = byte[0].update(dtype=np.dtype(np.uint8))
+        args[0] = f"TP_WRAP_U({args[0]}, {bits})"
+    elif prim is ew.shift_right_arithmetic_p and not dtypes.is_signed(dt):
+        args[0] = f"(uint8_t)TP_WRAP_S({args[0]}, {bits})"
+    if prim.name == "clz":  # counted within the width
+        byte[0] = byte[0].update(dtype=np.dtype(np.uint8))
+        args[0] = f"TP_WRAP_U({args[0]}, {bits})"
+        expr = f"({emit(prim, args, byte, byte[0], params)} - {8 - bits})"
+    else:
+        expr = emit(prim, args, byte, out, params)
+    return narrow_wrap(dt, expr) if out is not out_aval else expr
 
 
 def _def(prim_or_prims, fn: Callable, fuses: Callable | None = None) -> None:
@@ -660,6 +722,16 @@ _def(ew.nextafter_p, _nextafter)
 def _convert_expr(a: str, src: np.dtype, dst: np.dtype) -> str:
     if src == dst:
         return a
+    if dtypes.is_narrow_int(src):  # its int8_t/uint8_t value
+        src = narrow_byte(src)
+        if src == dst:
+            return a
+    if dtypes.is_narrow_int(dst):  # integers wrap; floats saturate at the narrow width
+        if dtypes.is_float(src) or dtypes.is_complex(src):
+            info = dtypes.iinfo(dst)
+            v = _convert_expr(a, src, F64)
+            return f"({ctype(dst)})TP_F_TO_NARROW({v}, {int(info.min)}, {int(info.max)})"
+        return narrow_wrap(dst, f"({ctype(dst)})({a})")
     if dtypes.is_small_float(dst):  # from another small float through float16, as XLA
         h = dtypes.half_name(dst)
         if dtypes.is_small_float(src) and dst != dtypes.float8_e8m0fnu:

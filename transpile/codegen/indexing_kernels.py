@@ -101,13 +101,11 @@ def _at(pointer: str, offset: str) -> str:
 
 
 def _load(dtype, expr: str) -> str:
-    h = dtypes.half_name(dtype)
-    return f"tp_{h}_to_f32({expr})" if h else expr
+    return emit_c.load_expr(dtype, expr)
 
 
 def _store(dtype, expr: str) -> str:
-    h = dtypes.half_name(dtype)
-    return f"tp_f32_to_{h}({expr})" if h else expr
+    return emit_c.store_expr(dtype, expr)
 
 
 def _storage_literal(value, dtype) -> str:

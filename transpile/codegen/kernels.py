@@ -54,8 +54,7 @@ def _params(reads: dict, writes: list) -> list:
 
 def _store(dtype, value: str) -> str:
     """``value`` (compute type) converted to the storage type."""
-    h = dtypes.half_name(dtype)
-    return f"tp_f32_to_{h}({value})" if h else value
+    return emit_c.store_expr(dtype, value)
 
 
 # ---------------------------------------------------------------------------------------
@@ -175,7 +174,7 @@ def _acc(op: str, dtype):
         if dt == np.bool_:
             return ct, ("0" if op == "max" else "1"), \
                 ("({a} | {v})" if op == "max" else "({a} & {v})"), None
-        info = np.iinfo(dt)
+        info = dtypes.iinfo(dt)
         init = emit_c.literal(info.min if op == "max" else info.max, dt)
         cmp = ">" if op == "max" else "<"
         return ct, init, f"({{v}} {cmp} {{a}} ? {{v}} : {{a}})", None
@@ -335,9 +334,7 @@ def _split(shape, axis):
 
 
 def _read(b, offset: str) -> str:
-    e = f"{b.name}[{offset}]"
-    h = dtypes.half_name(b.aval.dtype)
-    return f"tp_{h}_to_f32({e})" if h else e
+    return emit_c.load_expr(b.aval.dtype, f"{b.name}[{offset}]")
 
 
 #: Primitives whose output holds the operand's bytes in a new type: a byte-copying

@@ -33,8 +33,7 @@ def sort_fields(kname, e, ins, outs) -> dict:
                                  read_b=read.format(p=f"c->k{i}", o="j * c->stride"),
                                  src=b.name))
             continue
-        h = dtypes.half_name(dt)
-        read = f"tp_{h}_to_f32({{p}}[{{o}}])" if h else "{p}[{o}]"
+        read = emit_c.load_expr(dt, "{p}[{o}]")
         keys.append(dict(field=f"k{i}", ctype=b.ctype, compute=emit_c.ctype(dt), declare=True,
                          is_float=dtypes.is_float(dt),
                          read_a=read.format(p=f"c->k{i}", o="i * c->stride"),

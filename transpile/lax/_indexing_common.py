@@ -208,7 +208,8 @@ def default_fill_value(dtype) -> np.ndarray:
         return np.array(complex(np.nan, np.nan), dt)
     if dt == np.bool_:
         return np.array(True)
-    return np.array(np.iinfo(dt).min if dt.kind == "i" else np.iinfo(dt).max, dt)
+    info = dtypes.iinfo(dt)
+    return np.array(info.min if dtypes.is_signed(dt) else info.max, dt)
 
 
 def _check_evaluable(mode) -> None:

@@ -52,7 +52,7 @@ from ..interpreters.tracing import const_fold_rules
 from ..ir import Literal, pp_param_rules
 from . import _bf16_chlo
 from . import _bfloat16 as bf16
-from . import _float8
+from . import _float8, _narrow_int
 from ._bfloat16 import from_float32, to_float32, via_float32
 from ._base import broadcasting_shape, check_same_dtypes, set_cost
 from ._complex_math import complex_rule
@@ -107,6 +107,10 @@ def _check_accepts(name: str, dtype, accepted, position: int | None = None) -> N
     if dtypes.is_key(dtype):
         if name in ("eq", "ne"):  # keys compare for equality, and nothing else
             return
+    elif dtypes.is_narrow_int(dtype) and name in _narrow_int.REFUSED:
+        raise TypeError(f"{name} does not accept dtype {dtypes.dtype_name(dtype)}. Support "
+                        "for narrow-width integers is platform-dependent and limited to a "
+                        "few specific operations, e.g. basic arithmetic and type casting.")
     elif _accepts(accepted, dtype):
         return
     at = "" if position is None else f" at position {position}"
@@ -202,7 +206,8 @@ def _unop(name: str, accepted, impl, out_dtype=None):
         return ShapedArray(x.shape, dt, x.weak_type)
 
     p.def_abstract_eval(abstract)
-    p.def_impl(complex_rule(name, via_float32(_float8.via_wider(impl))))
+    p.def_impl(complex_rule(name, via_float32(_float8.via_wider(
+        _narrow_int.via_byte(name, impl)))))
     p.unflushed_dtypes = getattr(impl, "unflushed_dtypes", frozenset())
     return p
 
@@ -227,7 +232,8 @@ def _binop(name: str, accepted, impl, out_dtype=None, jnp_name=None, dtype_rule=
                            x.weak_type and y.weak_type)
 
     p.def_abstract_eval(abstract)
-    p.def_impl(complex_rule(name, via_float32(_float8.via_wider(impl))))
+    p.def_impl(complex_rule(name, via_float32(_float8.via_wider(
+        _narrow_int.via_byte(name, impl)))))
     p.unflushed_dtypes = getattr(impl, "unflushed_dtypes", frozenset())
     return p
 
@@ -441,7 +447,7 @@ integer_pow_p.def_impl(complex_rule("integer_pow", _integer_pow_impl))
 @integer_pow_p.def_abstract_eval
 def _integer_pow_abstract(x, *, y):
     _check_accepts("integer_pow", x.dtype, NUMBER)
-    if x.dtype.kind in "iu" and y < 0:
+    if dtypes.is_integer(x.dtype) and y < 0:
         raise TypeError("Integers cannot be raised to negative powers, got "
                         f"integer_pow({x.str_long()}, {y})")
     return ShapedArray(x.shape, x.dtype, x.weak_type)
@@ -691,6 +697,10 @@ def convert_values(x: np.ndarray, new_dtype) -> np.ndarray:
         x = x.real.copy()  # XLA converts the real part (to bool too)
         if x.dtype == new_dtype:
             return x
+    if _narrow_int.is_narrow(new_dtype):
+        return _narrow_int.convert(x, new_dtype)
+    if _narrow_int.is_narrow(x.dtype):  # exact in int8/uint8; XLA converts from there
+        x = _narrow_int.widen(x)
     if _float8.is_small(new_dtype):
         return _float8.convert(x, new_dtype)
     if _float8.is_small(x.dtype):  # exact in float32; XLA converts from there

@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import core, dtypes
 from ..core import ShapedArray
-from . import _bfloat16, _float8
+from . import _bfloat16, _float8, _narrow_int
 
 __all__ = ["reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "reduce_and",
            "reduce_or", "reduce_xor", "argmax", "argmin", "cumsum", "cumprod", "cummax",
@@ -89,7 +89,7 @@ def _identity(op: str, dtype) -> np.generic:
         return dtype.type(-np.inf if lowest else np.inf)
     if dtype.kind == "b":
         return np.bool_(not lowest)
-    info = np.iinfo(dtype)
+    info = dtypes.iinfo(dtype)
     return dtype.type(info.min if lowest else info.max)
 
 
@@ -163,6 +163,8 @@ def _reduce_impl(op: str):
             return _float8.reduce_rounded(x, axes, op)
         if _float8.is_small(x.dtype):  # exact in float16 (float32), as XLA computes it
             return _float8.extremum(impl)(x, axes=axes)
+        if _narrow_int.is_narrow(x.dtype):  # in int8/uint8, wrapped back
+            return _narrow_int.narrow(impl(_narrow_int.widen(x), axes=axes), x.dtype)
         if op in ("sum", "prod"):
             fn = np.sum if op == "sum" else np.prod
             # A contiguous operand already in the accumulation dtype is summed where it

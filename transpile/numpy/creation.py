@@ -360,7 +360,7 @@ def _linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axi
     else:
         zero_shape = out_shape[:axis] + (0,) + out_shape[axis + 1:]
         out = lax.broadcast_in_dim(fill_scalar(comp_dt, 0), zero_shape, ())
-    if out_dt.kind in "iu":
+    if dtypes.is_integer(out_dt):
         out = lax.floor(out)
     out = lax._convert_element_type(out, out_dt, False)
     if retstep:

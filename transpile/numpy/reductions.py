@@ -54,6 +54,8 @@ def _promote_integer_dtype(dt: np.dtype) -> np.dtype:
     """sum/prod accumulate booleans and narrow integers in the default (u)int."""
     if dt == np.bool_:
         return dtypes.default_int_dtype()
+    if dtypes.is_narrow_int(dt):  # JAX asks NumPy's iinfo, which refuses them
+        raise ValueError(f"Invalid integer data type '{dt.kind}'.")
     if dt.kind == "i" and dt.itemsize < dtypes.default_int_dtype().itemsize:
         return dtypes.default_int_dtype()
     if dt.kind == "u" and dt.itemsize < dtypes.default_uint_dtype().itemsize:
@@ -72,7 +74,7 @@ def _identity_scalar(kind: str, dt: np.dtype):
     elif dt == np.bool_:
         value = kind == "min"
     else:
-        info = np.iinfo(dt)
+        info = dtypes.iinfo(dt)
         value = info.min if kind == "max" else info.max
     return np.array(value).astype(dt)[()]
 
@@ -530,7 +532,7 @@ def _cumulative_api(kind: str, word: str, x, axis, dtype, include_initial: bool)
     elif kind == "sum":
         # The sum promotes narrow integers (and booleans) to the default integer.
         dt = aval(x).dtype
-        dtype = _promote_integer_dtype(dt) if dt.kind in "iu" else None
+        dtype = _promote_integer_dtype(dt) if dtypes.is_integer(dt) else None
     run = _cumulative_sum_jit if kind == "sum" else _cumulative_prod
     out = run(ensure_array(x), axis=axis, dtype=dtype)
     if include_initial:

@@ -16,7 +16,7 @@ __all__ = ["bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint3
            "complex_", "csingle", "cdouble", "complexfloating", "int_", "uint", "float_", "double",
            "single", "scalar_types", "float8_e4m3fn", "float8_e5m2", "float8_e4m3b11fnuz",
            "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e3m4", "float8_e4m3",
-           "float8_e8m0fnu", "float4_e2m1fn"]
+           "float8_e8m0fnu", "float4_e2m1fn", "int4", "uint4", "int2", "uint2"]
 
 
 class _ScalarMeta(type):
@@ -67,6 +67,7 @@ complex128 = _make("complex128", np.complex128)
 (float8_e4m3fn, float8_e5m2, float8_e4m3b11fnuz, float8_e4m3fnuz, float8_e5m2fnuz,
  float8_e3m4, float8_e4m3, float8_e8m0fnu, float4_e2m1fn) = (
     _make(v[0], d) for d, v in dtypes.SMALL_FLOATS.items())
+int4, uint4, int2, uint2 = (_make(d.name, d) for d in dtypes.NARROW_INTS)
 
 # NumPy's aliases for the default widths; like JAX these stay the 64-bit types, and
 # only arrays built from them are canonicalised.
@@ -82,4 +83,5 @@ complexfloating = np.complexfloating  # the abstract category, as jnp.floating i
 scalar_types = (bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
                 float16, bfloat16, float32, float64, complex64, complex128, float8_e4m3fn,
                 float8_e5m2, float8_e4m3b11fnuz, float8_e4m3fnuz, float8_e5m2fnuz,
-                float8_e3m4, float8_e4m3, float8_e8m0fnu, float4_e2m1fn)
+                float8_e3m4, float8_e4m3, float8_e8m0fnu, float4_e2m1fn, int4, uint4, int2,
+                uint2)

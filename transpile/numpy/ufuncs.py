@@ -270,7 +270,7 @@ def _logical(lax_fn, fun_name):
 
 def _right_shift(x, y):
     x, y = promote_args_numeric("right_shift", x, y)
-    if _dtype(x).kind == "u":
+    if dtypes.is_unsigned(_dtype(x)):
         return lax.shift_right_logical(x, y)
     return lax.shift_right_arithmetic(x, y)
 

@@ -131,7 +131,7 @@ def _round(a, decimals=0):
     dt = _dtype(a)
     if dt == np.bool_:
         raise ValueError("data type <class 'numpy.bool'> not inexact")
-    if dt.kind in "iu":
+    if dtypes.is_integer(dt):
         if decimals < 0:
             raise NotImplementedError("integer np.round not implemented for decimals < 0")
         return ensure_array(a)
@@ -238,12 +238,12 @@ def _floor_divide(x, y):
     dt = _dtype(x)
     if dtypes.is_complex(dt):
         raise TypeError("floor_divide does not support complex-valued inputs")
-    if dt.kind == "i":
+    if dtypes.is_signed(dt):
         quotient = lax.div(x, y)
         fix_down = lax.bitwise_and(not_equal(lax.sign(x), lax.sign(y)),
                                    not_equal(lax.rem(x, y), 0))
         return where(fix_down, subtract(quotient, 1), quotient)
-    if dt.kind == "u":
+    if dtypes.is_unsigned(dt):
         return lax.div(x, y)
     return _float_divmod(x, y)[0]
 
@@ -261,7 +261,7 @@ def floor_divide(x, y, /):
 
 def _remainder(x, y):
     x, y = promote_args_numeric("remainder", x, y)
-    if _dtype(x).kind in "iu":
+    if dtypes.is_integer(_dtype(x)):
         # A zero divisor would trap; the result there is unspecified anyway.
         y = where(lax.eq(y, const_like(y, 0)), full_like(y, 1), y)
     trunc_mod = lax.rem(x, y)
@@ -287,7 +287,7 @@ mod = remainder
 
 
 def _fmod(x1, x2):
-    if dtypes.result_type(x1, x2).kind in "iu":
+    if dtypes.is_integer(dtypes.result_type(x1, x2)):
         x2 = where(equal(x2, 0), full_like(x2, 1), x2)
     x1, x2 = promote_args_numeric("fmod", x1, x2)
     return lax.rem(x1, x2)
@@ -306,7 +306,7 @@ def fmod(x1, x2, /):
 
 def _divmod(x, y):
     x, y = promote_args_numeric("divmod", x, y)
-    if _dtype(x).kind in "iu":
+    if dtypes.is_integer(_dtype(x)):
         return floor_divide(x, y), remainder(x, y)
     return _float_divmod(x, y)
 
@@ -333,7 +333,7 @@ def _is_static_int(x) -> bool:
 def _integer_pow(x, n: int):
     if _dtype(x).kind == "b":
         x = lax.convert_element_type(x, dtypes.default_int_dtype())
-    if n < 0 and _dtype(x).kind in "iu":
+    if n < 0 and dtypes.is_integer(_dtype(x)):
         raise TypeError("Integers cannot be raised to negative powers, got "
                         f"integer_pow({aval(x).str_short(False)}, {n})")
     return lax.integer_pow(x, n)
@@ -369,9 +369,9 @@ def power(x1, x2, /):
     # Ranks first, then dtypes: an integer exponent must keep its own dtype.
     x1, x2_int = promote_shapes("power", x1, x2)
     x1, x2 = promote_dtypes_numeric(x1, x2_int)
-    if _dtype(x1).kind in "iu":
+    if dtypes.is_integer(_dtype(x1)):
         return _pow_int_int(x1, x2)
-    if _dtype(x2_int).kind in "iu":
+    if dtypes.is_integer(_dtype(x2_int)):
         # lax.pow takes an integer exponent as it is; the promoted copy goes unused,
         # as in JAX.
         return lax.pow(x1, x2_int)
@@ -520,7 +520,7 @@ def _signbit(x):
     dt = _dtype(x)
     if dt.kind == "b":
         return full_like_bool(x, False)
-    if dt.kind in "iu":
+    if dtypes.is_integer(dt):
         return lax.lt(x, const_like(x, 0))
     bits = dt.itemsize * 8
     int_dt = np.dtype(f"int{bits}")
