@@ -71,4 +71,11 @@ def cases(M) -> dict:
         "vecmat_complex_conjugates_x1": lambda: jnp.vecmat(z1, zm),
         "vecmat_jit_complex": lambda: M.jit(jnp.vecmat)(z1, zm),
         "matvec_complex": lambda: jnp.matvec(zm.T, z1),
+        # eye: a diagonal offset past the matrix, however large, gives zeros
+        "eye_k_past_columns": lambda: jnp.eye(3, 4, k=4),
+        "eye_k_past_rows": lambda: jnp.eye(3, 4, k=-3),
+        "eye_k_huge": lambda: jnp.eye(3, None, k=355687428096001, dtype=np.uint16),
+        "eye_k_huge_negative": lambda: jnp.eye(2, 3, k=-2 ** 40),
+        "eye_k_last_column": lambda: jnp.eye(3, 4, k=3, dtype=np.int8),
+        "eye_k_last_row": lambda: jnp.eye(3, 4, k=-2),
     }

@@ -1,5 +1,6 @@
 """The Array API conformance fixes of issue 20 (``transpile/numpy/einsum_path.py``'s
-``vecdot``/``vecmat``; the namespace and inspection answers are in
+``vecdot``/``vecmat``, ``creation.py``'s ``eye`` with a far diagonal offset; the
+namespace and inspection answers are in
 ``tests/test_array_interop.py``) against JAX 0.10.2, recorded by
 ``tools/record_array_api.py`` in ``tests/data/array_api.json``: dtype, weak type,
 shape and values eagerly and under ``jit``/``grad``/``vmap``, error class and message
