@@ -88,6 +88,8 @@ def cases(M):
         "info_dtypes_integral": lambda: info().dtypes(kind="integral"),
         "info_dtypes_real": lambda: info().dtypes(kind="real floating"),
         "info_dtypes_numeric": lambda: info().dtypes(kind="numeric"),
+        "info_dtypes_complex": lambda: info().dtypes(kind="complex floating"),
+        "array_api_version": lambda: jnp.__array_api_version__,
         "info_dtypes_tuple": lambda: info().dtypes(kind=("integral", "bool")),
         "info_dtypes_bogus": lambda: info().dtypes(kind="bogus"),
     }

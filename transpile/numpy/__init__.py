@@ -18,7 +18,7 @@ from .dtype_api import __all__ as _dtype_all
 from .index_funcs import *  # noqa: F401,F403
 from .index_funcs import __all__ as _index_all
 from ._unique import unique  # noqa: F401
-from .array_api import __array_namespace_info__, from_dlpack  # noqa: F401
+from .array_api import __array_namespace_info__, __array_api_version__, from_dlpack  # noqa: F401
 from .linalg_ops import *  # noqa: F401,F403
 from .linalg_ops import __all__ as _linalg_all
 from . import linalg  # noqa: F401  (jnp.linalg, a namespace of its own as in JAX)
@@ -101,4 +101,4 @@ __all__ = sorted(
      if n not in _internal}
     | {"unique", "ndarray", "bool", "pi", "e", "inf", "nan", "euler_gamma", "newaxis", "floating",
        "inexact", "integer", "number", "signedinteger", "unsignedinteger", "generic",
-       "from_dlpack", "__array_namespace_info__"})
+       "from_dlpack", "__array_namespace_info__", "__array_api_version__"})

@@ -2,8 +2,7 @@
 ``x.__array_namespace__()`` (installed on ``Array`` and every tracer here),
 ``__array_namespace_info__()`` and ``from_dlpack``.
 
-transpile has no complex dtypes: ``dtypes()`` lists none; ``default_dtypes()`` still
-names JAX's complex default, as the standard requires the key.
+``dtypes()`` lists complex64 (and complex128 under x64) as JAX does.
 """
 from __future__ import annotations
 
@@ -20,10 +19,14 @@ from ..core import Tracer
 from ..memory.device_array import CudaArray
 from .creation import asarray
 
-__all__ = ["from_dlpack", "__array_namespace_info__", "ArrayNamespaceInfo"]
+__all__ = ["from_dlpack", "__array_namespace_info__", "ArrayNamespaceInfo",
+           "__array_api_version__"]
 
 #: The revisions of the standard ``__array_namespace__`` accepts.
 API_VERSIONS = ("2024.12",)
+
+#: The revision this namespace implements (what conformance suites read).
+__array_api_version__ = API_VERSIONS[-1]
 
 
 def _namespace(self, *, api_version: str | None = None):
@@ -110,10 +113,11 @@ class ArrayNamespaceInfo:
         signed = [np.int8, np.int16, np.int32] + ([np.int64] if x64 else [])
         unsigned = [np.uint8, np.uint16, np.uint32] + ([np.uint64] if x64 else [])
         real = [np.float32] + ([np.float64] if x64 else [])
+        cplx = [np.complex64] + ([np.complex128] if x64 else [])
         kinds = {"bool": [np.bool_], "signed integer": signed,
                  "unsigned integer": unsigned, "integral": signed + unsigned,
-                 "real floating": real, "complex floating": [],
-                 "numeric": signed + unsigned + real}
+                 "real floating": real, "complex floating": cplx,
+                 "numeric": signed + unsigned + real + cplx}
         if kind is None:
             chosen = kinds["bool"] + kinds["numeric"]
         else:

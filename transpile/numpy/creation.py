@@ -422,7 +422,9 @@ def eye(N, M=None, k=0, dtype=None, *, device=None):
     """
     dt = _requested_dtype(dtype, "eye") or dtypes.default_float_dtype()
     n, m = core.canonicalize_shape((N, N if M is None else M))
-    k = operator.index(k)
+    # an offset past every column (or row) leaves no diagonal; clamping keeps it in
+    # the index dtype however large it is
+    k = max(-n, min(m, operator.index(k)))
     int_dt = dtypes.default_int_dtype()
     rows = lax.broadcasted_iota(int_dt, (n, m), 0)
     cols = lax.broadcasted_iota(int_dt, (n, m), 1)

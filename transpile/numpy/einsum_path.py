@@ -17,10 +17,10 @@ import math
 
 from ._util import aval, check_arraylike, ensure_array
 from .creation import arange
-from .linalg_extra import vecdot as _linalg_vecdot
 from .linalg_ops import _parse_einsum, einsum as _einsum2
 from .linalg_ops import matmul
-from .shape_ops import transpose
+from .shape_ops import moveaxis, transpose
+from .ufuncs import conj
 
 __all__ = ["einsum", "einsum_path", "matvec", "vecmat", "vecdot"]
 
@@ -259,21 +259,40 @@ def matvec(x1, x2, /):
 
 
 def vecmat(x1, x2, /):
-    """Vector-matrix product over the last axes: ``(..., m) @ (..., m, n) -> (..., n)``."""
+    """Vector-matrix product over the last axes, the vector conjugated:
+    ``conj(x1) (..., m) @ x2 (..., m, n) -> (..., n)``."""
     check_arraylike("vecmat", x1, x2)
     x1, x2 = ensure_array(x1), ensure_array(x2)
-    return matmul(x1[..., None, :], x2)[..., 0, :]
+    return matmul(conj(x1)[..., None, :], x2)[..., 0, :]
 
 
 def vecdot(x1, x2, /, *, axis=-1, precision=None, preferred_element_type=None):
-    """Dot product of the vectors along ``axis`` (other axes broadcast)."""
-    check_arraylike("vecdot", x1, x2)
-    a1, a2 = aval(ensure_array(x1)), aval(ensure_array(x2))
-    n1 = a1.shape[axis] if a1.ndim else None
-    n2 = a2.shape[axis] if a2.ndim else None
-    if n1 != n2:
-        raise ValueError("axes must match; got shapes "
-                         f"x1.shape={a1.shape} and x2.shape={a2.shape} with axis={axis}")
-    return _linalg_vecdot(x1, x2, axis=axis, precision=precision,
-                          preferred_element_type=preferred_element_type)
+    """Dot product of the vectors along ``axis``, the first conjugated.
 
+    Parameters
+    ----------
+    x1, x2 : array_like
+        At least 1-D, with the same length along ``axis``; the other axes broadcast
+        once ``axis`` is moved last in both.
+    axis : int
+        The axis of the vectors.
+    precision : None
+        Accepted for compatibility.
+    preferred_element_type : dtype, optional
+        The dtype to accumulate in and return.
+
+    Returns
+    -------
+    Array
+        ``sum(conj(x1) * x2, axis)`` in the promoted dtype of the inputs: a product
+        of ``uint8`` vectors is ``uint8`` (wrapping), as a ``dot`` is.
+    """
+    check_arraylike("vecdot", x1, x2)
+    x1, x2 = ensure_array(x1), ensure_array(x2)
+    # a 0-d operand has no ``axis``: the IndexError is JAX's answer too
+    if x1.shape[axis] != x2.shape[axis]:
+        raise ValueError(f"axes must match; got shapes {x1.shape} and {x2.shape} "
+                         f"with axis={axis}")
+    x1, x2 = moveaxis(conj(x1), axis, -1), moveaxis(x2, axis, -1)
+    return matmul(x1[..., None, :], x2[..., :, None], precision=precision,
+                  preferred_element_type=preferred_element_type)[..., 0, 0]
