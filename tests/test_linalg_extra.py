@@ -137,3 +137,18 @@ def test_pinv_and_norm_grads():
         d[idx] = 1e-6
         fd[idx] = (np.linalg.pinv(A + d)[1, 2] - np.linalg.pinv(A - d)[1, 2]) / 2e-6
     np.testing.assert_allclose(p, fd, rtol=1e-5, atol=1e-8)
+
+
+@pytest.mark.parametrize("a, b", [
+    (np.array([1 + 2j, 3 - 1j], np.complex64), np.array([2 - 1j, 1 + 1j], np.complex64)),
+    (np.array([200, 100], np.uint8), np.array([200, 100], np.uint8)),
+    (B3.astype(np.float32), B3[0].astype(np.float32)),
+])
+def test_linalg_vecdot_is_the_array_api_vecdot(a, b):
+    """``jnp.linalg.vecdot`` is ``jnp.vecdot``, as in JAX: ``x1`` conjugated, the promoted
+    dtype kept (uint8 products wrap), as NumPy's ``vecdot`` computes it."""
+    got = jnp.linalg.vecdot(a, b)
+    want = jnp.vecdot(a, b)
+    assert got.dtype == want.dtype == np.result_type(a, b)
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+    np.testing.assert_allclose(np.asarray(got), np.vecdot(a, b), rtol=1e-6)

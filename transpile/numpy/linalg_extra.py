@@ -14,7 +14,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import dtypes
-from . import _util, creation, reductions, shape_ops, ufuncs, ufuncs_compound
+from . import _util, creation, einsum_path, reductions, shape_ops, ufuncs, ufuncs_compound
 from .linalg_lu import inv, solve
 from .linalg_ops import matmul, tensordot
 from .linalg_svd import svd as _svd
@@ -519,7 +519,5 @@ def vecdot(x1, x2, /, *, axis: int = -1, precision=None, preferred_element_type=
     Array
     """
     _util.check_arraylike("jnp.linalg.vecdot", x1, x2)
-    out = reductions.sum(ufuncs.multiply(x1, x2), axis=axis)
-    if preferred_element_type is not None:
-        out = out.astype(preferred_element_type)
-    return out
+    return einsum_path.vecdot(x1, x2, axis=axis, precision=precision,
+                              preferred_element_type=preferred_element_type)
