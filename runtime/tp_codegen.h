@@ -24,13 +24,6 @@ TP_INLINE float tp_f64_to_f16_round(double x) { return tp_f16_to_f32(tp_f64_to_f
 TP_INLINE float tp_bf16_round(float x) { return tp_bf16_to_f32(tp_f32_to_bf16(x)); }
 TP_INLINE float tp_f64_to_bf16_round(double x) { return tp_bf16_to_f32(tp_f64_to_bf16(x)); }
 
-/* cbrt of float32 as XLA:CPU computes it: the C library's cbrtf under DAZ, which scales
- * a subnormal operand up (to zero, under DAZ) and gives this value for any of them. */
-TP_INLINE float tp_cbrt_subnormal_f32(float x, float r)
-{
-    return tpi_sel_f32((tpi_bits_f32(x) & 0x7fffffffu) - 1u < 0x007fffffu,
-                       tpi_float_f32(0xa6214518u), r);
-}
 /* a if it is a NaN, else r (a op b): the first operand's NaN, as x86 gives it. */
 TP_INLINE float tp_first_nan_f32(float a, float r) { return a != a ? a : r; }
 /* Any NaN as the positive quiet NaN (float16's max/min). */

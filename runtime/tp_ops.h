@@ -420,7 +420,13 @@ TP_INLINE TPI_AI float tp_rsqrt_f32(float x)
     return (float)(1.0 / sqrt((double)tpi_flush_f32(x)));
 }
 TP_INLINE TPI_AI double tp_rsqrt_f64(double x) { return 1.0 / sqrt(tpi_flush_f64(x)); }
-TP_INLINE TPI_AI float tp_cbrt_f32(float x) { return (float)cbrt((double)tpi_flush_f32(x)); }
+/* float32 cbrt as XLA:CPU computes it: the C library's cbrtf under DAZ, which scales a
+ * subnormal operand up (to zero, under DAZ) and gives this one value for any of them. */
+TP_INLINE TPI_AI float tp_cbrt_f32(float x)
+{
+    return tpi_sel_f32((tpi_bits_f32(x) & 0x7fffffffu) - 1u < 0x007fffffu,
+                       tpi_float_f32(0xa6214518u), (float)cbrt((double)tpi_flush_f32(x)));
+}
 TP_INLINE TPI_AI double tp_cbrt_f64(double x) { return cbrt(tpi_flush_f64(x)); }
 
 /* float32 -> float64 from the bits: cvtss2sd under DAZ would flush a subnormal, and pow

@@ -376,8 +376,6 @@ def write_files(out: Path, contents: dict, force: bool = False) -> list:
 def _callback_name(primitive, params: dict) -> str:
     if "fmt" in params:
         return f"{primitive.name} (debug.print {params['fmt']!r})"
-    if "callback" not in params:  # a primitive computed on the host (eig, schur...)
-        return f"{primitive.name} (computed on the host)"
     fn = getattr(params["callback"], "callback_func", params["callback"])
     return f"{primitive.name} ({getattr(fn, '__name__', repr(fn))})"
 

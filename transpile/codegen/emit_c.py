@@ -612,21 +612,11 @@ def _float_fn(name: str, keep_tiny_dtypes=frozenset()):
     return rule
 
 
-for _name in ("exp", "exp2", "expm1", "log", "log1p", "sin", "cos", "tan", "asin",
+for _name in ("exp", "exp2", "expm1", "log", "log1p", "cbrt", "sin", "cos", "tan", "asin",
               "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "erf", "erf_inv",
               "tanh"):
     _p = getattr(ew, f"{_name}_p")
     _def(_p, _float_fn(_name, _p.unflushed_dtypes))
-
-
-def _cbrt(args, in_avals, out_aval, **_):
-    expr = _float_fn("cbrt")(args, in_avals, out_aval)
-    # the C library's cbrtf under DAZ: a subnormal gives one fixed value (ew.cbrt_p)
-    return f"tp_cbrt_subnormal_f32({args[0]}, {expr})" if np.dtype(out_aval.dtype) == F32 \
-        else expr
-
-
-_def(ew.cbrt_p, _cbrt)
 
 
 def _sqrt(args, in_avals, out_aval, **_):

@@ -62,9 +62,6 @@ class Lowering:
     #: KERNEL: operand positions whose fusible producers the kernel computes itself, per
     #: element it reads (a gather's indices), instead of reading them from a buffer
     fused_operands: tuple = ()
-    #: KERNEL: ``host_when(eqn)`` picks equations with no kernel, run as a ``HOST`` step
-    #: instead (eig of complex operands)
-    host_when: Callable | None = None
 
 
 #: primitive -> Lowering
@@ -84,8 +81,7 @@ def register(prims, lowering: Lowering) -> None:
             kind = ELEMENTWISE if ELEMENTWISE in (old.kind, new.kind) else new.kind
             new = Lowering(kind, old.emit or new.emit, old.build or new.build,
                            old.reduction or new.reduction, old.fuses or new.fuses,
-                           old.fused_operands or new.fused_operands,
-                           old.host_when or new.host_when)
+                           old.fused_operands or new.fused_operands)
         LOWERINGS[p] = new
 
 

@@ -27,9 +27,6 @@ kernel on each block of its output (``conv_epilogue.py``).
 """
 from __future__ import annotations
 
-import numpy as np
-
-from .. import dtypes
 from ..ir import ClosedJaxpr, JaxprEqn, Literal, Var, _alpha, var_names
 from ..lax import callbacks as lax_callbacks
 from ..lax import contraction, structural
@@ -55,8 +52,6 @@ register(_HOST_CALLBACKS, Lowering(HOST))
 
 def _kind(e) -> str | None:
     low = lowering_of(e.primitive)
-    if low is not None and low.host_when is not None and low.host_when(e):
-        return HOST
     return None if low is None else low.kind
 
 

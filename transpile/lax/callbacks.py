@@ -91,13 +91,7 @@ io_callback_p.def_abstract_eval(lambda *avals, result_avals, **params: list(resu
 
 
 def host_function(primitive, params) -> Callable:
-    """What a callback equation runs: NumPy arrays in, NumPy arrays (its results) out.
-    A primitive that is not a callback but is lowered to a host step (``eig``) runs its
-    NumPy rule."""
-    if primitive not in HOST_CALLBACKS:  # a primitive computed on the host (eig)
-        if primitive.multiple_results:
-            return lambda *vals: primitive.impl(*vals, **params)
-        return lambda *vals: [primitive.impl(*vals, **params)]
+    """What a callback equation runs: NumPy arrays in, NumPy arrays (its results) out."""
     if primitive is debug_print_p:
         return lambda *vals: _print(vals, **params) or []
     if primitive is debug_callback_p:
