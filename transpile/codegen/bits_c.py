@@ -1,4 +1,5 @@
-"""C expressions of the bit-level primitives (``lax/bits.py``).
+"""C expressions of the bit-level primitives: and/or/xor/not and the shifts
+(``lax/elementwise.py``), and those of ``lax/bits.py``.
 
 ``clz``, ``population_count`` and 64-bit ``mulhi`` call ``runtime/tp_codegen.h`` (gcc's
 builtins and 128-bit products on the host, CUDA's intrinsics on the GPU); narrower
@@ -12,9 +13,50 @@ import numpy as np
 
 from .. import dtypes
 from ..lax import bits
+from ..lax import elementwise as ew
 from . import emit_c
+from .emit_c import BOOL, _bits, _def, _stype_signed, _utype, ctype
 
 __all__: list = []
+
+
+def _bitwise(op: str):
+    def rule(args, in_avals, out_aval, **_):
+        return f"({ctype(out_aval.dtype)})({args[0]} {op} {args[1]})"
+    return rule
+
+
+_def(ew.and_p, _bitwise("&"))
+_def(ew.or_p, _bitwise("|"))
+_def(ew.xor_p, _bitwise("^"))
+
+
+def _not(args, in_avals, out_aval, **_):
+    dt = np.dtype(out_aval.dtype)
+    return f"(uint8_t)!{args[0]}" if dt == BOOL else f"({ctype(dt)})~{args[0]}"
+
+
+_def(ew.not_p, _not)
+
+
+def _shift(kind: str):
+    def rule(args, in_avals, out_aval, **_):
+        dt = np.dtype(out_aval.dtype)
+        t, u, s = ctype(dt), _utype(dt), _stype_signed(dt)
+        a, b = args
+        out_of_range = f"({u})({b}) >= {_bits(dt)}u"
+        if kind == "left":
+            return f"({out_of_range} ? ({t})0 : ({t})(({u})({a}) << ({u})({b})))"
+        if kind == "logical":
+            return f"({out_of_range} ? ({t})0 : ({t})(({u})({a}) >> ({u})({b})))"
+        return (f"({out_of_range} ? ({t})(({s})({a}) < 0 ? -1 : 0) "
+                f": ({t})(({s})({a}) >> ({u})({b})))")
+    return rule
+
+
+_def(ew.shift_left_p, _shift("left"))
+_def(ew.shift_right_logical_p, _shift("logical"))
+_def(ew.shift_right_arithmetic_p, _shift("arithmetic"))
 
 
 def _nbits(dtype) -> int:

@@ -35,7 +35,7 @@ from ..lax.control_flow_batching import lower_vector_predicate_whiles
 from ..passes.dce import eliminate_dead_code
 from . import control, emit_c, kernels, prng_c, row_kernels, special_c  # noqa: F401  (prng_c, special_c fill the table)
 from . import window_kernels  # noqa: F401  (fills the table: pooling kernels)
-from . import bits_c  # noqa: F401,E402  (fills the table)
+from . import bits_c, math_c  # noqa: F401,E402  (fill the table)
 from . import conv_epilogue, small_floats
 from .body import BodyBuilder, eqn_comment, local_name, pointer_name
 from .lowering import (CONTROL, HOST, INDEX_MAP, RANDOM_SOURCE, REDUCTION, Lowering, fusible,
