@@ -81,17 +81,7 @@
 #define TP_EIGC_ABS fabsf
 #define TP_EIGC_EPS FLT_EPSILON
 #define TP_EIGC_MIN FLT_MIN
-#include "tp_eig_complex.h"
-#undef TP_EIGC_T
-#undef TP_EIGC_R
-#undef TP_EIGC_SFX
-#undef TP_EIGC_RE
-#undef TP_EIGC_IM
-#undef TP_EIGC_CONJ
-#undef TP_EIGC_SQRT
-#undef TP_EIGC_ABS
-#undef TP_EIGC_EPS
-#undef TP_EIGC_MIN
+#include "tp_eig_complex.h"  /* (it undefines the TP_EIGC_ parameters) */
 
 #define TP_EIGC_T tp_c128
 #define TP_EIGC_R double
@@ -103,16 +93,6 @@
 #define TP_EIGC_ABS fabs
 #define TP_EIGC_EPS DBL_EPSILON
 #define TP_EIGC_MIN DBL_MIN
-#include "tp_eig_complex.h"
-#undef TP_EIGC_T
-#undef TP_EIGC_R
-#undef TP_EIGC_SFX
-#undef TP_EIGC_RE
-#undef TP_EIGC_IM
-#undef TP_EIGC_CONJ
-#undef TP_EIGC_SQRT
-#undef TP_EIGC_ABS
-#undef TP_EIGC_EPS
-#undef TP_EIGC_MIN
+#include "tp_eig_complex.h"  /* (it undefines the TP_EIGC_ parameters) */
 
 #endif /* TP_EIG_H */

@@ -399,3 +399,14 @@ TP_INLINE void S_(tp_eig)(const T_ *a, T_ *w, T_ *vl, T_ *vr, int64_t n, T_ *wor
 #undef MK_
 #undef MUL_
 #undef DIV_
+/* this instance's parameters, set by the includer (tp_eig.h) */
+#undef TP_EIGC_T
+#undef TP_EIGC_R
+#undef TP_EIGC_SFX
+#undef TP_EIGC_RE
+#undef TP_EIGC_IM
+#undef TP_EIGC_CONJ
+#undef TP_EIGC_SQRT
+#undef TP_EIGC_ABS
+#undef TP_EIGC_EPS
+#undef TP_EIGC_MIN

@@ -1,4 +1,4 @@
-/* rng_bit_generator: XLA:CPU's bit generators (transpile/lax/rng_bit_generator.py
+/* rng_bit_generator: XLA:CPU's bit generators (transpile/lax/rng_bits.py
  * describes the layouts). The key is two 64-bit words: s0 keys the cipher, s1 is the
  * counter.
  *

@@ -1,4 +1,4 @@
-"""``lax.rng_bit_generator`` and ``lax.RandomAlgorithm`` (``lax/rng_bit_generator.py``,
+"""``lax.rng_bit_generator`` and ``lax.RandomAlgorithm`` (``lax/rng_bits.py``,
 ``codegen/rng_kernels.py``, ``runtime/tp_philox.h``).
 
 Reference: JAX 0.10.2's outputs on the CPU (``tests/data/rng_bit_generator.json``,
@@ -20,7 +20,7 @@ import pytest
 
 import transpile
 from transpile import lax
-from transpile.lax.rng_bit_generator import philox4x32
+from transpile.lax.rng_bits import philox4x32
 from linalg_checks import x64_mode
 
 DATA = json.loads((pathlib.Path(__file__).parent / "data" /

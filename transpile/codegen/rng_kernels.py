@@ -1,15 +1,13 @@
 """The kernel of ``rng_bit_generator`` (``templates/c/kernel_rng_bit_generator.j2``,
 ``runtime/tp_philox.h``): one serial call writing the new key and every element, the
-layouts of ``lax/rng_bit_generator.py``."""
+layouts of ``lax/rng_bits.py``."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import numpy as np
 
-# (from the module: ``lax.rng_bit_generator`` itself is the function of that name)
-from ..lax.rng_bit_generator import (RandomAlgorithm, check_key, half_split,
-                                     rng_bit_generator_p)
+from ..lax.rng_bits import RandomAlgorithm, check_key, half_split, rng_bit_generator_p
 from .kernel_plans import KernelFields
 
 __all__ = ["RngBitGeneratorPlan", "RULES"]

@@ -64,6 +64,6 @@ for _m in (bits, extra):
     __all__ += list(_m.__all__)
 
 # XLA's bit generator (rng_bit_generator, RandomAlgorithm).
-from . import rng_bit_generator as _rbg  # noqa: E402
+from . import rng_bits as _rbg  # noqa: E402
 globals().update({_n: getattr(_rbg, _n) for _n in _rbg.__all__})
 __all__ += list(_rbg.__all__)
