@@ -38,7 +38,7 @@ LAYERS = {
     # 1 IR core
     "transpile.core": 1, "transpile.ir": 1,
     # 2 values and devices
-    "transpile.array": 2, "transpile.array_interop": 2, "transpile.devices": 2, "transpile.placement": 2,
+    "transpile.array": 2, "transpile.array_interop": 2, "transpile.devices": 2, "transpile.sharding": 2, "transpile.placement": 2,
     "transpile.memory": 2,
     # 3 interpreters
     "transpile.interpreters": 3,

@@ -18,7 +18,7 @@ from . import tree_util
 from .api import device_put
 from .autodiff import vjp
 from .custom_derivatives import custom_vjp
-from .devices import _Device
+from .devices import _Device, process_count, process_index
 from .jit import jit
 from .numpy import asarray
 
@@ -31,14 +31,6 @@ __all__ = ["process_count", "process_index", "process_indices", "host_count", "h
 Device = _Device
 
 
-def process_count(backend=None) -> int:
-    """The number of processes: 1."""
-    return 1
-
-
-def process_index(backend=None) -> int:
-    """This process's index: 0."""
-    return 0
 
 
 def process_indices(backend=None) -> list:

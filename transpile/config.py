@@ -73,6 +73,15 @@ class _Option:
                 none = "None or " if kind == "enum_or_none" else ""
                 raise ValueError(f"new enum value must be {none}in {list(self.choices)}, "
                                  f"got {value} of type {type(value)}.")
+        elif kind == "int":
+            if isinstance(value, str):  # from the environment
+                try:
+                    return int(value)
+                except ValueError:
+                    pass
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+                raise ValueError("new int config value must be None or of type int, got "
+                                 f"{value} of type {type(value)}.")
         elif kind == "str_or_none" and value is not None and not isinstance(value, str):
             raise ValueError("new string config value must be None or of type str, got "
                              f"{value} of type {type(value)}.")
@@ -117,6 +126,8 @@ _OPTIONS = {
     "jax_legacy_prng_key": _Option("enum", "allow", ("allow", "warn", "error")),
     "jax_enable_custom_prng": _Option("bool", False),
     "jax_no_tracing": _Option("bool", False),
+    # How many CpuDevices ``devices("cpu")`` lists (-1: one); fixed once devices exist.
+    "jax_num_cpu_devices": _Option("int", -1),
     **{f"jax_transfer_guard{k}": _Option("enum_or_none", None, _TRANSFER_GUARDS)
        for k in ("", "_host_to_device", "_device_to_device", "_device_to_host")},
 }
@@ -145,6 +156,9 @@ class Config:
         object.__setattr__(self, "_updated", set())
         # Called with no arguments after every update (e.g. to switch eager checks).
         object.__setattr__(self, "_watchers", [])
+        # Called with (name, new value) before an update is stored; may refuse it by
+        # raising (devices.py refuses a new device count once devices exist).
+        object.__setattr__(self, "_guards", {})
         self._refresh()
 
     def _refresh(self) -> None:
@@ -175,7 +189,11 @@ class Config:
         """
         if name not in self._values:
             raise AttributeError(f"Unrecognized config option: {name}")
-        self._values[name] = _OPTIONS[name].check(value)
+        value = _OPTIONS[name].check(value)
+        guard = self._guards.get(name)
+        if guard is not None:
+            guard(value)
+        self._values[name] = value
         self._updated.add(name)
         self._refresh()
         for fn in self._watchers:

@@ -12,7 +12,8 @@ from .config import config
 from .memory import cuda_runtime
 
 __all__ = ["CpuDevice", "CudaDevice", "devices", "local_devices", "device_count",
-           "local_device_count", "default_device", "default_backend", "CUDA_PLATFORMS"]
+           "local_device_count", "default_device", "default_backend", "CUDA_PLATFORMS",
+           "process_index", "process_count"]
 
 #: Backend names that mean the CUDA backend ("gpu" is JAX's alias for it).
 CUDA_PLATFORMS = ("cuda", "gpu")
@@ -64,6 +65,29 @@ class CudaDevice(_Device):
 
 
 _CPU = CpuDevice(0)
+# Every CpuDevice, made on first use from ``jax_num_cpu_devices`` and fixed from then on
+# (JAX fixes the count when its backends start).
+_cpu_devices: list = []
+
+
+def _cpu_device_list() -> list:
+    if not _cpu_devices:
+        n = config.read("jax_num_cpu_devices")
+        n = 1 if n is None or n < 1 else n
+        _cpu_devices.extend([_CPU] + [CpuDevice(i) for i in range(1, n)])
+    return _cpu_devices
+
+
+def _refuse_late_count(value) -> None:
+    """JAX's error for changing the CPU device count after devices exist."""
+    if _cpu_devices and value != config.read("jax_num_cpu_devices"):
+        raise RuntimeError(
+            "jax_num_cpu_devices config should be updated before backends are "
+            "initialized i.e. before any JAX operation is executed. You should "
+            "initialize this config immediately after `import jax`.")
+
+
+config._guards["jax_num_cpu_devices"] = _refuse_late_count
 
 
 def _cuda_devices() -> list:
@@ -103,7 +127,7 @@ def devices(backend: str | None = None) -> list:
     if backend is None:
         backend = _platform_name() or "cpu"
     if backend == "cpu":
-        return [_CPU]
+        return list(_cpu_device_list())
     gpus = _cuda_devices()
     if backend in CUDA_PLATFORMS and gpus:
         return gpus
@@ -113,7 +137,31 @@ def devices(backend: str | None = None) -> list:
     raise err
 
 
-local_devices = devices
+def local_devices(process_index: int | None = None, backend: str | None = None) -> list:
+    """The devices of ``backend`` that belong to process ``process_index`` (default:
+    this process)."""
+    me = _process.index if process_index is None else process_index
+    return [d for d in devices(backend) if d.process_index == me]
+
+
+class _Process:
+    """Which process this is, of how many (one, unless ``distributed`` says more)."""
+
+    index = 0
+    count = 1
+
+
+_process = _Process()
+
+
+def process_index(backend: str | None = None) -> int:
+    """This process's index among the processes of a distributed run (0 alone)."""
+    return _process.index
+
+
+def process_count(backend: str | None = None) -> int:
+    """The number of processes in a distributed run (1 alone)."""
+    return _process.count
 
 
 def device_count(backend: str | None = None) -> int:
@@ -121,7 +169,9 @@ def device_count(backend: str | None = None) -> int:
     return len(devices(backend))
 
 
-local_device_count = device_count
+def local_device_count(backend: str | None = None) -> int:
+    """The number of this process's devices of ``backend``."""
+    return len(local_devices(backend=backend))
 
 
 def _platform_name() -> str:
@@ -151,7 +201,7 @@ def default_device():
     if d is not None:
         return devices(d.strip().lower())[0] if isinstance(d, str) else d
     name = _platform_name()
-    return devices(name)[0] if name else _CPU
+    return devices(name)[0] if name else _cpu_device_list()[0]
 
 
 def default_backend() -> str:
