@@ -31,6 +31,11 @@
 #define TPFFT_FOUR_B 8
 #define TPFFT_CAT2(a, b) a##_##b
 #define TPFFT_CAT(a, b) TPFFT_CAT2(a, b)
+/* The inner loops over the columns of a block: 8 values a vector iteration. Blocks are 8
+ * (or 4) columns wide, so a loop often has only 8 iterations; at the compiler's own
+ * choice of width (16 floats with AVX-512) they would all fall to the remainder, which
+ * runs scalar under --param=vect-epilogues-nomask=0 (the backend's flag): 1.7x slower. */
+#define TPFFT_SIMD _Pragma("omp simd simdlen(8)")
 enum { TPFFT_C2C, TPFFT_R2C, TPFFT_C2R }; /* the kinds of tpfft_lines */
 
 #define TPFFT_T float
