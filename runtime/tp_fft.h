@@ -42,6 +42,7 @@ enum { TPFFT_C2C, TPFFT_R2C, TPFFT_C2R }; /* the kinds of tpfft_lines */
 #define TPFFT_I int32_t
 #define TPFFT_S f32
 #include "tp_fft_body.h"
+#include "tp_fft_batch.h"
 #undef TPFFT_T
 #undef TPFFT_I
 #undef TPFFT_S
@@ -50,6 +51,7 @@ enum { TPFFT_C2C, TPFFT_R2C, TPFFT_C2R }; /* the kinds of tpfft_lines */
 #define TPFFT_I int64_t
 #define TPFFT_S f64
 #include "tp_fft_body.h"
+#include "tp_fft_batch.h"
 #undef TPFFT_T
 #undef TPFFT_I
 #undef TPFFT_S

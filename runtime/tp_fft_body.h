@@ -679,26 +679,6 @@ static void F(tp_fft_axis)(const PLAN *p, const T *src, T *dst, int64_t total,
     F(tpfft_lines)(TPFFT_C2C, p, src, dst, lines, inner, inverse, scale);
 }
 
-/* Complex transforms of k axes (plans[i], inners[i] values after axis i) of `batch`
- * arrays of `size` complex values each: the arrays in parallel, all axes of one array
- * while it stays in cache (the axes' own teams are then single threads). */
-static void F(tp_fft_batched)(PLAN *const *plans, const int64_t *inners, int k,
-                              const T *src, T *dst, int64_t batch, int64_t size,
-                              int inverse, T scale)
-{
-    const int team = tp_par_team(batch * size >= 16384 ? batch : 1);
-    _Pragma("omp parallel num_threads(team)")
-    {
-        _Pragma("omp for schedule(static) nowait")
-        for (int64_t b = 0; b < batch; b++)
-            for (int i = k - 1; i >= 0; i--) /* the contiguous lines first: a stream */
-                F(tp_fft_axis)(plans[i], (i < k - 1 ? dst : src) + 2 * b * size,
-                               dst + 2 * b * size, size, inners[i], inverse,
-                               i == 0 ? scale : (T)1);
-        tp_par_arrive();
-    }
-}
-
 /* RFFT of the last axis: `lines` real lines of n values to lines of n/2+1. */
 static void F(tp_rfft_last)(const PLAN *p, const T *x, T *y, int64_t lines)
 {
