@@ -15,7 +15,8 @@
  * transforms of even length n run one complex transform of n/2 (the even/odd pairs)
  * and a post-pass (pre-pass for the inverse). Inverses swap re and im on the way in and
  * out (no 1/n: the caller passes the scale). Every value is computed the same way
- * whatever the number of threads. */
+ * whatever the number of threads. Batches of small multi-axis arrays (one array per
+ * thread at a time, 2D ones with both passes fused) are in tp_fft_batch.h. */
 #ifndef TP_FFT_H
 #define TP_FFT_H
 
