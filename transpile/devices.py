@@ -78,6 +78,13 @@ def _cpu_device_list() -> list:
     return _cpu_devices
 
 
+def _reset_for_tests(n: int) -> None:
+    """Make the CPU device list again with ``n`` devices (tests only: JAX fixes the
+    count for the life of the process)."""
+    _cpu_devices.clear()
+    config._values["jax_num_cpu_devices"] = n
+
+
 def _refuse_late_count(value) -> None:
     """JAX's error for changing the CPU device count after devices exist."""
     if _cpu_devices and value != config.read("jax_num_cpu_devices"):
