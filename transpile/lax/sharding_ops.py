@@ -13,7 +13,7 @@ from ..interpreters import ad
 from ..interpreters.batching import primitive_batchers
 from ..interpreters.tracing import trace_to_jaxpr
 from ..ir import pp_param_rules
-from ..sharding import constraints
+from ..sharding import constraints, shards
 from ..sharding.constraints import with_sharding_constraint
 from ..sharding.named import NamedSharding
 from ..sharding.partition_spec import UNCONSTRAINED, PartitionSpec
@@ -36,6 +36,7 @@ def _impl(x, *, sharding, layout, context_mesh, unconstrained_dims):
 
 def sharding_constraint(x, sharding, context_mesh):
     """Bind ``sharding_constraint`` on ``x`` (a ``NamedSharding``)."""
+    shards.STATE.placed = True  # a jitted call's results now carry shardings
     spec = getattr(sharding, "spec", PartitionSpec())
     dims = frozenset(i for i, e in enumerate(spec) if e is UNCONSTRAINED)
     return sharding_constraint_p.bind(x, sharding=sharding, layout=None,

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from ..array import Array
 from ..memory.device_array import CudaArray
+from .mesh import AbstractMesh, get_mesh
 from .named import NamedSharding, canonical_spec, spec_entries
 from .partition_spec import PartitionSpec
 from .shards import placed
@@ -92,13 +93,16 @@ def out_shardings(name: str, params: dict, ins: list, in_shapes: list,
                   out_shapes: list) -> list:
     """The sharding of each result of ``name`` applied to operands with shardings
     ``ins`` (None: uncommitted) of shapes ``in_shapes``; None for uncommitted results."""
+    if name == "sharding_constraint":
+        s = params["sharding"]
+        if isinstance(s, NamedSharding) and isinstance(s.mesh, AbstractMesh):
+            s = NamedSharding(get_mesh(), s.spec)
+        return [s] * len(out_shapes)
     named = [s for s in ins if isinstance(s, NamedSharding)]
     if not named:
         single = next((s for s in ins if s is not None), None)
         return [single] * len(out_shapes)
     mesh = named[0].mesh
-    if name == "sharding_constraint":
-        return [params["sharding"]] * len(out_shapes)
     out = []
     for shape in out_shapes:
         entries = _derived(name, params, ins, in_shapes, shape)
@@ -155,7 +159,7 @@ def jaxpr_out_shardings(jaxpr, ins: list) -> list:
 
     for eqn in jaxpr.eqns:
         args = [read(v) for v in eqn.invars]
-        if not any(a is not None for a in args):
+        if eqn.primitive.name != "sharding_constraint" and all(a is None for a in args):
             continue
         inner = eqn.params.get("jaxpr")
         if eqn.primitive.name in ("jit", "pjit") and inner is not None:
