@@ -11,8 +11,8 @@ import numpy as np
 
 from .. import core, tree_util
 from ..array import Array
-from .mesh import AbstractMesh, get_abstract_mesh, get_mesh
-from .named import NamedSharding, Sharding, resolve
+from .mesh import AbstractMesh, AxisType, get_abstract_mesh, get_mesh
+from .named import NamedSharding, Sharding, resolve, spec_entries
 from .partition_spec import PartitionSpec
 from .shards import placed
 
@@ -35,7 +35,16 @@ def _concrete(sharding):
 
 
 def _one(x, sharding, api: str):
+    if isinstance(sharding, PartitionSpec) and api == "with_sharding_constraint" \
+            and get_abstract_mesh().empty:
+        raise RuntimeError(
+            "with_sharding_constraint requires a non-empty mesh in context if you are "
+            "passing `PartitionSpec`s to shardings. You can define a context mesh via "
+            "`jax.set_mesh(mesh)`. Alternatively, provide `Sharding`s to shardings and "
+            "then the mesh context manager is not required.")
     s = resolve(sharding, api)
+    if api == "reshard" and isinstance(s, NamedSharding):
+        s = _explicit_only(s, getattr(x, "ndim", 0))
     if isinstance(x, core.Tracer):
         context = get_abstract_mesh()
         return _constrain[0](x, s, get_mesh() if context.empty else context)
@@ -46,6 +55,20 @@ def _one(x, sharding, api: str):
     if isinstance(s, NamedSharding):
         s.check_compatible_aval(x.shape)
     return placed(x, s)
+
+
+def _explicit_only(s: NamedSharding, ndim: int) -> NamedSharding:
+    """JAX's check that ``reshard`` names only Explicit axes; the spec padded to the
+    array's rank, as JAX gives it."""
+    types = dict(zip(s.mesh.axis_names, s.mesh.axis_types))
+    for name in sorted(s.spec.axis_names(), key=s.mesh.axis_names.index):
+        if types[name] is not AxisType.Explicit:
+            raise ValueError(
+                "PartitionSpec passed to reshard cannot contain axis names that are of "
+                f"type Auto or Manual. Got PartitionSpec: {s.spec} with axis name: {name} "
+                f"of type: AxisType.{types[name].name}.")
+    return s.update(spec=PartitionSpec(*spec_entries(s.spec, ndim),
+                                       unreduced=s.spec.unreduced, reduced=s.spec.reduced))
 
 
 def _is_spec(s) -> bool:

@@ -126,7 +126,7 @@ def call(wrapped, run, in_shardings, out_shardings, args, kwargs):
     ins = [by_id.get(id(x)) for x in leaves]
     check_devices(ins, [names.get(id(x), "?") for x in leaves],
                   [_type_text(x) if hasattr(x, "dtype") else "" for x in leaves],
-                  getattr(fun, "__name__", "fun"))
+                  getattr(fun, "__qualname__", getattr(fun, "__name__", "fun")))
     out = run(*args, **kwargs)
     derived = jaxpr_out_shardings(wrapped.trace(*args, **kwargs).jaxpr.jaxpr, ins)
     out_leaves, tree = tree_util.tree_flatten(out)
