@@ -90,3 +90,9 @@ def test_visualize_array_sharding_text(four_devices, capsys):  # noqa: F811
                                                                 "CPU 3"]
     with pytest.raises(ValueError, match="only works for shapes with 1 or 2 dimensions"):
         transpile.debug.visualize_sharding((2, 2, 2), x.sharding)
+
+
+def test_each_cpu_device_has_a_share_of_the_cores(four_devices):  # noqa: F811
+    import os
+    want = max(1, (os.cpu_count() or 1) // 4)
+    assert [d.num_threads for d in four_devices] == [want] * 4
