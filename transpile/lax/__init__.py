@@ -67,3 +67,7 @@ for _m in (bits, extra):
 from . import rng_bits as _rbg  # noqa: E402
 globals().update({_n: getattr(_rbg, _n) for _n in _rbg.__all__})
 __all__ += list(_rbg.__all__)
+
+# with_sharding_constraint (the sharding_constraint primitive).
+from .sharding_ops import with_sharding_constraint  # noqa: E402
+__all__ += ["with_sharding_constraint"]

@@ -189,6 +189,8 @@ class Mesh(_MeshBase):
         return f"Mesh({self._shape_text()}, axis_types={self.axis_types!r})"
 
     def __repr__(self) -> str:
+        if self.empty:
+            return "Mesh(axis_sizes=(), axis_names=())"
         return (f"Mesh(axis_sizes={self.axis_sizes!r}, axis_names={self.axis_names!r}, "
                 f"axis_types={self.axis_types!r})")
 
@@ -266,7 +268,7 @@ class set_mesh:  # noqa: N801 - JAX's name; a function that is also a context ma
 
     def __init__(self, mesh: Mesh):
         if not isinstance(mesh, Mesh):
-            raise TypeError(f"set_mesh expects a jax.sharding.Mesh, got {type(mesh)}")
+            raise ValueError(f"Expected mesh of type `jax.sharding.Mesh`. Got {type(mesh)}")
         self._previous = _context.mesh
         _context.mesh = mesh
 
