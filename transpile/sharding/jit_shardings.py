@@ -67,25 +67,30 @@ def _type_text(x) -> str:
     return f"{x.dtype.name}[{','.join(str(d) for d in x.shape)}]"
 
 
-def _placements(fun, in_shardings, args, kwargs) -> tuple[dict, dict]:
-    """Each array leaf's sharding (id -> sharding or None) and name (id -> str)."""
+def _arg_names(fun, args, kwargs) -> dict:
+    """Each array leaf's argument name (id -> str), for error messages only."""
     try:
         params = list(inspect.signature(fun).parameters)
     except (TypeError, ValueError):
         params = []
-    targets = [None] * len(args) if in_shardings is None else _per_arg(in_shardings, args)
-    shardings: dict = {}
     names: dict = {}
-    groups = [(a, t, params[i] if i < len(params) else f"args[{i}]")
-              for i, (a, t) in enumerate(zip(args, targets))]
-    groups += [(v, None, k) for k, v in kwargs.items()]
-    for arg, target, name in groups:
+    groups = [(a, params[i] if i < len(params) else f"args[{i}]")
+              for i, a in enumerate(args)] + [(v, k) for k, v in kwargs.items()]
+    for arg, name in groups:
+        for leaf in tree_util.tree_leaves(arg):
+            names[id(leaf)] = name
+    return names
+
+
+def _placements(in_shardings, args) -> dict:
+    """Each positional array leaf's sharding under ``in_shardings`` (id -> sharding)."""
+    shardings: dict = {}
+    for arg, target in zip(args, _per_arg(in_shardings, args)):
         for t, sub in zip(tree_util.tree_leaves(target, is_leaf=_is_spec) or [None],
                           _subtrees(target, arg)):
             for leaf in tree_util.tree_leaves(sub):
                 shardings[id(leaf)] = _leaf_sharding(leaf, _resolve(t, "in_shardings"))
-                names[id(leaf)] = name
-    return shardings, names
+    return shardings
 
 
 def _subtrees(target, arg) -> list:
@@ -121,14 +126,29 @@ def call(wrapped, run, in_shardings, out_shardings, args, kwargs):
         As given to ``jit`` (None: not given).
     """
     fun = wrapped._fun
-    by_id, names = _placements(fun, in_shardings, args, kwargs)
-    leaves = wrapped._signature(args, kwargs)[1]  # the jaxpr's inputs, statics left out
-    ins = [by_id.get(id(x)) for x in leaves]
-    check_devices(ins, [names.get(id(x), "?") for x in leaves],
-                  [_type_text(x) if hasattr(x, "dtype") else "" for x in leaves],
-                  getattr(fun, "__qualname__", getattr(fun, "__name__", "fun")))
+    sig = wrapped._signature(args, kwargs)
+    leaves = sig[1]  # the jaxpr's inputs, statics left out
+    if in_shardings is None:
+        ins = [getattr(x, "_sharding", None) if isinstance(x, Array) else None
+               for x in leaves]
+    else:
+        by_id = _placements(in_shardings, args)
+        ins = [by_id.get(id(x), getattr(x, "_sharding", None)) for x in leaves]
+    committed = [s for s in ins if s is not None]
+    if any(s != committed[0] for s in committed[1:]):  # names only for the error
+        names = _arg_names(fun, args, kwargs)
+        check_devices(ins, [names.get(id(x), "?") for x in leaves],
+                      [_type_text(x) if hasattr(x, "dtype") else "" for x in leaves],
+                      getattr(fun, "__qualname__", getattr(fun, "__name__", "fun")))
     out = run(*args, **kwargs)
-    derived = jaxpr_out_shardings(wrapped.trace(*args, **kwargs).jaxpr.jaxpr, ins)
+    # The walk over the jaxpr depends only on the signature and the inputs' shardings:
+    # kept per wrapped function, so a repeated call pays a dict lookup, not a walk.
+    memo = wrapped.__dict__.setdefault("_out_sharding_memo", {})
+    mkey = (sig[0], tuple(ins))
+    derived = memo.get(mkey)
+    if derived is None:
+        derived = jaxpr_out_shardings(wrapped.trace(*args, **kwargs).jaxpr.jaxpr, ins)
+        memo[mkey] = derived
     out_leaves, tree = tree_util.tree_flatten(out)
     if out_shardings is not None:
         given = _given(out_shardings, out, tree)

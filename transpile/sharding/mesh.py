@@ -175,7 +175,14 @@ class Mesh(_MeshBase):
                     self.axis_types if axis_types is None else axis_types)
 
     def _key(self) -> tuple:
-        return (self.device_ids.tobytes(), self.axis_sizes, self.axis_names, self.axis_types)
+        # A mesh never changes after construction; its key is hashed on every jit call
+        # with a sharded argument, so it is made once.
+        key = self.__dict__.get("_key_cache")
+        if key is None:
+            key = (self.device_ids.tobytes(), self.axis_sizes, self.axis_names,
+                   self.axis_types)
+            self._key_cache = key
+        return key
 
     def __eq__(self, other) -> bool:
         return isinstance(other, Mesh) and other._key() == self._key()

@@ -51,7 +51,11 @@ def placed(array: Array, sharding) -> Array:
     """A new ``Array`` over ``array``'s buffer that carries ``sharding`` (committed)."""
     out = Array._new(array._value, array._weak_type)
     out._sharding = sharding
-    STATE.placed = True
+    # With one CPU device a placement on it changes nothing an operation could see
+    # (no other device to conflict with), so the per-call bookkeeping stays off.
+    if not (isinstance(sharding, SingleDeviceSharding) and len(devices("cpu")) == 1
+            and next(iter(sharding.device_set)).platform == "cpu"):
+        STATE.placed = True
     return out
 
 
