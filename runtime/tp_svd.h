@@ -26,7 +26,8 @@
 
 #define TP_SVD_ITERS 75
 
-#define TP_DEFINE_SVD(SFX, T, SQRT, FABS, HYPOT, FREXP, LDEXP, EPS, TINY, BIG_EXP)     \
+#define TP_DEFINE_SVD(SFX, T, SQRT, FABS, HYPOT, FREXP, LDEXP, EPS, TINY, BIG_EXP,     \
+                      SAFE)                                                            \
     /* The reflector of x[0], x[stride], ... (len entries): returns beta (or x[0]). */ \
     TP_INLINE T tp_svd_house_##SFX(T *x, int64_t stride, int64_t len, T *tau)          \
     {                                                                                  \
@@ -90,10 +91,14 @@
             for (j = 0; j < cols; j++) yi[j] = yi[j] - s * v[j];                       \
         }                                                                              \
     }                                                                                  \
-    /* c f + s g = r, c g - s f = 0 (c = 1, s = 0 when both are 0); returns r. */      \
+    /* c f + s g = r, c g - s f = 0 (c = 1, s = 0 when both are 0); returns r. Where   \
+     * the squares cannot overflow, and where one flushed to zero would not change     \
+     * the sum, r = sqrt(f^2 + g^2) (libm's hypot is several times slower). */         \
     TP_INLINE T tp_svd_givens_##SFX(T f, T g, T *c, T *s)                              \
     {                                                                                  \
-        T r = HYPOT(f, g);                                                             \
+        T af = FABS(f), ag = FABS(g), mx = af > ag ? af : ag;                          \
+        T r = mx > (T)1 / (SAFE) && mx < (SAFE)                                      \
+            ? SQRT(f * f + g * g) : HYPOT(f, g);                                       \
         if (r == 0) { *c = 1; *s = 0; return r; }                                      \
         *c = f / r;                                                                    \
         *s = g / r;                                                                    \
@@ -307,7 +312,9 @@
         }                                                                              \
     }
 
-TP_DEFINE_SVD(f32, float, sqrtf, fabsf, hypotf, frexpf, ldexpf, FLT_EPSILON, 0x1p-120f, 50)
-TP_DEFINE_SVD(f64, double, sqrt, fabs, hypot, frexp, ldexp, DBL_EPSILON, 0x1p-966, 500)
+TP_DEFINE_SVD(f32, float, sqrtf, fabsf, hypotf, frexpf, ldexpf, FLT_EPSILON, 0x1p-120f, 50,
+              0x1p50f)
+TP_DEFINE_SVD(f64, double, sqrt, fabs, hypot, frexp, ldexp, DBL_EPSILON, 0x1p-966, 500,
+              0x1p450)
 
 #endif /* TP_SVD_H */

@@ -22,6 +22,11 @@ def work_elements(m: int, n: int, full: bool) -> int:
     return mm * nn + 2 * mm * uc + 2 * nn * nn + 5 * nn + max(mm, uc)
 
 
+#: SAFE_EXP of tp_svd.h's givens: below 2^SAFE_EXP squares do not overflow, above its
+#: inverse a flushed square does not change the sum.
+_SAFE = {np.float32: 50, np.float64: 450}
+
+
 def _consts(dt):
     if dt == np.float32:
         return dt(np.finfo(dt).eps), dt(2.0 ** -120), 50
@@ -60,7 +65,11 @@ def _rapply(v, tau, y):
 
 
 def _givens(f, g):
-    r = np.hypot(f, g)
+    dt = f.dtype.type
+    mx = max(abs(f), abs(g))
+    safe = _SAFE[dt]
+    r = np.sqrt(f * f + g * g) if np.ldexp(dt(1), -safe) < mx < np.ldexp(dt(1), safe) \
+        else np.hypot(f, g)
     if r == 0:
         one = r.dtype.type(1)
         return r, one, r.dtype.type(0)
