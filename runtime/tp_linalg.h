@@ -49,18 +49,7 @@
  * with their vectors (columns of v). The NumPy rule (lax/linalg_eigh.py) runs the same
  * operations (sums in index order), so the two agree bit for bit.
  *
- * svd: one-sided (Hestenes) Jacobi on the r = min(m, n) rows of X (A^T when m >= n,
- * else A; each row has L = max(m, n) elements) with Y = I (r x r) rotated alike. A pair
- * (p, q) with g = X_p.X_q is skipped when g == 0 or |g| <= eps sqrt(|X_p|^2 |X_q|^2);
- * otherwise zeta = (|X_q|^2 - |X_p|^2) / (2 g), t = sign(zeta) / (|zeta| +
- * sqrt(1 + zeta^2)), c = 1 / sqrt(1 + t^2), s = c t, and rows become c X_p - s X_q,
- * s X_p + c X_q. Sweeps stop when one rotates nothing. Singular values are the row
- * norms, ordered descending (stable); the long-side vectors are the rows divided by
- * them, and slots without one (a zero singular value, or beyond r for full matrices)
- * are completed in order, each from the unit vector with the largest part outside the
- * slots filled so far (1 - sum of squares, the first largest), by two passes of
- * Gram-Schmidt against them, then normalised.
- * All sums run in index order. The NumPy rule (lax/linalg_svd.py) runs the same steps.
+ * svd: tp_svd.h (Golub-Kahan bidiagonalisation, then implicit-shift QR).
  *
  * tridiagonal_solve: the Thomas algorithm on one system (m rows, k right-hand sides,
  * row-major b): forward elimination (c_i = du_i / den_i, den_i = d_i - dl_i c_{i-1}),
@@ -487,116 +476,7 @@ TP_DEFINE_QR(f64, double, sqrt)
 TP_DEFINE_EIGH(f32, float, sqrtf, fabsf, hypotf)
 TP_DEFINE_EIGH(f64, double, sqrt, fabs, hypot)
 
-#define TP_DEFINE_SVD(SFX, T, SQRT, FABS, EPS)                                        \
-    TP_INLINE T tp_svd_dot_##SFX(const T *x, const T *y, int64_t len)                  \
-    {                                                                                  \
-        T acc = 0;                                                                     \
-        int64_t i;                                                                     \
-        for (i = 0; i < len; i++) acc = acc + x[i] * y[i];                             \
-        return acc;                                                                    \
-    }                                                                                  \
-    /* s (min(m, n)); u (m x uc), vt (vr x n) unless null; work: tp_svd_work bytes. */ \
-    TP_INLINE void tp_svd_##SFX(const T *a, T *sv, T *u, T *vt, int64_t m, int64_t n,  \
-                                int full, void *work)                                  \
-    {                                                                                  \
-        int tall = m >= n;                                                             \
-        int64_t r = tall ? n : m, len = tall ? m : n, i, j, p, q, sweep;               \
-        int64_t slots = full ? len : r;                                                \
-        int64_t *order = (int64_t *)work;                                              \
-        unsigned char *filled = (unsigned char *)(order + r + 1);                      \
-        T *x = (T *)(filled + ((slots + 15) & ~(int64_t)15));                          \
-        T *y = x + r * len, *sn = y + r * r, *basis = sn + r, *ys = basis + len * len;  \
-        for (i = 0; i < r; i++)                                                        \
-            for (j = 0; j < len; j++) x[i * len + j] = tall ? a[j * n + i] : a[i * n + j]; \
-        for (i = 0; i < r; i++)                                                        \
-            for (j = 0; j < r; j++) y[i * r + j] = (T)(i == j);                        \
-        for (sweep = 0; sweep < TP_EIGH_SWEEPS; sweep++) {                             \
-            int rotated = 0;                                                           \
-            for (p = 0; p < r; p++)                                                    \
-                for (q = p + 1; q < r; q++) {                                          \
-                    T *xp = x + p * len, *xq = x + q * len, *yp = y + p * r, *yq = y + q * r; \
-                    T al = tp_svd_dot_##SFX(xp, xp, len), be = tp_svd_dot_##SFX(xq, xq, len); \
-                    T g = tp_svd_dot_##SFX(xp, xq, len), zeta, t, c, s;                \
-                    if (g == 0 || FABS(g) <= EPS * SQRT(al * be)) continue;            \
-                    rotated = 1;                                                       \
-                    zeta = (be - al) / (2 * g);                                        \
-                    t = 1 / (FABS(zeta) + SQRT(1 + zeta * zeta));                      \
-                    if (zeta < 0) t = -t;                                              \
-                    c = 1 / SQRT(1 + t * t);                                           \
-                    s = c * t;                                                         \
-                    for (j = 0; j < len; j++) {                                        \
-                        T vp = xp[j], vq = xq[j];                                      \
-                        xp[j] = c * vp - s * vq;                                       \
-                        xq[j] = s * vp + c * vq;                                       \
-                    }                                                                  \
-                    for (j = 0; j < r; j++) {                                          \
-                        T vp = yp[j], vq = yq[j];                                      \
-                        yp[j] = c * vp - s * vq;                                       \
-                        yq[j] = s * vp + c * vq;                                       \
-                    }                                                                  \
-                }                                                                      \
-            if (!rotated) break;                                                       \
-        }                                                                              \
-        for (i = 0; i < r; i++) {                                                      \
-            sn[i] = SQRT(tp_svd_dot_##SFX(x + i * len, x + i * len, len));             \
-            order[i] = i;                                                              \
-        }                                                                              \
-        for (i = 1; i < r; i++) { /* stable insertion sort, descending */              \
-            int64_t o = order[i];                                                      \
-            for (j = i; j > 0 && sn[order[j - 1]] < sn[o]; j--) order[j] = order[j - 1]; \
-            order[j] = o;                                                              \
-        }                                                                              \
-        for (i = 0; i < r; i++) sv[i] = sn[order[i]];                                  \
-        if (!u) return;                                                                \
-        for (i = 0; i < slots; i++) filled[i] = 0;                                     \
-        for (i = 0; i < r; i++) {                                                      \
-            const T *xi = x + order[i] * len;                                          \
-            for (j = 0; j < r; j++) ys[i * r + j] = y[order[i] * r + j];               \
-            if (sv[i] != 0) {                                                          \
-                for (j = 0; j < len; j++) basis[i * len + j] = xi[j] / sv[i];          \
-                filled[i] = 1;                                                         \
-            }                                                                          \
-        }                                                                              \
-        for (i = 0; i < slots; i++) {                                                  \
-            T *b = basis + i * len, best = -1;                                         \
-            int64_t cand = 0;                                                          \
-            int pass;                                                                  \
-            T nrm;                                                                     \
-            if (filled[i]) continue;                                                   \
-            /* the unit vector with the largest part outside the filled slots */       \
-            for (j = 0; j < len; j++) {                                                \
-                T out = 1;                                                             \
-                for (p = 0; p < slots; p++)                                            \
-                    if (filled[p]) out = out - basis[p * len + j] * basis[p * len + j]; \
-                if (out > best) { best = out; cand = j; }                              \
-            }                                                                          \
-            for (j = 0; j < len; j++) b[j] = (T)(j == cand);                           \
-            for (pass = 0; pass < 2; pass++)                                           \
-                for (p = 0; p < slots; p++) {                                          \
-                    T d;                                                               \
-                    if (!filled[p]) continue;                                          \
-                    d = tp_svd_dot_##SFX(basis + p * len, b, len);                     \
-                    for (j = 0; j < len; j++) b[j] = b[j] - d * basis[p * len + j];    \
-                }                                                                      \
-            nrm = SQRT(tp_svd_dot_##SFX(b, b, len));                                   \
-            for (j = 0; j < len; j++) b[j] = b[j] / nrm;                               \
-            filled[i] = 1;                                                             \
-        }                                                                              \
-        if (tall) {                                                                    \
-            for (i = 0; i < m; i++)                                                    \
-                for (j = 0; j < slots; j++) u[i * slots + j] = basis[j * len + i];     \
-            for (i = 0; i < r; i++)                                                    \
-                for (j = 0; j < n; j++) vt[i * n + j] = ys[i * r + j];                 \
-        } else {                                                                       \
-            for (i = 0; i < m; i++)                                                    \
-                for (j = 0; j < r; j++) u[i * r + j] = ys[j * r + i];                  \
-            for (i = 0; i < slots; i++)                                                \
-                for (j = 0; j < n; j++) vt[i * n + j] = basis[i * len + j];            \
-        }                                                                              \
-    }
-
-TP_DEFINE_SVD(f32, float, sqrtf, fabsf, FLT_EPSILON)
-TP_DEFINE_SVD(f64, double, sqrt, fabs, DBL_EPSILON)
+#include "tp_svd.h" /* svd: bidiagonalisation + implicit QR */
 
 #define TP_DEFINE_TRIDIAGONAL(SFX, T)                                                 \
     /* x (m x k) may be b; c: m elements of work. */                                    \

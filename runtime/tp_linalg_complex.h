@@ -19,11 +19,22 @@
  * im alpha are both 0, so that r's diagonal is real. geqrf applies H^H = I - conj(tau)
  * v v^H to the columns on the right, orgqr H = I - tau v v^H to build q.
  *
- * eigh: the real kernel's cyclic Jacobi on a Hermitian matrix, each pair's a_pq first
- * made real by a diagonal phase (see tp_eigh_c64); eigenvalues are real.
+ * eigh: as the real kernel, with zhetrd's reflectors (larfg's, as qr's, on column k
+ * below the diagonal, read as the conjugate of row k): y = tau B v, w = y - tau/2 (y^H v)
+ * v, B -= v w^H + w v^H; the tridiagonal is then real (beta), and the real QL runs with
+ * its rotations applied to the real and imaginary parts of Q^T's rows.
  *
- * svd: the real kernel's one-sided Jacobi with g = x_p^H x_q, row q first multiplied by
- * conj(g / |g|) (so that g is real) before the real rotation; s is real.
+ * svd: one-sided (Hestenes) Jacobi on the r = min(m, n) rows of X (A^T when m >= n,
+ * else A; each row has L = max(m, n) elements) with Y = I (r x r) rotated alike. A pair
+ * (p, q) with g = X_p^H X_q is skipped when g == 0 or |g| <= eps sqrt(|X_p|^2 |X_q|^2);
+ * otherwise row q is multiplied by conj(g / |g|) (g becomes real), then zeta =
+ * (|X_q|^2 - |X_p|^2) / (2 g), t = sign(zeta) / (|zeta| + sqrt(1 + zeta^2)), c = 1 /
+ * sqrt(1 + t^2), s = c t, and rows become c X_p - s X_q, s X_p + c X_q. Sweeps stop when
+ * one rotates nothing. Singular values (real) are the row norms, descending (stable); the
+ * long-side vectors are the rows divided by them, and slots without one (a zero
+ * singular value, or beyond r for full matrices) are completed in order, each from the
+ * unit vector with the largest part outside the slots filled so far, by two passes of
+ * Gram-Schmidt against them, then normalised.
  *
  * Not compiled for CUDA: the CUDA backend refuses complex linear algebra. */
 #ifndef TP_LINALG_COMPLEX_H
@@ -232,99 +243,146 @@ TP_DEFINE_LU_C(c128, tp_c128, double, creal, cimag, fabs)
 TP_DEFINE_QR_C(c64, tp_c64, float, crealf, cimagf, sqrtf, conjf)
 TP_DEFINE_QR_C(c128, tp_c128, double, creal, cimag, sqrt, conj)
 
-#define TP_DEFINE_EIGH_C(SFX, T, R, RE, IM, SQRT, FABS, HYPOT, CONJ)                 \
-    /* As tp_eigh_f32 on a Hermitian matrix: w (n) is real; work: 2 n n + n elements. \
-     * Each pair first makes a_pq real (row q times its phase e, the vector conj(e)),  \
-     * then rotates as the real kernel does; rows are mirrored (conjugated) into the   \
-     * columns. */                                                                     \
+#define TP_DEFINE_EIGH_C(SFX, T, R, RE, IM, SQRT, CONJ, RSFX)                         \
+    /* tre[j], tim[j] = the textbook product c y[j] (y[j] conjugated when cj), the     \
+     * parts in separate loops: gcc 12 vectorises a loop of whole complex products by  \
+     * an invariant with different rounding (not IEEE's, even without contraction). */ \
+    TP_INLINE void tp_eighc_prod_##SFX(T c, const T *y, int cj, R *tre, R *tim,        \
+                                       int64_t m)                                      \
+    {                                                                                  \
+        const R cr = RE(c), ci = IM(c);                                                \
+        int64_t j;                                                                     \
+        for (j = 0; j < m; j++) {                                                      \
+            R yr = RE(y[j]), yi = cj ? -IM(y[j]) : IM(y[j]);                           \
+            tre[j] = cr * yr - ci * yi;                                                \
+        }                                                                              \
+        for (j = 0; j < m; j++) {                                                      \
+            R yr = RE(y[j]), yi = cj ? -IM(y[j]) : IM(y[j]);                           \
+            tim[j] = cr * yi + ci * yr;                                                \
+        }                                                                              \
+    }                                                                                  \
+    /* y[j] += (or -=) the parts of tre, tim */                                        \
+    TP_INLINE void tp_eighc_add_##SFX(T *y, const R *tre, const R *tim, int sub,       \
+                                      int64_t m)                                       \
+    {                                                                                  \
+        int64_t j;                                                                     \
+        for (j = 0; j < m; j++)                                                        \
+            y[j] = sub ? tp_cmake_##SFX(RE(y[j]) - tre[j], IM(y[j]) - tim[j])          \
+                       : tp_cmake_##SFX(RE(y[j]) + tre[j], IM(y[j]) + tim[j]);         \
+    }                                                                                  \
+    /* As tp_eigh_f32 on a Hermitian matrix (zhetrd's reflectors, then the real QL):  \
+     * w (n) is real; work: 2 n n + 6 n elements. */                                  \
     TP_INLINE void tp_eigh_##SFX(const T *a, T *v, R *w, int64_t n, int lower, int sort, \
                                  T *work)                                              \
     {                                                                                  \
-        T *x = work, *vt = work + n * n + n;                                           \
-        R *d = (R *)(work + n * n);                                                    \
-        int64_t i, j, p, q, r, sweep;                                                  \
+        T *x = work, *z = work + n * n, *taus = z + n * n, *p = taus + n;              \
+        R *d = (R *)(p + n), *e = d + n, *idx = (R *)(p + 2 * n);                      \
+        R *tre = idx + n, *tim = tre + 2 * n; /* 2 n each */                           \
+        int64_t i, j, k, r;                                                            \
         for (i = 0; i < n; i++)                                                        \
             for (j = 0; j < n; j++)                                                    \
                 x[i * n + j] = (lower ? i >= j : i <= j) ? a[i * n + j]                \
                                                          : CONJ(a[j * n + i]);         \
         for (i = 0; i < n; i++) x[i * n + i] = tp_cmake_##SFX(RE(x[i * n + i]), 0);    \
-        for (i = 0; i < n; i++)                                                        \
-            for (j = 0; j < n; j++) vt[i * n + j] = tp_cmake_##SFX((R)(i == j), 0);    \
-        for (sweep = 0; sweep < TP_EIGH_SWEEPS; sweep++) {                             \
-            int rotated = 0;                                                           \
-            for (p = 0; p < n; p++)                                                    \
-                for (q = p + 1; q < n; q++) {                                          \
-                    T apq = x[p * n + q], e, ec;                                       \
-                    R app = RE(x[p * n + p]), aqq = RE(x[q * n + q]);                  \
-                    R mag = HYPOT(RE(apq), IM(apq)), g100 = 100 * mag, h, t, c, s, tau; \
-                    T *xp = x + p * n, *xq = x + q * n, *vp = vt + p * n, *vq = vt + q * n; \
-                    if (mag == 0) continue;                                            \
-                    if (FABS(app) + g100 == FABS(app) && FABS(aqq) + g100 == FABS(aqq)) { \
-                        x[p * n + q] = tp_cmake_##SFX(0, 0);                           \
-                        x[q * n + p] = tp_cmake_##SFX(0, 0);                           \
-                        continue;                                                      \
-                    }                                                                  \
-                    rotated = 1;                                                       \
-                    h = aqq - app;                                                     \
-                    if (FABS(h) + g100 == FABS(h)) {                                   \
-                        t = mag / h;                                                   \
-                    } else {                                                           \
-                        R theta = (R)0.5 * h / mag;                                    \
-                        t = 1 / (FABS(theta) + SQRT(1 + theta * theta));               \
-                        if (theta < 0) t = -t;                                         \
-                    }                                                                  \
-                    c = 1 / SQRT(1 + t * t);                                           \
-                    s = t * c;                                                         \
-                    tau = s / (1 + c);                                                 \
-                    e = tp_cmake_##SFX(RE(apq) / mag, IM(apq) / mag);                  \
-                    ec = CONJ(e);                                                      \
-                    for (r = 0; r < n; r++) {                                          \
-                        xq[r] = tp_cmul_##SFX(xq[r], e);                               \
-                        vq[r] = tp_cmul_##SFX(vq[r], ec);                              \
-                    }                                                                  \
-                    TP_EIGH_C_ROTATE(SFX, R, RE, IM, xp, xq, n, s, tau)                \
-                    TP_EIGH_C_ROTATE(SFX, R, RE, IM, vp, vq, n, s, tau)                \
-                    for (r = 0; r < n; r++) {                                          \
-                        x[r * n + p] = CONJ(xp[r]);                                    \
-                        x[r * n + q] = CONJ(xq[r]);                                    \
-                    }                                                                  \
-                    x[p * n + p] = tp_cmake_##SFX(app - t * mag, 0);                   \
-                    x[q * n + q] = tp_cmake_##SFX(aqq + t * mag, 0);                   \
-                    x[p * n + q] = tp_cmake_##SFX(0, 0);                               \
-                    x[q * n + p] = tp_cmake_##SFX(0, 0);                               \
-                }                                                                      \
-            if (!rotated) break;                                                       \
-        }                                                                              \
-        for (i = 0; i < n; i++) d[i] = RE(x[i * n + i]);                               \
-        if (sort) /* stable insertion sort of (value, vector) pairs */                 \
-            for (i = 1; i < n; i++) {                                                  \
-                R key = d[i];                                                          \
-                for (j = i; j > 0 && d[j - 1] > key; j--) {                            \
-                    R tmp = d[j]; d[j] = d[j - 1]; d[j - 1] = tmp;                     \
-                    for (r = 0; r < n; r++) {                                          \
-                        T u = vt[j * n + r];                                           \
-                        vt[j * n + r] = vt[(j - 1) * n + r];                           \
-                        vt[(j - 1) * n + r] = u;                                       \
-                    }                                                                  \
+        for (k = 0; k + 1 < n; k++) {                                                  \
+            T *hv = x + k * n + k + 1, *b0 = hv + n, alpha, tau, scale, yv, kk;        \
+            int64_t m = n - k - 1;                                                     \
+            R ss = 0, ar, ai, beta;                                                    \
+            d[k] = RE(x[k * n + k]);                                                   \
+            taus[k] = tp_cmake_##SFX(0, 0);                                            \
+            alpha = CONJ(hv[0]); /* column k below the diagonal: the row's conjugate */ \
+            ar = RE(alpha);                                                            \
+            ai = IM(alpha);                                                            \
+            for (i = 1; i < m; i++) {                                                  \
+                R re = RE(hv[i]), im = IM(hv[i]);                                      \
+                ss = ss + (re * re + im * im);                                         \
+            }                                                                          \
+            if (ss == 0 && ai == 0) {                                                  \
+                e[k] = ar;                                                             \
+                continue;                                                              \
+            }                                                                          \
+            beta = SQRT((ar * ar + ai * ai) + ss);                                     \
+            if (ar >= 0) beta = -beta;                                                 \
+            tau = tp_cmake_##SFX((beta - ar) / beta, -ai / beta);                      \
+            scale = alpha - tp_cmake_##SFX(beta, 0);                                   \
+            hv[0] = tp_cmake_##SFX(1, 0);                                              \
+            for (i = 1; i < m; i++) hv[i] = tp_cdiv_##SFX(CONJ(hv[i]), scale);         \
+            e[k] = beta;                                                               \
+            taus[k] = tau;                                                             \
+            /* y = tau B v = tau conj(v^H B) (B Hermitian; its rows combined in order) */ \
+            for (j = 0; j < m; j++) p[j] = b0[j];                                      \
+            for (i = 1; i < m; i++) {                                                  \
+                tp_eighc_prod_##SFX(CONJ(hv[i]), b0 + i * n, 0, tre, tim, m);          \
+                tp_eighc_add_##SFX(p, tre, tim, 0, m);                                 \
+            }                                                                          \
+            for (j = 0; j < m; j++) p[j] = CONJ(p[j]);                                 \
+            tp_eighc_prod_##SFX(tau, p, 0, tre, tim, m);                               \
+            for (j = 0; j < m; j++) p[j] = tp_cmake_##SFX(tre[j], tim[j]);             \
+            /* w = y - tau/2 (y^H v) v; B -= v w^H + w v^H (exactly Hermitian) */      \
+            yv = CONJ(p[0]);                                                           \
+            for (i = 1; i < m; i++) yv = yv + tp_cmul_##SFX(CONJ(p[i]), hv[i]);        \
+            kk = tp_cmul_##SFX(tau, yv);                                               \
+            kk = tp_cmake_##SFX((R)-0.5 * RE(kk), (R)-0.5 * IM(kk));                   \
+            tp_eighc_prod_##SFX(kk, hv, 0, tre, tim, m);                               \
+            tp_eighc_add_##SFX(p, tre, tim, 0, m);                                     \
+            for (i = 0; i < m; i++) { /* the sum of both products, then subtracted */  \
+                T *bi = b0 + i * n;                                                    \
+                tp_eighc_prod_##SFX(hv[i], p, 1, tre, tim, m);                         \
+                tp_eighc_prod_##SFX(p[i], hv, 1, tre + m, tim + m, m);                 \
+                for (j = 0; j < m; j++) {                                              \
+                    R sr = tre[j] + tre[m + j], si = tim[j] + tim[m + j];              \
+                    bi[j] = tp_cmake_##SFX(RE(bi[j]) - sr, IM(bi[j]) - si);            \
                 }                                                                      \
             }                                                                          \
+        }                                                                              \
+        if (n >= 1) d[n - 1] = RE(x[(n - 1) * n + n - 1]);                             \
+        if (n >= 1) e[n - 1] = 0;                                                      \
+        /* Q = H_0 H_1 ... (H = I - tau v v^H) by backward accumulation */             \
+        for (i = 0; i < n; i++)                                                        \
+            for (j = 0; j < n; j++) z[i * n + j] = tp_cmake_##SFX((R)(i == j), 0);     \
+        for (k = n - 2; k >= 0; k--) {                                                 \
+            const T *hv = x + k * n + k + 1, tau = taus[k];                            \
+            T *z0 = z + (k + 1) * n + k + 1;                                           \
+            int64_t m = n - k - 1;                                                     \
+            if (RE(tau) == 0 && IM(tau) == 0) continue;                                \
+            for (j = 0; j < m; j++) p[j] = z0[j];                                      \
+            for (i = 1; i < m; i++) {                                                  \
+                tp_eighc_prod_##SFX(CONJ(hv[i]), z0 + i * n, 0, tre, tim, m);          \
+                tp_eighc_add_##SFX(p, tre, tim, 0, m);                                 \
+            }                                                                          \
+            tp_eighc_prod_##SFX(tau, p, 0, tre, tim, m);                               \
+            for (j = 0; j < m; j++) p[j] = tp_cmake_##SFX(tre[j], tim[j]);             \
+            for (i = 0; i < m; i++) {                                                  \
+                tp_eighc_prod_##SFX(hv[i], p, 0, tre, tim, m);                         \
+                tp_eighc_add_##SFX(z0 + i * n, tre, tim, 1, m);                        \
+            }                                                                          \
+        }                                                                              \
+        /* z becomes Q^T: the real rotations combine contiguous rows, part by part */  \
+        for (i = 0; i < n; i++)                                                        \
+            for (j = i + 1; j < n; j++) {                                              \
+                T t = z[i * n + j]; z[i * n + j] = z[j * n + i]; z[j * n + i] = t;     \
+            }                                                                          \
+        tp_eigh_ql_##RSFX(d, e, (R *)z, n, 2 * n);                                     \
+        for (i = 0; i < n; i++) idx[i] = (R)i;                                         \
+        if (sort) /* stable insertion sort of (value, row) pairs */                    \
+            for (i = 1; i < n; i++) {                                                  \
+                R key = d[i], ki = idx[i];                                             \
+                for (j = i; j > 0 && d[j - 1] > key; j--) {                            \
+                    d[j] = d[j - 1];                                                   \
+                    idx[j] = idx[j - 1];                                               \
+                }                                                                      \
+                d[j] = key;                                                            \
+                idx[j] = ki;                                                           \
+            }                                                                          \
         for (i = 0; i < n; i++) {                                                      \
+            const T *zi = z + (int64_t)idx[i] * n;                                     \
             w[i] = d[i];                                                               \
-            for (r = 0; r < n; r++) v[r * n + i] = vt[i * n + r];                      \
+            for (r = 0; r < n; r++) v[r * n + i] = zi[r];                              \
         }                                                                              \
     }
 
-/* Rows yp, yq become yp - s (yq + yp tau) and yq + s (yp - yq tau), real s and tau
- * applied part by part. */
-#define TP_EIGH_C_ROTATE(SFX, R, RE, IM, yp, yq, n, s, tau)                           \
-    for (r = 0; r < n; r++) {                                                          \
-        R gr = RE(yp[r]), gi = IM(yp[r]), hr = RE(yq[r]), hi = IM(yq[r]);              \
-        yp[r] = tp_cmake_##SFX(gr - s * (hr + gr * tau), gi - s * (hi + gi * tau));    \
-        yq[r] = tp_cmake_##SFX(hr + s * (gr - hr * tau), hi + s * (gi - hi * tau));    \
-    }
-
-TP_DEFINE_EIGH_C(c64, tp_c64, float, crealf, cimagf, sqrtf, fabsf, hypotf, conjf)
-TP_DEFINE_EIGH_C(c128, tp_c128, double, creal, cimag, sqrt, fabs, hypot, conj)
+TP_DEFINE_EIGH_C(c64, tp_c64, float, crealf, cimagf, sqrtf, conjf, f32)
+TP_DEFINE_EIGH_C(c128, tp_c128, double, creal, cimag, sqrt, conj, f64)
 
 #define TP_DEFINE_SVD_C(SFX, T, R, RE, IM, SQRT, FABS, HYPOT, CONJ, EPS)            \
     TP_INLINE T tp_svd_dot_##SFX(const T *x, const T *y, int64_t len)                  \

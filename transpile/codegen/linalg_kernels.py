@@ -11,7 +11,7 @@ matrices of the batch, the same way. ``lu`` runs ``tp_lu_f32``/``_f64`` (partial
 pivoting) on each matrix of the batch and writes its three outputs; ``qr`` runs
 ``tp_qr_f32``/``_f64`` (Householder) with its work matrix in the scratch space, and
 ``eigh`` ``tp_eigh_f32``/``_f64`` (Householder + implicit QL) and ``svd`` ``tp_svd_f32``/``_f64``
-(one-sided Jacobi) the same way; complex matrices run the ``_c64``/``_c128`` helpers
+(bidiagonalisation + implicit QR) the same way; complex matrices run the ``_c64``/``_c128`` helpers
 of ``runtime/tp_linalg_complex.h`` (C only); ``tridiagonal_solve`` runs
 ``tp_tridiagonal_solve_f32``/``_f64`` (Thomas) on each system in turn.
 """
@@ -20,7 +20,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
-from ..lax import linalg, linalg_eigh, linalg_qr, linalg_svd, linalg_tridiagonal
+from ..lax import (linalg, linalg_eigh, linalg_qr, linalg_svd, linalg_svd_real,
+                   linalg_tridiagonal)
 from ..lax import sorting as sort_mod
 from . import eig_kernels
 from .kernel_plans import (CholeskyPlan, EighPlan, LuPlan, QrPlan, Scratch, SvdPlan,
@@ -154,7 +155,7 @@ def _eigh(e, ins, outs) -> tuple:
 
 
 def svd_work_bytes(m: int, n: int, full: bool, itemsize: int) -> int:
-    """The work space ``tp_svd_*`` lays out: pivot order and flags, then its matrices."""
+    """The work space the complex ``tp_svd_*`` (Jacobi) lays out: pivot order and flags, then its matrices."""
     r, length = min(m, n), max(m, n)
     slots = length if full else r
     floats = r * length + 2 * r * r + r + length * length
@@ -172,7 +173,10 @@ def _svd(e, ins, outs) -> tuple:
     batch = int(np.prod(x.aval.shape[:-2], dtype=np.int64))
     if m * n == 0 and not (uv and full and m + n):
         batch = 0  # nothing to compute (empty outputs, or a zero-size s only)
-    work = svd_work_bytes(m, n, full, dt.itemsize)
+    if dt.kind == "c":
+        work = svd_work_bytes(m, n, full, dt.itemsize)
+    else:  # tp_svd.h's bidiagonalisation + QR
+        work = linalg_svd_real.work_elements(m, n, full) * dt.itemsize
     parallel = batch > 1 and batch * m * n * k >= PARALLEL_MIN_FLOPS
     uc, vr = (m, n) if full else (k, k)
     fields = SvdPlan(batch=batch, m=m, n=n, k=k, full=int(full), u_size=m * uc,

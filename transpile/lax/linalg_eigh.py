@@ -4,10 +4,11 @@
 ``eigh_p`` reads the lower (``lower=True``) or upper triangle of each (real symmetric or
 complex Hermitian) matrix and gives
 ``v`` (eigenvectors in columns) and ``w`` (eigenvalues, ascending when
-``sort_eigenvalues``), with ``x @ v == v @ diag(w)``. Real matrices: Householder
-tridiagonalisation then implicit QL; complex ones: cyclic Jacobi rotations
-(``runtime/tp_linalg.h`` says which); the NumPy rule runs the same operations in the
-operand's dtype, so eager and compiled results agree bit for bit. As in LAPACK, the
+``sort_eigenvalues``), with ``x @ v == v @ diag(w)``: Householder tridiagonalisation
+(complex matrices: zhetrd's complex reflectors, which leave a real tridiagonal) then
+implicit QL (``runtime/tp_linalg.h`` and ``tp_linalg_complex.h`` say which); the NumPy
+rule runs the same operations in the operand's dtype, so eager and compiled results agree
+bit for bit. As in LAPACK, the
 sign of each eigenvector (and the basis of a repeated eigenvalue's space) is not
 defined: it may differ from JAX's. Eigenvalues of a complex matrix are real
 (``float32``/``float64``); its JVP uses ``v^H`` and takes the real part of ``dw``.
@@ -31,8 +32,7 @@ from . import complex_ops, structural
 from ._indexing_common import GatherDimensionNumbers, GatherScatterMode
 from .indexing import gather
 from .linalg_ad import _eye, _matmul
-from .linalg_base import (_check_supported, _swap_last, check_operand, div_real, mul,
-                          symmetrize)
+from .linalg_base import _check_supported, _swap_last, abs2, check_operand, mul, symmetrize
 from .slicing import broadcasted_iota
 
 __all__ = ["eigh", "eigh_p"]
@@ -65,66 +65,77 @@ def real_dtype(dtype) -> np.dtype:
     return np.empty(0, dt).real.dtype
 
 
-def _jacobi_complex(a: np.ndarray, lower: bool, sort: bool):
-    """One Hermitian matrix: the complex C kernel's steps (``tp_eigh_c*``). Each pair
-    first turns ``a_pq`` real (row ``q`` times its phase ``e``, column ``q`` times
-    ``conj(e)``), then takes the real rotation; rows are updated and mirrored
-    (conjugated) into the columns."""
+def _first_then(first, rest):
+    """``first + rest[0] + rest[1] + ...`` added in order (``rest`` along axis 0)."""
+    terms = np.concatenate([first[None], rest], axis=0)
+    return np.add.accumulate(terms, axis=0)[-1]
+
+
+def _tridiagonal_ql_complex(a: np.ndarray, lower: bool, sort: bool):
+    """One Hermitian matrix: the complex C kernel's steps (``tp_eigh_c*``): zhetrd's
+    reflectors on column ``k`` below the diagonal (the conjugate of row ``k``), which
+    leave a real tridiagonal, ``Q`` by backward accumulation, then the real QL with its
+    rotations applied to the real and imaginary parts of ``Q^T``'s rows."""
     n = a.shape[0]
     rt = a.real.dtype.type
     rows, cols = np.indices((n, n))
     x = np.where((rows >= cols) if lower else (rows <= cols), a, np.conj(a.T)).copy()
     x[np.arange(n), np.arange(n)] = x.real[np.arange(n), np.arange(n)]
-    vt = np.eye(n, dtype=a.dtype)
-    hundred, half, one = rt(100), rt(0.5), rt(1)
-    for _ in range(SWEEPS):
-        rotated = False
-        for p in range(n):
-            for q in range(p + 1, n):
-                apq, app, aqq = x[p, q], x[p, p].real, x[q, q].real
-                mag = np.hypot(apq.real, apq.imag)
-                if mag == 0:
-                    continue
-                g100 = hundred * mag
-                if abs(app) + g100 == abs(app) and abs(aqq) + g100 == abs(aqq):
-                    x[p, q] = x[q, p] = 0
-                    continue
-                rotated = True
-                h = aqq - app
-                if abs(h) + g100 == abs(h):
-                    t = mag / h
-                else:
-                    theta = half * h / mag
-                    t = one / (abs(theta) + np.sqrt(one + theta * theta))
-                    if theta < 0:
-                        t = -t
-                c = one / np.sqrt(one + t * t)
-                s = t * c
-                tau = s / (one + c)
-                e = div_real(np.array(apq), mag)
-                x[q, :] = mul(x[q, :], e)
-                vt[q, :] = mul(vt[q, :], np.conj(e))
-                for y in (x, vt):
-                    g, hh = y[p, :].copy(), y[q, :].copy()
-                    y[p, :] = g - s * (hh + g * tau)
-                    y[q, :] = hh + s * (g - hh * tau)
-                x[:, p] = np.conj(x[p, :])
-                x[:, q] = np.conj(x[q, :])
-                x[p, p] = app - t * mag
-                x[q, q] = aqq + t * mag
-                x[p, q] = x[q, p] = 0
-        if not rotated:
-            break
-    w = np.diagonal(x).real.copy()
-    if sort:
-        order = np.argsort(w, kind="stable")
-        w, vt = w[order], vt[order]
-    return vt.T, w
+    d, e = np.zeros(n, rt), np.zeros(n, rt)
+    taus = np.zeros(n, a.dtype)
+    half = rt(-0.5)
+    for k in range(n - 1):
+        hv, blk = x[k, k + 1:], x[k + 1:, k + 1:]
+        d[k] = x[k, k].real
+        alpha = np.conj(hv[0])
+        ar, ai = alpha.real, alpha.imag
+        ss = _first_then(rt(0), abs2(hv[1:]))
+        if ss == 0 and ai == 0:
+            e[k] = ar
+            continue
+        beta = np.sqrt((ar * ar + ai * ai) + ss)
+        if ar >= 0:
+            beta = -beta
+        tau = np.empty(1, a.dtype)
+        tau.real, tau.imag = (beta - ar) / beta, -ai / beta
+        scale = alpha - beta
+        hv[0] = 1
+        hv[1:] = np.conj(hv[1:]) / np.full(1, scale)
+        e[k], taus[k] = beta, tau[0]
+        p = _first_then(blk[0], mul(np.conj(hv[1:])[:, None], blk[1:]))
+        p = mul(tau, np.conj(p))
+        yv = _first_then(np.conj(p[0]), mul(np.conj(p[1:]), hv[1:]))
+        kk = mul(tau, np.array([yv]))
+        kk = _cplx(half * kk.real, half * kk.imag, a.dtype)
+        p = p + mul(kk, hv)
+        blk[...] = blk - (mul(hv[:, None], np.conj(p)[None, :])
+                          + mul(p[:, None], np.conj(hv)[None, :]))
+    if n >= 1:
+        d[n - 1] = x[n - 1, n - 1].real
+    z = np.eye(n, dtype=a.dtype)
+    for k in range(n - 2, -1, -1):
+        if taus[k] == 0:
+            continue
+        hv, blk = x[k, k + 1:], z[k + 1:, k + 1:]
+        p = _first_then(blk[0], mul(np.conj(hv[1:])[:, None], blk[1:]))
+        p = mul(np.array([taus[k]]), p)
+        blk[...] = blk - mul(hv[:, None], p[None, :])
+    z = z.T.copy()
+    _ql(d, e, z.view(rt))
+    order = np.argsort(d, kind="stable") if sort else np.arange(n)
+    return z[order].T.copy(), d[order]
+
+
+def _cplx(re, im, dtype):
+    out = np.empty(np.shape(re), dtype)
+    out.real, out.imag = re, im
+    return out
 
 
 def work_elements(n: int) -> int:
-    """Scratch elements ``tp_eigh_*`` takes for one ``n x n`` matrix."""
-    return 2 * n * n + 5 * n
+    """Scratch elements ``tp_eigh_*`` takes for one ``n x n`` matrix (the complex
+    kernel's layout; the real one uses ``2 n n + 5 n``)."""
+    return 2 * n * n + 6 * n
 
 
 def _house(x: np.ndarray, k: int):
@@ -234,7 +245,7 @@ def _eigh_impl(x, *, lower, sort_eigenvalues, subset_by_index, algorithm):
     flat = x.reshape((int(np.prod(x.shape[:-2], dtype=np.int64)), n, n))
     vs = np.empty_like(flat)
     ws = np.empty(flat.shape[:2], real_dtype(x.dtype))
-    jacobi = _jacobi_complex if x.dtype.kind == "c" else _tridiagonal_ql
+    jacobi = _tridiagonal_ql_complex if x.dtype.kind == "c" else _tridiagonal_ql
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         for b in range(flat.shape[0]):
             vs[b], ws[b] = jacobi(flat[b], lower, sort_eigenvalues)

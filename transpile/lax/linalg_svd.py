@@ -2,11 +2,12 @@
 
 ``svd_p`` gives ``s`` (descending, ``(..., k)`` with ``k = min(m, n)``) and, with
 ``compute_uv``, ``u`` (``m x m`` with ``full_matrices``, else ``m x k``) and ``vt``
-(``n x n`` or ``k x n``) with ``u @ diag(s) @ vt == x``. It runs one-sided (Hestenes)
-Jacobi rotations (``runtime/tp_linalg.h`` says which, and how vectors of zero singular
-values and the extra columns of full matrices are completed); the NumPy rule runs the
-same operations in the operand's dtype, so eager and compiled results agree bit for
-bit. As in LAPACK, the signs of singular vectors are not defined: they may differ from
+(``n x n`` or ``k x n``) with ``u @ diag(s) @ vt == x``. Real matrices: Golub-Kahan
+bidiagonalisation then implicit-shift QR (``runtime/tp_svd.h``; NumPy rule in
+``linalg_svd_real``); complex ones: one-sided (Hestenes) Jacobi rotations
+(``runtime/tp_linalg_complex.h`` says which, and how vectors of zero singular values and
+the extra columns of full matrices are completed). The NumPy rules run the same
+operations in the operand's dtype, so eager and compiled results agree bit for bit. As in LAPACK, the signs of singular vectors are not defined: they may differ from
 JAX's. A complex matrix has real singular values (``float32``/``float64``) and complex
 vectors (each defined up to a phase).
 
@@ -27,6 +28,7 @@ from .linalg_ad import _eye, _matmul
 from .linalg_base import _check_supported, abs2, check_operand, div_real, mul
 from .linalg_eigh import SWEEPS, diagonal, real_dtype
 from .linalg_qr import adjoint
+from .linalg_svd_real import golub_kahan
 
 __all__ = ["svd", "svd_p"]
 
@@ -160,7 +162,8 @@ def _svd_impl(x, *, full_matrices, compute_uv, subset_by_index, algorithm):
     res = [np.zeros((nb,) + o.shape[len(batch):], o.dtype) for o in outs]
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         for b in range(nb):
-            parts = _hestenes(flat[b], full_matrices, compute_uv)
+            parts = (_hestenes if x.dtype.kind == "c" else golub_kahan)(
+                flat[b], full_matrices, compute_uv)
             for out, part in zip(res, parts, strict=False):
                 out[b] = part
     return [o.reshape(a.shape) for o, a in zip(res, outs, strict=True)]
