@@ -67,3 +67,8 @@ for _m in (bits, extra):
 from . import rng_bits as _rbg  # noqa: E402
 globals().update({_n: getattr(_rbg, _n) for _n in _rbg.__all__})
 __all__ += list(_rbg.__all__)
+
+# Collectives over named axes (psum, all_gather, ppermute, ...) and their rules.
+from . import parallel, parallel_ad, parallel_batching  # noqa: E402,F401
+globals().update({_n: getattr(parallel, _n) for _n in parallel.__all__})
+__all__ += list(parallel.__all__)
