@@ -69,6 +69,6 @@ globals().update({_n: getattr(_rbg, _n) for _n in _rbg.__all__})
 __all__ += list(_rbg.__all__)
 
 # Collectives over named axes (psum, all_gather, ppermute, ...) and their rules.
-from . import parallel, parallel_ad, parallel_batching  # noqa: E402,F401
+from . import parallel, parallel_ad, parallel_batching, shard_map_call  # noqa: E402,F401
 globals().update({_n: getattr(parallel, _n) for _n in parallel.__all__})
 __all__ += list(parallel.__all__)
