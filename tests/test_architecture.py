@@ -54,6 +54,7 @@ LAYERS = {
     "transpile.dispatch": 8, "transpile.stages": 8, "transpile.jit": 8,
     "transpile.call_keys": 8, "transpile.jit_args": 8, "transpile.eager_kernels": 8,
     "transpile.export": 8, "transpile.autodiff": 8, "transpile.vmapping": 8,
+    "transpile.shard_map": 8, "transpile.pmap": 8,
     "transpile.custom_derivatives": 8, "transpile.callbacks": 8,
     "transpile.checkpoint_policies": 8, "transpile.float_checks": 8,
     # 9 libraries
