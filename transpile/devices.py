@@ -90,6 +90,12 @@ def _refuse_late_count(value) -> None:
 config._guards["jax_num_cpu_devices"] = _refuse_late_count
 
 
+def _reset_for_tests(n: int) -> None:
+    """Tests only: make ``n`` CPU devices, as if the process had started with them."""
+    _cpu_devices.clear()
+    config._values["jax_num_cpu_devices"] = n
+
+
 def _cuda_devices() -> list:
     return [CudaDevice(i) for i in range(cuda_runtime.device_count())]
 

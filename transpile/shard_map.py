@@ -98,18 +98,21 @@ def _check_divisible(f, mesh, args, leaves, specs) -> None:
                     f"to mesh axis {which} (of size {size}), but {size} does not evenly "
                     f"divide {aval.shape[k]}\n\nArray arguments' axis sizes must be evenly "
                     "divisible by the mesh axis or axes indicated by the corresponding "
-                    "elements of the argument's in_spec")
+                    "elements of the argument's in_specs entry. Consider checking that "
+                    "in_specs are correct, and if so consider changing the mesh axis sizes "
+                    f"or else padding the input and adapting '{_fun_name(f)}' appropriately.")
 
 
-def _check_replication(f, mesh, manual, avals, specs) -> None:
+def _check_replication(mesh, manual, avals, specs) -> None:
     for aval, s in zip(avals, specs):
         named = set(n for e in spec_axes(s) for n in e)
         bad = [n for n in mesh.axis_names if n in manual and n not in named
                and n in aval.vma]
         if bad:
             axes = ", ".join(repr(n) for n in bad)
+            # JAX 0.10.2 names its own wrapper here, whatever the function
             raise ValueError(
-                f"shard_map applied to the function '{_fun_name(f)}' was given out_specs "
+                "shard_map applied to the function '_rem_singleton' was given out_specs "
                 "which require replication which can't be statically inferred given the "
                 f"mesh:\n\n{_mesh_text(mesh)}\n\nout_specs is {s!r} which implies that the "
                 f"corresponding output value is replicated across mesh axis {axes}, but "
@@ -187,7 +190,7 @@ def shard_map(f: Callable | None = None, /, *, out_specs, in_specs=None, mesh=No
         ospecs = _spec_leaves(out_specs, store["out"], "out_specs")
         _check_names(ospecs, manual, "out_specs")
         if check_vma:
-            _check_replication(f, m, manual, closed.out_avals, ospecs)
+            _check_replication(m, manual, closed.out_avals, ospecs)
         all_specs = [PartitionSpec()] * len(tracer_consts) + specs
         outs = shard_map_p.bind(*tracer_consts, *leaves, jaxpr=closed, mesh=m,
                                 in_specs=tuple(all_specs), out_specs=tuple(ospecs),

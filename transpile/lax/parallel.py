@@ -123,6 +123,10 @@ def _needs_binding(x, *, axis_name=None, axes=None, **params):
 for _p in (psum_invariant_p, pvary_p, ppermute_p, pbroadcast_p):
     _p.def_abstract_eval(_same_abstract)
     _p.def_impl(_needs_binding)
+# a type-level mark: no-op on values, wherever it is evaluated or compiled
+pvary_p.def_impl(lambda x, *, axes: x)
+EXPANSIONS[pvary_p] = lambda in_avals, *, axes: trace_to_jaxpr(lambda x: [x],
+                                                               list(in_avals))
 core.vma_rules[psum_invariant_p] = lambda avals, *, axes: [avals[0].vma - set(axes)]
 core.vma_rules[pvary_p] = lambda avals, *, axes: [avals[0].vma | set(axes)]
 for _p in (ppermute_p, pbroadcast_p, all_gather_p, reduce_scatter_p, all_to_all_p):
@@ -201,6 +205,31 @@ def _raise_into(x, main):
     return main.trace_type(main).full_raise(x)
 
 
+def _params_axes(params) -> tuple:
+    names = params.get("axes", params.get("axis_name"))
+    return named(_names(names))
+
+
+def bind_collective(prim, vals, params):
+    """Bind a collective staged in a jaxpr (a ``shard_map`` body run under batch traces):
+    its operands raised into the batch trace of its innermost bound axis, so that its
+    rule runs even for values none of the batching reached."""
+    mains = [m for m in (core.axis_frame(n)[1] for n in _params_axes(params))
+             if m is not None]
+    if not mains:
+        return prim.bind(*vals, **params)
+    main = max(mains, key=lambda m: m.level)
+    if any(isinstance(v, Tracer) and v._trace.main.level > main.level for v in vals):
+        return prim.bind(*vals, **params)  # an inner trace's rule passes it down
+    trace = main.trace_type(main)
+    tracers = [trace.full_raise(_raise_into(v, main)) for v in vals]
+    if tracers and core.find_top_trace(tracers).main is not main:
+        return prim.bind(*tracers, **params)
+    out = trace.process_primitive(prim, tracers, params)
+    return [core.full_lower(o) for o in out] if prim.multiple_results else \
+        core.full_lower(out)
+
+
 def _check_vma_on() -> bool:
     return core.check_vma[-1]
 
@@ -225,8 +254,10 @@ def _reduce_leaf(prim, x, axes, what: str):
         x = _raise_into(x, max(mains, key=lambda m: m.level))
         return prim.bind(x, axes=names + pos, axis_index_groups=None)
     if _check_vma_on():
+        if isinstance(x, Tracer):  # an invariant array is marked varying first (JAX)
+            x = pvary(x, names)
         invariant = [n for n in names if not _varies(x, n)]
-        if prim is psum_p:
+        if prim is psum_p:  # a constant: scaled by the axis sizes (JAX's literal 2.0)
             x = _scale(x, int(np.prod([frames[n][0] for n in invariant], dtype=np.int64)))
         varying = tuple(n for n in names if n not in invariant)
         if varying and prim is psum_p:
@@ -400,9 +431,7 @@ def axis_index(axis_name):
     if len(names) != 1:
         raise NotImplementedError("axis_index of several axes")
     if main is not None:  # no operand to find the batch trace by: bound through it
-        trace = main.trace_type(main)
-        return core.full_lower(
-            trace.process_primitive(axis_index_p, [], {"axis_name": names[0]}))
+        return bind_collective(axis_index_p, [], {"axis_name": names[0]})
     return axis_index_p.bind(axis_name=names[0])
 
 

@@ -36,8 +36,8 @@ def _reduce_batch(prim):
             if own and prim is par.psum_p:
                 x = par._scale(x, size)
             rest = tuple(names) + pos
-            return (prim.bind(x, axes=rest, axis_index_groups=axis_index_groups)
-                    if rest else x), not_mapped
+            return (par.bind_collective(prim, [x], dict(
+                axes=rest, axis_index_groups=axis_index_groups)) if rest else x), not_mapped
         shifted = tuple(int(a) + (int(a) >= d) for a in pos)
         if own:
             out = prim.bind(x, axes=tuple(names) + shifted + (d,),
@@ -60,13 +60,12 @@ def _psum_invariant_batch(axis, vals, dims, *, axes):
         x = par._scale(x, size) if d is not_mapped else \
             par.psum_p.bind(x, axes=(d,), axis_index_groups=None)
         d = not_mapped
-    return (par.psum_invariant_p.bind(x, axes=rest) if rest else x), d
+    return (par.bind_collective(par.psum_invariant_p, [x], {"axes": rest})
+            if rest else x), d
 
 
 def _pvary_batch(axis, vals, dims, *, axes):
-    (x,), (d,) = vals, dims
-    rest = tuple(a for a in axes if a != axis[1])
-    return (par.pvary_p.bind(x, axes=rest) if rest else x), d
+    return vals[0], dims[0]  # no-op on values
 
 
 axis_batchers[par.psum_invariant_p] = _psum_invariant_batch

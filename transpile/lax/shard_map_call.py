@@ -20,7 +20,7 @@ import numpy as np
 from .. import core
 from ..core import ShapedArray
 from ..interpreters import ad, batching
-from ..interpreters.batching import bdim_at_front, primitive_batchers
+from ..interpreters.batching import axis_batchers, bdim_at_front, primitive_batchers
 from ..interpreters.tracing import trace_to_jaxpr
 from ..ir import Literal, pp_param_rules
 from . import parallel
@@ -134,8 +134,9 @@ def batched(args, *, jaxpr, mesh, in_specs, out_specs, check_vma, newly_manual_a
 
 
 def _eval_body(closed, args) -> list:
-    """Bind the body's equations under the batch traces; ``axis_index`` (no operand to
-    find its batch trace by) goes through ``lax.axis_index``."""
+    """Bind the body's equations under the batch traces; collectives through
+    ``parallel.bind_collective`` (an operand the batching never reached, or none at all
+    for ``axis_index``, still reaches the batch trace of its axis)."""
     env = dict(zip(closed.jaxpr.constvars, closed.consts, strict=True))
     env.update(zip(closed.jaxpr.invars, args, strict=True))
 
@@ -144,11 +145,12 @@ def _eval_body(closed, args) -> list:
             return a.val if type(a.val) in (bool, int, float, complex) else np.asarray(a.val)
         return env[a]
     for eqn in closed.jaxpr.eqns:
-        if eqn.primitive is parallel.axis_index_p:
-            outs = [parallel.axis_index(eqn.params["axis_name"])]
+        vals = [read(a) for a in eqn.invars]
+        if eqn.primitive in axis_batchers:
+            outs = parallel.bind_collective(eqn.primitive, vals, eqn.params)
         else:
-            outs = eqn.primitive.bind(*[read(a) for a in eqn.invars], **eqn.params)
-            outs = outs if eqn.primitive.multiple_results else [outs]
+            outs = eqn.primitive.bind(*vals, **eqn.params)
+        outs = outs if eqn.primitive.multiple_results else [outs]
         env.update(zip(eqn.outvars, outs, strict=True))
     return [read(a) for a in closed.jaxpr.outvars]
 
