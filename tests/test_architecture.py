@@ -323,6 +323,7 @@ def test_every_hook_is_filled_by_import_transpile():
     assert batching.broadcast_in_dim_p is structural.broadcast_in_dim_p
     assert batching.expand_dims is structural.expand_dims
     assert ufuncs_compound._nonzero is index_funcs.nonzero
+    assert core.pvary is not None and transpile.lax.pvary_p in core.vma_rules
     api = _base.numpy_api
     for name in ("asarray", "concatenate", "reshape", "stack", "add", "true_divide"):
         assert getattr(api, name) is getattr(transpile.numpy, name), name
