@@ -57,3 +57,9 @@ def test_psum_of_several_axes_sums_in_order():
     f = jax.vmap(jax.vmap(lambda v: lax.psum(v, ("i", "j")), axis_name="j"), axis_name="i")
     np.testing.assert_array_equal(np.asarray(f(x)),
                                   np.broadcast_to(x.sum((0, 1)), x.shape))
+
+
+def test_jit_body_with_a_collective_under_vmap():
+    g = jax.vmap(jax.jit(lambda u: lax.psum(u * u, "i")), axis_name="i")
+    x = np.arange(3.0, dtype=np.float32)
+    np.testing.assert_array_equal(np.asarray(g(x)), np.full(3, (x * x).sum()))

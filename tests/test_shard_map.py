@@ -73,3 +73,18 @@ def test_data_parallel_step_sums_the_shard_gradients():
         want = sum(np.asarray(jax.grad(loss)(w, xs[i:i + 4], ys[i:i + 4]))
                    for i in (0, 4))
         np.testing.assert_allclose(np.asarray(g), want, rtol=1e-5, atol=1e-6)
+
+
+def test_jit_and_cond_inside_the_body():
+    with device_count(2):
+        mesh = Mesh(np.array(jax.devices()), ("x",))
+        x = np.arange(8.0, dtype=np.float32).reshape(4, 2)
+        f = jax.shard_map(lambda v: jax.jit(lambda u: lax.psum(jax.numpy.sin(u), "x"))(v),
+                          mesh=mesh, in_specs=P("x"), out_specs=P())
+        want = np.sin(x).reshape(2, 2, 2).sum(0)
+        np.testing.assert_allclose(np.asarray(f(x)), want, rtol=1e-6)
+        np.testing.assert_allclose(np.asarray(jax.jit(f)(x)), want, rtol=1e-6)
+        g = jax.shard_map(lambda v: lax.cond(v.sum() > 2, lambda: v * 2, lambda: v),
+                          mesh=mesh, in_specs=P("x"), out_specs=P("x"))
+        np.testing.assert_array_equal(np.asarray(g(x)),
+                                      np.concatenate([x[:2] * 2, x[2:] * 2]))

@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import core
 from ..core import ShapedArray, Trace, Tracer
-from ..ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
+from ..ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, jaxprs_in_params
 
 __all__ = ["DebugInfo", "JaxprTracer", "JaxprTrace", "trace_to_jaxpr", "const_fold_rules"]
 
@@ -171,9 +171,12 @@ class JaxprTrace(Trace):
         avals = [t.aval for t in tracers]
         rule = core.vma_rules.get(primitive) if core.check_vma[-1] else None
         if rule is None and any(a.vma for a in avals):
-            tracers, vma = _with_pvary(self, tracers)
-            avals = [t.aval for t in tracers]
-            rule = lambda avals, **_: [vma] * n_out  # noqa: E731
+            if jaxprs_in_params(params):  # a call: its jaxpr's outputs say
+                rule = lambda avals, **_: [a.vma for a in out_avals]  # noqa: E731
+            else:
+                tracers, vma = _with_pvary(self, tracers)
+                avals = [t.aval for t in tracers]
+                rule = lambda avals, **_: [vma] * n_out  # noqa: E731
         out = primitive.abstract_eval(*avals, **params)
         out_avals = out if primitive.multiple_results else [out]
         n_out = len(out_avals)

@@ -206,7 +206,7 @@ def _raise_into(x, main):
 
 
 def _params_axes(params) -> tuple:
-    names = params.get("axes", params.get("axis_name"))
+    names = params.get("axes", params.get("axis_name", ()))
     return named(_names(names))
 
 

@@ -10,10 +10,16 @@ call the process-level primitive after the local part.
 """
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from .. import core
-from ..interpreters.batching import axis_batchers, bdim_at_front, moveaxis, not_mapped
+from ..interpreters.batching import (axis_batchers, batch_flat, bdim_at_front, moveaxis,
+                                     not_mapped, primitive_batchers)
+from ..interpreters.eval import eval_jaxpr
+from ..ir import jaxprs_in_params
+from .call import jit_p
 from . import parallel as par
 from .parallel import named, positional
 from .slicing import concatenate, index_in_dim, iota
@@ -22,6 +28,15 @@ from .structural import full, reshape, transpose
 
 def _shape(x) -> tuple:
     return tuple(core.get_aval(x).shape)
+
+
+def _across_processes(kind: str, out, name):
+    """Where a collective over an axis that spans processes would combine this
+    process's local result with the others' (the process-level primitives of
+    ``lax.process_collectives``); one process for now: the local result."""
+    if par.cross_process(name):
+        raise NotImplementedError(f"{kind} over an axis spanning processes")
+    return out
 
 
 def _reduce_batch(prim):
@@ -42,7 +57,7 @@ def _reduce_batch(prim):
         if own:
             out = prim.bind(x, axes=tuple(names) + shifted + (d,),
                             axis_index_groups=axis_index_groups)
-            return out, not_mapped
+            return _across_processes(prim.name, out, name), not_mapped
         out = prim.bind(x, axes=tuple(names) + shifted, axis_index_groups=axis_index_groups)
         return out, d - sum(1 for a in shifted if a < d)
     return rule
@@ -108,7 +123,7 @@ def _all_gather_batch(axis, vals, dims, **params):
         shape = list(_shape(out))
         shape[dim:dim + 2] = [shape[dim] * shape[dim + 1]]
         out = reshape(out, tuple(shape))
-    return out, not_mapped
+    return _across_processes("all_gather", out, axis[1]), not_mapped
 
 
 def _reduce_scatter_batch(axis, vals, dims, **params):
@@ -118,6 +133,7 @@ def _reduce_scatter_batch(axis, vals, dims, **params):
     size = axis[0]
     x = bdim_at_front(x, d, size)
     s = par.psum_p.bind(x, axes=(0,), axis_index_groups=None)
+    s = _across_processes("reduce_scatter", s, axis[1])
     dim = params["scatter_dimension"]
     if params["tiled"]:
         shape = list(_shape(s))
@@ -143,7 +159,7 @@ def _ppermute_batch(axis, vals, dims, **params):
             if zeros is None:
                 zeros = full(one, 0, core.get_aval(x).dtype)
             parts.append(zeros)
-    return concatenate(parts, 0), 0
+    return _across_processes("ppermute", concatenate(parts, 0), axis[1]), 0
 
 
 def _all_to_all_batch(axis, vals, dims, **params):
@@ -166,7 +182,7 @@ def _all_to_all_batch(axis, vals, dims, **params):
     out = list(dev)
     out[s] //= size
     out[c] *= size
-    return reshape(x, (size, *out)), 0
+    return _across_processes("all_to_all", reshape(x, (size, *out)), axis[1]), 0
 
 
 def _axis_index_batch(axis, vals, dims, *, axis_name):
@@ -191,3 +207,32 @@ axis_batchers[par.ppermute_p] = _ppermute_batch
 axis_batchers[par.all_to_all_p] = _all_to_all_batch
 axis_batchers[par.axis_index_p] = _axis_index_batch
 axis_batchers[par.pbroadcast_p] = _pbroadcast_batch
+
+
+# ---------------------------------------------------------------------------------------
+# jit bodies with collectives: batched inline, under this trace's axis name
+
+_collectives_memo: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _has_collectives(jaxpr) -> bool:
+    known = _collectives_memo.get(jaxpr)
+    if known is None:
+        known = _collectives_memo[jaxpr] = any(
+            (eqn.primitive in axis_batchers and eqn.primitive is not jit_p)
+            or any(_has_collectives(sub) for sub in jaxprs_in_params(eqn.params))
+            for eqn in jaxpr.eqns)
+    return known
+
+
+def _jit_axis_batch(axis, vals, dims, *, jaxpr, name):
+    if all(d is not_mapped for d in dims) and not _has_collectives(jaxpr.jaxpr):
+        return jit_p.bind(*vals, jaxpr=jaxpr, name=name), [not_mapped] * len(
+            jaxpr.out_avals)
+    if not _has_collectives(jaxpr.jaxpr):
+        return primitive_batchers[jit_p](vals, dims, jaxpr=jaxpr, name=name)
+    return batch_flat(lambda *xs: eval_jaxpr(jaxpr, jaxpr.consts, *xs), list(vals),
+                      list(dims), axis[0], axis[1])
+
+
+axis_batchers[jit_p] = _jit_axis_batch
