@@ -11,7 +11,7 @@ from __future__ import annotations
 
 
 def build(jax, np):
-    jnp, lax = jax.numpy, jax.lax
+    lax = jax.lax
     P = jax.sharding.PartitionSpec
     Mesh = jax.sharding.Mesh
     x = np.arange(8.0, dtype=np.float32).reshape(4, 2)

@@ -54,7 +54,9 @@ def pmap(fun: Callable, axis_name=None, *, in_axes=0, out_axes=0,
     static_broadcasted_argnums : int or tuple of int
         Arguments passed to every device as Python values.
     devices : sequence of Device, optional
-        Default: every device.
+        Default: every device. The mapped size must equal their number (JAX's error).
+    backend, axis_size, donate_argnums
+        Accepted for compatibility; no effect.
 
     Returns
     -------
@@ -63,10 +65,7 @@ def pmap(fun: Callable, axis_name=None, *, in_axes=0, out_axes=0,
     name = _DEFAULT_NAME if axis_name is None else axis_name
     statics = (static_broadcasted_argnums,) if isinstance(static_broadcasted_argnums, int) \
         else tuple(static_broadcasted_argnums)
-    if isinstance(in_axes, list):
-        in_axes_ = tuple(in_axes)
-    else:
-        in_axes_ = in_axes
+    in_axes_ = tuple(in_axes) if isinstance(in_axes, list) else in_axes
     memo: dict = {}
 
     @functools.wraps(fun)
@@ -89,7 +88,7 @@ def pmap(fun: Callable, axis_name=None, *, in_axes=0, out_axes=0,
             raise ValueError(f"pmap got inconsistent sizes for array axes to be mapped: "
                              f"{sorted(sizes)}")
         devs = list(devices) if devices is not None else _all_devices()
-        size, n = sizes.pop(), len(devs)
+        n = len(devs)  # JAX 0.10.2 maps over every device: the size must equal it
         for a, x in zip(axes, leaves):
             shape = core.get_aval(x).shape
             if a is not None and shape[a] != n:

@@ -116,7 +116,8 @@ def _same_abstract(x, **params):
     return ShapedArray(x.shape, x.dtype, x.weak_type)
 
 
-def _needs_binding(x, *, axis_name=None, axes=None, **params):
+def _needs_binding(*args, axis_name=None, axes=None, **params):
+    """The NumPy rule of a collective reached outside any binding of its axis."""
     _unbound(_names(axis_name if axes is None else axes)[0])
 
 
@@ -353,7 +354,7 @@ def all_gather(x, axis_name, *, axis_index_groups=None, axis: int = 0, tiled: bo
     def one(v):
         v = _as_varying(v, names, main)
         nd = core.get_aval(v).ndim
-        ax = axis % (nd + (0 if tiled else 1)) if nd or not tiled else axis
+        ax = axis % (nd if tiled else nd + 1) if nd or not tiled else axis
         return all_gather_p.bind(v, all_gather_dimension=ax, axis_name=names,
                                  axis_index_groups=axis_index_groups, axis_size=size,
                                  tiled=tiled)
