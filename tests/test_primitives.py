@@ -102,6 +102,7 @@ RULE_TABLES = [
         "jit", "custom_jvp_call", "custom_vjp_call", "remat2", "custom_linear_solve",
         # expanded by passes.inline (lax.call.EXPANSIONS), as JAX's lower_fun
         "random_gamma", "optimization_barrier", "unstack", "custom_vmap_call", "approx_top_k",
+        "sharding_constraint",
         "psum", "pmax", "pmin", "pvary", "shard_map",
         # collectives run as the batching rules of their axis (one process): never compiled
         "psum_invariant", "all_gather", "reduce_scatter", "ppermute", "all_to_all",

@@ -8,6 +8,8 @@ program behaves the same on every machine unless it asks for a GPU.
 """
 from __future__ import annotations
 
+import os
+
 from .config import config
 from .memory import cuda_runtime
 
@@ -42,11 +44,21 @@ class _Device:
 
 
 class CpuDevice(_Device):
-    """The host CPU: ``devices("cpu")[0]``."""
+    """The host CPU, or with ``jax_num_cpu_devices = N`` one of N shares of it.
+
+    All CPU devices share host memory (a sharded array is one buffer). ``num_threads``
+    is the device's share of the cores, ``os.cpu_count() // N`` (at least 1): the
+    threads a per-device kernel may use when devices run side by side. It is advice for
+    the code that runs them, not needed for correct results.
+    """
 
     _kind = "cpu"
     platform = "cpu"
     device_kind = "cpu"
+
+    @property
+    def num_threads(self) -> int:
+        return max(1, (os.cpu_count() or 1) // len(_cpu_device_list()))
 
 
 class CudaDevice(_Device):
@@ -78,6 +90,13 @@ def _cpu_device_list() -> list:
     return _cpu_devices
 
 
+def _reset_for_tests(n: int) -> None:
+    """Make the CPU device list again with ``n`` devices (tests only: JAX fixes the
+    count for the life of the process)."""
+    _cpu_devices.clear()
+    config._values["jax_num_cpu_devices"] = n
+
+
 def _refuse_late_count(value) -> None:
     """JAX's error for changing the CPU device count after devices exist."""
     if _cpu_devices and value != config.read("jax_num_cpu_devices"):
@@ -88,12 +107,6 @@ def _refuse_late_count(value) -> None:
 
 
 config._guards["jax_num_cpu_devices"] = _refuse_late_count
-
-
-def _reset_for_tests(n: int) -> None:
-    """Tests only: make ``n`` CPU devices, as if the process had started with them."""
-    _cpu_devices.clear()
-    config._values["jax_num_cpu_devices"] = n
 
 
 def _cuda_devices() -> list:
