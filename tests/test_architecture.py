@@ -54,6 +54,7 @@ LAYERS = {
     "transpile.dispatch": 8, "transpile.stages": 8, "transpile.jit": 8,
     "transpile.call_keys": 8, "transpile.jit_args": 8, "transpile.eager_kernels": 8,
     "transpile.export": 8, "transpile.autodiff": 8, "transpile.vmapping": 8,
+    "transpile.shard_map": 8, "transpile.pmap": 8,
     "transpile.custom_derivatives": 8, "transpile.callbacks": 8,
     "transpile.checkpoint_policies": 8, "transpile.float_checks": 8,
     # 9 libraries
@@ -322,6 +323,7 @@ def test_every_hook_is_filled_by_import_transpile():
     assert batching.broadcast_in_dim_p is structural.broadcast_in_dim_p
     assert batching.expand_dims is structural.expand_dims
     assert ufuncs_compound._nonzero is index_funcs.nonzero
+    assert core.pvary is not None and transpile.lax.pvary_p in core.vma_rules
     api = _base.numpy_api
     for name in ("asarray", "concatenate", "reshape", "stack", "add", "true_divide"):
         assert getattr(api, name) is getattr(transpile.numpy, name), name

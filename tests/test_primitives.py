@@ -55,8 +55,10 @@ RULE_TABLES = [
         "hessenberg", "householder_product", "schur",
         # only exists inside tangent jaxprs, which are transposed, never differentiated
         "custom_lin",
+        # JAX 0.10.2 differentiates neither
+        "pmax", "pmin",
     }),
-    ("batching", lambda p: p in batching.primitive_batchers, {
+    ("batching", lambda p: p in batching.primitive_batchers or p in batching.axis_batchers, {
         # takes no operands, so it is never batched
         "iota",
         # only in tangent jaxprs of reverse mode (vmap of grad batches before linearizing)
@@ -92,6 +94,8 @@ RULE_TABLES = [
         "cumlogsumexp",
         # its JVP is the body's JVP, so it never appears in a tangent jaxpr
         "custom_vmap_call",
+        # collectives that are not linear; shard_map's JVP is its batched expansion's
+        "pmax", "pmin", "axis_index", "shard_map",
     }),
     ("lowering (codegen)", lambda p: p in lowering.LOWERINGS, {
         # inlined by passes.inline before planning
@@ -99,6 +103,10 @@ RULE_TABLES = [
         # expanded by passes.inline (lax.call.EXPANSIONS), as JAX's lower_fun
         "random_gamma", "optimization_barrier", "unstack", "custom_vmap_call", "approx_top_k",
         "sharding_constraint",
+        "psum", "pmax", "pmin", "pvary", "shard_map",
+        # collectives run as the batching rules of their axis (one process): never compiled
+        "psum_invariant", "all_gather", "reduce_scatter", "ppermute", "all_to_all",
+        "axis_index", "pbroadcast",
         # only in the tangent jaxprs of reverse mode, which are transposed, never compiled
         "custom_lin",
     }),

@@ -35,6 +35,8 @@ from . import tree, ops, flatten_util, typing, checkpoint_policies, test_util  #
 from . import sharding  # noqa: E402,F401
 from .sharding import make_mesh, set_mesh  # noqa: E402,F401
 from .sharding import NamedSharding, Shard, reshard  # noqa: E402,F401
+from .shard_map import shard_map  # noqa: E402,F401
+from .pmap import pmap  # noqa: E402,F401
 from . import example_libraries  # noqa: E402,F401
 from .api_extra import (clear_caches, closure_convert, ensure_compile_time_eval,  # noqa: E402,F401
                         jacobian, linear_transpose, live_arrays, named_call, named_scope)
@@ -65,7 +67,7 @@ __all__ = ["jit", "make_jaxpr", "block_until_ready", "ShapeDtypeStruct", "Array"
            "closure_convert", "ensure_compile_time_eval", "jacobian", "linear_transpose",
            "live_arrays", "named_call", "named_scope", "float0", "custom_batching", "dlpack", "monitoring",
            "profiler", "sharding", "make_mesh", "set_mesh", "NamedSharding", "Shard",
-           "reshard"] + _config_flags.__all__ + _api_more.__all__
+           "reshard", "shard_map", "pmap"] + _config_flags.__all__ + _api_more.__all__
 
 # The compile pipeline (imported already through ``jit``; named here because
 # ``transpile.stages`` is part of the AOT API). jinja2 stays lazy: a warm disk cache never

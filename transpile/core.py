@@ -26,6 +26,9 @@ __all__ = ["ShapedArray", "Cost", "Primitive", "Trace", "Tracer", "EvalTrace", "
 # ---------------------------------------------------------------------------------------
 # Abstract values
 
+_NO_VMA: frozenset = frozenset()
+
+
 class ShapedArray:
     """The abstract value of an array: shape, dtype and weak type.
 
@@ -35,15 +38,20 @@ class ShapedArray:
     dtype : numpy.dtype
     weak_type : bool
         True when the dtype is only a default (the value came from a Python scalar).
+    vma : frozenset of str
+        The manual mesh axes the value varies over inside a ``shard_map`` body traced
+        with ``check_vma`` (JAX's varying manual axes, printed ``f32[2]{V:x}``); empty
+        everywhere else.
     """
 
-    __slots__ = ("shape", "dtype", "weak_type")
+    __slots__ = ("shape", "dtype", "weak_type", "vma")
     array_abstraction_level = 1
 
-    def __init__(self, shape, dtype, weak_type: bool = False):
+    def __init__(self, shape, dtype, weak_type: bool = False, vma=_NO_VMA):
         self.shape = tuple(int(d) for d in shape)
         self.dtype = np.dtype(dtype)
         self.weak_type = bool(weak_type)
+        self.vma = frozenset(vma)
 
     @classmethod
     def _trusted(cls, shape: tuple, dtype: np.dtype, weak_type: bool) -> "ShapedArray":
@@ -51,6 +59,7 @@ class ShapedArray:
         skips the conversions of ``__init__``, which dominate eager dispatch."""
         self = object.__new__(cls)
         self.shape, self.dtype, self.weak_type = shape, dtype, weak_type
+        self.vma = _NO_VMA
         return self
 
     @property
@@ -61,11 +70,12 @@ class ShapedArray:
     def size(self) -> int:
         return int(np.prod(self.shape, dtype=np.int64))
 
-    def update(self, shape=None, dtype=None, weak_type=None) -> "ShapedArray":
+    def update(self, shape=None, dtype=None, weak_type=None, vma=None) -> "ShapedArray":
         """A copy with the given fields replaced."""
         return ShapedArray(self.shape if shape is None else shape,
                            self.dtype if dtype is None else dtype,
-                           self.weak_type if weak_type is None else weak_type)
+                           self.weak_type if weak_type is None else weak_type,
+                           self.vma if vma is None else vma)
 
     def strip_weak_type(self) -> "ShapedArray":
         return self.update(weak_type=False) if self.weak_type else self
@@ -74,7 +84,11 @@ class ShapedArray:
         """``f32[3,4]`` (short dtypes) or ``float32[3,4]``."""
         name = dtypes.short_dtype_name(self.dtype) if short_dtypes else \
             dtypes.dtype_name(self.dtype)
-        return f"{name}[{','.join(map(str, self.shape))}]"
+        vma = ""
+        if self.vma:  # JAX's text: {V:x}, {V:(x,y)}
+            names = ",".join(sorted(map(str, self.vma)))
+            vma = "{V:" + (names if len(self.vma) == 1 else f"({names})") + "}"
+        return f"{name}[{','.join(map(str, self.shape))}]{vma}"
 
     def str_long(self) -> str:
         return self.str_short(short_dtypes=False)
@@ -91,10 +105,11 @@ class ShapedArray:
 
     def __eq__(self, other) -> bool:
         return (isinstance(other, ShapedArray) and self.shape == other.shape
-                and self.dtype == other.dtype and self.weak_type == other.weak_type)
+                and self.dtype == other.dtype and self.weak_type == other.weak_type
+                and self.vma == other.vma)
 
     def __hash__(self) -> int:
-        return hash((self.shape, self.dtype, self.weak_type))
+        return hash((self.shape, self.dtype, self.weak_type, self.vma))
 
 
 def canonicalize_shape(shape, context: str = "") -> tuple:
@@ -374,6 +389,53 @@ class Trace:
         if main.level < self.main.level:
             return self.lift(val)
         raise _leak_error(val)
+
+
+# ---------------------------------------------------------------------------------------
+# Named axes (collectives) and varying manual axes
+
+#: The named axes bound around the code being run: ``(name, size, main)`` entries,
+#: innermost last. ``main`` is the batch trace's ``MainTrace`` doing the batching
+#: (``vmap(axis_name=...)``, a ``shard_map`` run) or None while a ``shard_map`` body
+#: is traced to a jaxpr.
+axis_env: list = []
+
+
+@contextlib.contextmanager
+def extend_axis_env(bindings):
+    """Bind ``(name, size, main)`` entries for the duration of the block."""
+    n = len(axis_env)
+    axis_env.extend(bindings)
+    try:
+        yield
+    finally:
+        del axis_env[n:]
+
+
+def axis_frame(name, what: str = "psum"):
+    """``(size, main)`` of the innermost binding of the axis ``name``; JAX's NameError
+    when it is unbound."""
+    for n, size, main in reversed(axis_env):
+        if n == name:
+            return size, main
+    if not axis_env:
+        raise NameError(f"unbound axis name: {name}")
+    raise NameError(f"Found an unbound axis name: {name}. To fix this, please call "
+                    f"{what} under `jax.shard_map`.")
+
+
+#: primitive -> ``rule(in_avals, **params) -> vma of each output``, for the primitives
+#: that change the varying manual axes (the collectives); every other primitive's
+#: outputs vary over the union of its operands' axes (``interpreters.tracing``).
+vma_rules: dict = {}
+
+#: Whether varying manual axes are tracked (the innermost ``shard_map`` body being
+#: traced has ``check_vma``): a stack, innermost last.
+check_vma: list = [False]
+
+#: ``lax.pvary`` (bound on operands that vary over fewer axes than the others);
+#: ``lax.parallel`` sets it.
+pvary: Callable = None
 
 
 def _no_lax(*args, **kwargs):

@@ -63,7 +63,7 @@ def vmap(fun: Callable, in_axes=0, out_axes=0, axis_name=None, axis_size=None,
     out_axes : int, None or pytree
         Where the batch axis goes in each output.
     axis_name : hashable, optional
-        Accepted; collectives over the named axis are not implemented.
+        Binds the batch axis to this name for collectives (``lax.psum`` ...).
     axis_size : int, optional
         The batch size when no argument is mapped.
 

@@ -21,11 +21,16 @@ from ..core import ShapedArray, Trace, Tracer
 
 __all__ = ["not_mapped", "primitive_batchers", "BatchTracer", "BatchTrace",
            "defvectorized", "defbroadcasting", "moveaxis", "bdim_at_front",
-           "batch_flat", "matchaxis"]
+           "batch_flat", "matchaxis", "axis_batchers"]
 
 not_mapped = None
 #: primitive -> rule(vals, dims, **params) -> (out, out_dim)
 primitive_batchers: dict = {}
+#: Collectives: primitive -> rule((size, axis_name), vals, dims, **params) -> (out,
+#: out_dim). It runs even when no operand is batched (``psum(1., 'i')`` under
+#: ``vmap(axis_name='i')``), and does the communication when the primitive names this
+#: trace's axis (a reduction, gather or permutation over the batch axis).
+axis_batchers: dict = {}
 
 
 class BatchTracer(Tracer):
@@ -71,6 +76,12 @@ class BatchTrace(Trace):
     def process_primitive(self, primitive, tracers, params):
         vals = [t.val for t in tracers]
         dims = [t.batch_dim for t in tracers]
+        axis_rule = axis_batchers.get(primitive)
+        if axis_rule is not None:
+            out, out_dim = axis_rule(self.main.payload, vals, dims, **params)
+            if primitive.multiple_results:
+                return [BatchTracer(self, o, d) for o, d in zip(out, out_dim, strict=True)]
+            return BatchTracer(self, out, out_dim)
         if all(d is not_mapped for d in dims):
             out = primitive.bind(*vals, **params)
             if primitive.multiple_results:
@@ -88,7 +99,8 @@ class BatchTrace(Trace):
 def batch_flat(fun: Callable, vals: list, dims: list, size: int, axis_name=None):
     """Run ``fun`` (flat lists in and out) with ``vals`` batched along ``dims``; the
     outputs and their batch dims (``None`` for unbatched outputs)."""
-    with core.new_main(BatchTrace, payload=(size, axis_name)) as main:
+    with core.new_main(BatchTrace, payload=(size, axis_name)) as main, \
+            core.extend_axis_env([] if axis_name is None else [(axis_name, size, main)]):
         trace = BatchTrace(main)
         ins = [BatchTracer(trace, v, d) for v, d in zip(vals, dims, strict=True)]
         outs = [trace.full_raise(o) for o in fun(*ins)]

@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import core
 from ..core import ShapedArray, Trace, Tracer
-from ..ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var
+from ..ir import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, jaxprs_in_params
 
 __all__ = ["DebugInfo", "JaxprTracer", "JaxprTrace", "trace_to_jaxpr", "const_fold_rules"]
 
@@ -169,8 +169,20 @@ class JaxprTrace(Trace):
             if folded is not None:
                 return JaxprTracer(self, folded.aval, folded)
         avals = [t.aval for t in tracers]
+        rule = core.vma_rules.get(primitive) if core.check_vma[-1] else None
+        if rule is None and any(a.vma for a in avals):
+            if jaxprs_in_params(params):  # a call: its jaxpr's outputs say
+                rule = lambda avals, **_: [a.vma for a in out_avals]  # noqa: E731
+            else:
+                tracers, vma = _with_pvary(self, tracers)
+                avals = [t.aval for t in tracers]
+                rule = lambda avals, **_: [vma] * n_out  # noqa: E731
         out = primitive.abstract_eval(*avals, **params)
         out_avals = out if primitive.multiple_results else [out]
+        n_out = len(out_avals)
+        if rule is not None:
+            out_avals = [a.update(vma=v) for a, v in
+                         zip(out_avals, rule(avals, **params), strict=True)]
         outs = [JaxprTracer(self, a, Var(a)) for a in out_avals]
         eqn = JaxprEqn(tuple(t.atom for t in tracers), tuple(o.atom for o in outs),
                        primitive, dict(params))
@@ -178,6 +190,16 @@ class JaxprTrace(Trace):
         for o in outs:
             self.builder.producer[o.atom] = eqn
         return outs if primitive.multiple_results else outs[0]
+
+
+def _with_pvary(trace, tracers):
+    """JAX's standard vma rule: operands varying over fewer manual axes than the others
+    get a ``pvary`` first; the outputs vary over the union (returned)."""
+    vma = frozenset().union(*(t.aval.vma for t in tracers))
+    tracers = [t if t.aval.vma == vma else
+               trace.full_raise(core.pvary(t, tuple(sorted(vma - t.aval.vma))))
+               for t in tracers]
+    return tracers, vma
 
 
 def trace_to_jaxpr(flat_fun: Callable, in_avals, debug: DebugInfo | None = None,

@@ -71,3 +71,8 @@ __all__ += list(_rbg.__all__)
 # with_sharding_constraint (the sharding_constraint primitive).
 from .sharding_ops import with_sharding_constraint  # noqa: E402
 __all__ += ["with_sharding_constraint"]
+
+# Collectives over named axes (psum, all_gather, ppermute, ...) and their rules.
+from . import parallel, parallel_ad, parallel_batching, shard_map_call  # noqa: E402,F401
+globals().update({_n: getattr(parallel, _n) for _n in parallel.__all__})
+__all__ += list(parallel.__all__)

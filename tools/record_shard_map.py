@@ -1,0 +1,71 @@
+"""Record JAX 0.10.2 on the collectives, ``shard_map`` and ``pmap`` cases of
+``tests/shard_map_cases.py``.
+
+Run with the JAX scratch environment (never by the test suite)::
+
+    <jax-venv>/bin/python tools/record_shard_map.py
+
+Each case runs in a child process started with ``JAX_NUM_CPU_DEVICES`` set to the
+case's device count. It writes ``tests/data/shard_map.json``: ``{name: entry}`` with
+``ndev``, ``kind`` and ``"value"`` (one ``{shape, dtype, weak_type, values}`` per output
+leaf), ``"jaxpr"`` (``str(jax.make_jaxpr(fn)(*args))``, for ``kind == "jaxpr"``) or
+``"error"`` (``{"error": class name, "message": text}``).
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "tests" / "data" / "shard_map.json"
+
+
+def _leaf(v) -> dict:
+    import numpy as np
+    a = np.asarray(v)
+    return {"shape": list(a.shape), "dtype": str(a.dtype),
+            "weak_type": bool(getattr(getattr(v, "aval", None), "weak_type", False)),
+            "values": a.tolist()}
+
+
+def _child(ndev: int) -> dict:
+    import jax
+    import numpy as np
+    sys.path.insert(0, str(ROOT / "tests"))
+    from shard_map_cases import build
+    out = {}
+    for name, (n, kind, thunk) in build(jax, np).items():
+        if n != ndev:
+            continue
+        entry = {"ndev": n, "kind": kind}
+        fn, args = thunk()
+        if kind == "jaxpr":  # staged even where JAX's CPU backend cannot run it
+            entry["jaxpr"] = str(jax.make_jaxpr(fn)(*args))
+        try:
+            res = fn(*args)
+            entry["value"] = [_leaf(v) for v in jax.tree_util.tree_leaves(res)]
+        except Exception as e:  # noqa: BLE001 - recorded
+            entry["error"] = {"error": type(e).__name__, "message": str(e)}
+        out[name] = entry
+    return out
+
+
+def main() -> None:
+    if len(sys.argv) > 2 and sys.argv[1] == "--child":
+        print(json.dumps(_child(int(sys.argv[2]))))
+        return
+    data = {}
+    for ndev in (2, 4):
+        env = dict(os.environ, JAX_NUM_CPU_DEVICES=str(ndev), JAX_PLATFORMS="cpu")
+        res = subprocess.run([sys.executable, __file__, "--child", str(ndev)], env=env,
+                             check=True, capture_output=True, text=True)
+        data.update(json.loads(res.stdout.strip().splitlines()[-1]))
+    OUT.write_text(json.dumps(dict(sorted(data.items())), indent=1) + "\n")
+    print(f"wrote {OUT} ({len(data)} cases)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,238 @@
+"""Batching rules of the collectives (``lax/parallel.py``).
+
+Each rule gets the batch trace's ``(size, axis_name)``. When the collective names that
+axis, the batch axis *is* the named axis: the rule does the communication over it (a sum
+in device order, a gather, a permutation of slices) and the result is unbatched (the
+same on every member) or batched again (one block per member). A collective over other
+axes passes the batch axis through: moved to the front, the collective's own axes
+shifted past it. ``cross_process`` marks where an axis that spans processes would also
+call the process-level primitive after the local part.
+"""
+from __future__ import annotations
+
+import weakref
+
+import numpy as np
+
+from .. import core
+from ..interpreters.batching import (axis_batchers, batch_flat, bdim_at_front, moveaxis,
+                                     not_mapped, primitive_batchers)
+from ..interpreters.eval import eval_jaxpr
+from ..ir import jaxprs_in_params
+from .call import jit_p
+from . import parallel as par
+from .parallel import named, positional
+from .slicing import concatenate, index_in_dim, iota
+from .structural import full, reshape, transpose
+
+
+def _shape(x) -> tuple:
+    return tuple(core.get_aval(x).shape)
+
+
+def _across_processes(kind: str, out, name):
+    """Where a collective over an axis that spans processes would combine this
+    process's local result with the others' (the process-level primitives of
+    ``lax.process_collectives``); one process for now: the local result."""
+    if par.cross_process(name):
+        raise NotImplementedError(f"{kind} over an axis spanning processes")
+    return out
+
+
+def _reduce_batch(prim):
+    def rule(axis, vals, dims, *, axes, axis_index_groups):
+        size, name = axis
+        (x,), (d,) = vals, dims
+        names, pos = list(named(axes)), positional(axes)
+        own = name in names
+        if own:
+            names.remove(name)
+        if d is not_mapped:
+            if own and prim is par.psum_p:
+                x = par._scale(x, size)
+            rest = tuple(names) + pos
+            return (par.bind_collective(prim, [x], dict(
+                axes=rest, axis_index_groups=axis_index_groups)) if rest else x), not_mapped
+        shifted = tuple(int(a) + (int(a) >= d) for a in pos)
+        if own:
+            out = prim.bind(x, axes=tuple(names) + shifted + (d,),
+                            axis_index_groups=axis_index_groups)
+            return _across_processes(prim.name, out, name), not_mapped
+        out = prim.bind(x, axes=tuple(names) + shifted, axis_index_groups=axis_index_groups)
+        return out, d - sum(1 for a in shifted if a < d)
+    return rule
+
+
+for _p in (par.psum_p, par.pmax_p, par.pmin_p):
+    axis_batchers[_p] = _reduce_batch(_p)
+
+
+def _psum_invariant_batch(axis, vals, dims, *, axes):
+    size, name = axis
+    (x,), (d,) = vals, dims
+    rest = tuple(a for a in axes if a != name)
+    if name in axes:
+        x = par._scale(x, size) if d is not_mapped else \
+            par.psum_p.bind(x, axes=(d,), axis_index_groups=None)
+        d = not_mapped
+    return (par.bind_collective(par.psum_invariant_p, [x], {"axes": rest})
+            if rest else x), d
+
+
+def _pvary_batch(axis, vals, dims, *, axes):
+    return vals[0], dims[0]  # no-op on values
+
+
+axis_batchers[par.psum_invariant_p] = _psum_invariant_batch
+axis_batchers[par.pvary_p] = _pvary_batch
+
+
+def _names_of(params):
+    n = params["axis_name"]
+    return n if isinstance(n, tuple) else (n,)
+
+
+def _pass_through(prim, shifts):
+    """The rule for a collective over other axes: batch axis first, the named parameters
+    (``shifts``: parameter names of axes of the operand) moved past it."""
+    def bind(x, d, params):
+        if d is not_mapped:
+            return prim.bind(x, **params), not_mapped
+        x = moveaxis(x, d, 0)
+        params = dict(params, **{k: params[k] + 1 for k in shifts})
+        return prim.bind(x, **params), 0
+    return bind
+
+
+def _own(axis, params) -> bool:
+    names = _names_of(params)
+    if axis[1] in names and len(names) > 1:
+        raise NotImplementedError("collectives over several axes one of which is batched")
+    return axis[1] in names
+
+
+def _all_gather_batch(axis, vals, dims, **params):
+    (x,), (d,) = vals, dims
+    if not _own(axis, params):
+        return _pass_through(par.all_gather_p, ["all_gather_dimension"])(x, d, params)
+    size = axis[0]
+    x = bdim_at_front(x, d, size)
+    dim = params["all_gather_dimension"]
+    out = moveaxis(x, 0, dim)
+    if params["tiled"]:
+        shape = list(_shape(out))
+        shape[dim:dim + 2] = [shape[dim] * shape[dim + 1]]
+        out = reshape(out, tuple(shape))
+    return _across_processes("all_gather", out, axis[1]), not_mapped
+
+
+def _reduce_scatter_batch(axis, vals, dims, **params):
+    (x,), (d,) = vals, dims
+    if not _own(axis, params):
+        return _pass_through(par.reduce_scatter_p, ["scatter_dimension"])(x, d, params)
+    size = axis[0]
+    x = bdim_at_front(x, d, size)
+    s = par.psum_p.bind(x, axes=(0,), axis_index_groups=None)
+    s = _across_processes("reduce_scatter", s, axis[1])
+    dim = params["scatter_dimension"]
+    if params["tiled"]:
+        shape = list(_shape(s))
+        shape[dim:dim + 1] = [size, shape[dim] // size]
+        s = reshape(s, tuple(shape))
+    return moveaxis(s, dim, 0), 0
+
+
+def _ppermute_batch(axis, vals, dims, **params):
+    (x,), (d,) = vals, dims
+    if not _own(axis, params):
+        return _pass_through(par.ppermute_p, [])(x, d, params)
+    size = axis[0]
+    x = bdim_at_front(x, d, size)
+    source = {dst: src for src, dst in params["perm"]}
+    one = (1,) + _shape(x)[1:]
+    zeros = None
+    parts = []
+    for j in range(size):
+        if j in source:
+            parts.append(index_in_dim(x, source[j], 0, keepdims=True))
+        else:
+            if zeros is None:
+                zeros = full(one, 0, core.get_aval(x).dtype)
+            parts.append(zeros)
+    return _across_processes("ppermute", concatenate(parts, 0), axis[1]), 0
+
+
+def _all_to_all_batch(axis, vals, dims, **params):
+    (x,), (d,) = vals, dims
+    if not _own(axis, params):
+        return _pass_through(par.all_to_all_p, ["split_axis", "concat_axis"])(x, d, params)
+    size = axis[0]
+    x = bdim_at_front(x, d, size)
+    s, c = params["split_axis"], params["concat_axis"]
+    dev = list(_shape(x)[1:])
+    # labels of x with the split axis cut into (destination J, block M)
+    labels = ["I"] + [("d", k) for k in range(len(dev))]
+    sizes = [size] + dev
+    at = labels.index(("d", s))
+    labels[at:at + 1], sizes[at:at + 1] = ["J", ("d", s)], [size, dev[s] // size]
+    x = reshape(x, tuple(sizes))
+    target = ["J"] + [("d", k) for k in range(len(dev))]
+    target.insert(target.index(("d", c)), "I")  # received blocks in source order
+    x = transpose(x, tuple(labels.index(t) for t in target))
+    out = list(dev)
+    out[s] //= size
+    out[c] *= size
+    return _across_processes("all_to_all", reshape(x, (size, *out)), axis[1]), 0
+
+
+def _axis_index_batch(axis, vals, dims, *, axis_name):
+    size, name = axis
+    if axis_name != name:
+        return par.axis_index_p.bind(axis_name=axis_name), not_mapped
+    return iota(np.int32, size), 0
+
+
+def _pbroadcast_batch(axis, vals, dims, **params):
+    (x,), (d,) = vals, dims
+    if not _own(axis, params):
+        return _pass_through(par.pbroadcast_p, [])(x, d, params)
+    if d is not_mapped:
+        return x, not_mapped
+    return index_in_dim(x, params["source"], d, keepdims=False), not_mapped
+
+
+axis_batchers[par.all_gather_p] = _all_gather_batch
+axis_batchers[par.reduce_scatter_p] = _reduce_scatter_batch
+axis_batchers[par.ppermute_p] = _ppermute_batch
+axis_batchers[par.all_to_all_p] = _all_to_all_batch
+axis_batchers[par.axis_index_p] = _axis_index_batch
+axis_batchers[par.pbroadcast_p] = _pbroadcast_batch
+
+
+# ---------------------------------------------------------------------------------------
+# jit bodies with collectives: batched inline, under this trace's axis name
+
+_collectives_memo: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _has_collectives(jaxpr) -> bool:
+    known = _collectives_memo.get(jaxpr)
+    if known is None:
+        known = _collectives_memo[jaxpr] = any(
+            (eqn.primitive in axis_batchers and eqn.primitive is not jit_p)
+            or any(_has_collectives(sub) for sub in jaxprs_in_params(eqn.params))
+            for eqn in jaxpr.eqns)
+    return known
+
+
+def _jit_axis_batch(axis, vals, dims, *, jaxpr, name):
+    if all(d is not_mapped for d in dims) and not _has_collectives(jaxpr.jaxpr):
+        return jit_p.bind(*vals, jaxpr=jaxpr, name=name), [not_mapped] * len(
+            jaxpr.out_avals)
+    if not _has_collectives(jaxpr.jaxpr):
+        return primitive_batchers[jit_p](vals, dims, jaxpr=jaxpr, name=name)
+    return batch_flat(lambda *xs: eval_jaxpr(jaxpr, jaxpr.consts, *xs), list(vals),
+                      list(dims), axis[0], axis[1])
+
+
+axis_batchers[jit_p] = _jit_axis_batch
