@@ -70,4 +70,8 @@ def check_case(name: str, use_jit: bool = False) -> None:
                 if kind == "error":
                     raise AssertionError(f"{name}: no error, JAX raises {err['error']}")
             return
-        _compare_leaves(run(*args), want["value"], name)
+        out = run(*args)
+        _compare_leaves(out, want["value"], name)
+        if "sharding" in want:
+            assert [repr(v.sharding) for v in tree_util.tree_leaves(out)] \
+                == want["sharding"], name

@@ -9,7 +9,8 @@ Each case runs in a child process started with ``JAX_NUM_CPU_DEVICES`` set to th
 case's device count. It writes ``tests/data/shard_map.json``: ``{name: entry}`` with
 ``ndev``, ``kind`` and ``"value"`` (one ``{shape, dtype, weak_type, values}`` per output
 leaf), ``"jaxpr"`` (``str(jax.make_jaxpr(fn)(*args))``, for ``kind == "jaxpr"``) or
-``"error"`` (``{"error": class name, "message": text}``).
+``"error"`` (``{"error": class name, "message": text}``), and for ``shard_map``/``pmap``
+cases ``"sharding"`` (each result's ``repr(sharding)``).
 """
 from __future__ import annotations
 
@@ -47,6 +48,12 @@ def _child(ndev: int) -> dict:
         try:
             res = fn(*args)
             entry["value"] = [_leaf(v) for v in jax.tree_util.tree_leaves(res)]
+            # where the results live (not yet for grad and vmap of shard_map: their
+            # results come from the batched expansion, not a transposed shard_map)
+            if name.startswith(("sm_", "pmap_")) and not any(
+                    w in name for w in ("grad", "vmap")):
+                entry["sharding"] = [repr(v.sharding)
+                                     for v in jax.tree_util.tree_leaves(res)]
         except Exception as e:  # noqa: BLE001 - recorded
             entry["error"] = {"error": type(e).__name__, "message": str(e)}
         out[name] = entry

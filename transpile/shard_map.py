@@ -17,6 +17,7 @@ from . import core, tree_util
 from .interpreters.tracing import DebugInfo, split_tracer_consts, trace_to_jaxpr
 from .lax._base import _as_value
 from .lax.shard_map_call import local_shape, shard_map_p, spec_axes
+from .sharding import shards
 from .sharding.mesh import Mesh, get_mesh
 from .sharding.partition_spec import PartitionSpec
 
@@ -152,6 +153,7 @@ def shard_map(f: Callable | None = None, /, *, out_specs, in_specs=None, mesh=No
 
     @functools.wraps(f)
     def wrapped(*args):
+        shards.STATE.placed = True  # results (eager, or of a jit around this) carry shardings
         m = get_mesh() if mesh is None else mesh
         if not isinstance(m, Mesh) or m.empty:
             raise ValueError("The context mesh cannot be empty. Use `jax.set_mesh(mesh)` "

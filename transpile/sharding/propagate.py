@@ -35,6 +35,9 @@ from .shards import placed
 
 __all__ = ["out_shardings", "jaxpr_out_shardings", "check_devices", "eager", "attach"]
 
+#: Primitives whose results have a sharding of their own, whatever the operands'.
+_SELF_PLACED = frozenset({"sharding_constraint", "shard_map"})
+
 _REDUCTIONS = frozenset({"reduce_sum", "reduce_max", "reduce_min", "reduce_prod",
                          "reduce_and", "reduce_or", "reduce_xor", "argmax", "argmin"})
 
@@ -98,6 +101,8 @@ def out_shardings(name: str, params: dict, ins: list, in_shapes: list,
         if isinstance(s, NamedSharding) and isinstance(s.mesh, AbstractMesh):
             s = NamedSharding(get_mesh(), s.spec)
         return [s] * len(out_shapes)
+    if name == "shard_map":  # each result is laid out over the mesh as its spec says
+        return [NamedSharding(params["mesh"], spec) for spec in params["out_specs"]]
     named = [s for s in ins if isinstance(s, NamedSharding)]
     if not named:
         single = next((s for s in ins if s is not None), None)
@@ -159,7 +164,7 @@ def jaxpr_out_shardings(jaxpr, ins: list) -> list:
 
     for eqn in jaxpr.eqns:
         args = [read(v) for v in eqn.invars]
-        if eqn.primitive.name != "sharding_constraint" and all(a is None for a in args):
+        if eqn.primitive.name not in _SELF_PLACED and all(a is None for a in args):
             continue
         inner = eqn.params.get("jaxpr")
         if eqn.primitive.name in ("jit", "pjit") and inner is not None:
@@ -187,7 +192,7 @@ def eager(run, primitive, args, params):
     """``run(primitive, args, params)`` (eager dispatch) with the results placed by
     the rule above when some operand is committed."""
     ins = [getattr(a, "_sharding", None) if isinstance(a, Array) else None for a in args]
-    if all(s is None for s in ins):
+    if all(s is None for s in ins) and primitive.name not in _SELF_PLACED:
         return run(primitive, args, params)
     names = ["x", "y"] + [f"args[{i}]" for i in range(2, len(args))]
     check_devices(ins, names, [_type_text(a) if isinstance(a, Array) else "" for a in args],
