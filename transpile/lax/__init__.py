@@ -67,3 +67,6 @@ for _m in (bits, extra):
 from . import rng_bits as _rbg  # noqa: E402
 globals().update({_n: getattr(_rbg, _n) for _n in _rbg.__all__})
 __all__ += list(_rbg.__all__)
+
+# Collectives between processes (transpile.distributed): a module, not lax names.
+from . import process_collectives  # noqa: E402,F401
