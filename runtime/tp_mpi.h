@@ -22,10 +22,11 @@
 #include <stdio.h>
 #include <string.h>
 #include <mpi.h>
+#include "transpile_macros.h"
 
 #define TP_MPI_COMM MPI_COMM_WORLD
 
-static int tp_mpi_rank(void)
+TP_INLINE int tp_mpi_rank(void)
 {
     int r;
     MPI_Comm_rank(TP_MPI_COMM, &r);
@@ -33,7 +34,7 @@ static int tp_mpi_rank(void)
 }
 
 /* The run's process count, checked against the count the program was traced for. */
-static int tp_mpi_size(int expected)
+TP_INLINE int tp_mpi_size(int expected)
 {
     int n;
     MPI_Comm_size(TP_MPI_COMM, &n);
@@ -45,7 +46,7 @@ static int tp_mpi_size(int expected)
     return n;
 }
 
-static int tp_mpi_count(int64_t nbytes)
+TP_INLINE int tp_mpi_count(int64_t nbytes)
 {
     if (nbytes > INT_MAX) {
         fprintf(stderr, "transpile: a collective of %lld bytes per process is more than "
@@ -56,7 +57,7 @@ static int tp_mpi_count(int64_t nbytes)
 }
 
 /* out: every process's nbytes of x, in process order. */
-static void tp_mpi_allgather(const void *x, void *out, int64_t nbytes, int size)
+TP_INLINE void tp_mpi_allgather(const void *x, void *out, int64_t nbytes, int size)
 {
     int c = tp_mpi_count(nbytes);
     (void)size;
@@ -65,7 +66,7 @@ static void tp_mpi_allgather(const void *x, void *out, int64_t nbytes, int size)
 
 /* x: `size` chunks of `chunk` bytes, chunk j for process j; out: the chunks received,
  * in source order. */
-static void tp_mpi_alltoall(const void *x, void *out, int64_t chunk, int size)
+TP_INLINE void tp_mpi_alltoall(const void *x, void *out, int64_t chunk, int size)
 {
     int c = tp_mpi_count(chunk);
     (void)size;
@@ -75,7 +76,7 @@ static void tp_mpi_alltoall(const void *x, void *out, int64_t chunk, int size)
 /* perm: n (source, destination) pairs. This process sends x to the process it is the
  * source of and receives into out from the process it is the destination of; zeros
  * where nothing arrives. */
-static void tp_mpi_ppermute(const void *x, void *out, int64_t nbytes, const int *perm,
+TP_INLINE void tp_mpi_ppermute(const void *x, void *out, int64_t nbytes, const int *perm,
                             int n)
 {
     int me = tp_mpi_rank(), dest = MPI_PROC_NULL, source = MPI_PROC_NULL, i;
@@ -95,7 +96,7 @@ static void tp_mpi_ppermute(const void *x, void *out, int64_t nbytes, const int 
 
 /* Rearrange `outer` rows of `size` * `piece` bytes so the bytes for each process are
  * contiguous: src[o][j][.] -> dst[j][o][.] (and back with the roles swapped). */
-static void tp_mpi_pack(const char *src, char *dst, int64_t outer, int64_t piece,
+TP_INLINE void tp_mpi_pack(const char *src, char *dst, int64_t outer, int64_t piece,
                         int size, int unpack)
 {
     int64_t o;
