@@ -1,6 +1,7 @@
 """Run under ``mpirun -n 2``: every process collective, eager and under jit (and grad,
 vmap), against the NumPy answer each process computes from every process's operand.
-Prints one JSON line per process: ``{"rank":..., "checks": {name: [ok, detail]}}``.
+Writes (into the folder given as argument, else prints) one JSON text per process: ``{"rank":..., "checks": {name: [ok, detail]},
+"ranks": {process index and count, devices}}``.
 """
 import json
 import os
@@ -40,13 +41,11 @@ xs = [operand(r) for r in range(size)]
 ints = [np.arange(12, dtype=np.int32).reshape(4, 3) * (r + 1) - 7 for r in range(size)]
 x = xs[rank]
 
-checks["process_index"] = [rank == int(os.environ.get("OMPI_COMM_WORLD_RANK", rank)), ""]
-checks["process_count"] = [size == 2, str(size)]
-devs = jax.devices()
-checks["devices"] = [[(d.id, d.process_index) for d in devs]
-                     == [(0, 0), (1, 0), (2048, 1), (2049, 1)], repr(devs)]
-checks["local_devices"] = [[d.id for d in jax.local_devices()]
-                           == [2048 * rank, 2048 * rank + 1], repr(jax.local_devices())]
+# compared by the test with JAX 0.10.2's run of two processes (tests/data/distributed.json)
+ranks = {"process_index": rank, "process_count": size,
+         "devices": [[d.id, d.process_index, repr(d)] for d in jax.devices()],
+         "local_devices": [d.id for d in jax.local_devices()]}
+checks["mpi_rank"] = [rank == int(os.environ.get("OMPI_COMM_WORLD_RANK", rank)), ""]
 checks["is_initialized"] = [jax.distributed.is_initialized(), ""]
 
 
@@ -108,4 +107,9 @@ check("vmap_alltoall_jit", jax.jit(jax.vmap(lambda v: pc.process_alltoall(v, 0),
     ints[rank]), alltoall_want(ints, 0))
 
 jax.distributed.shutdown()
-print(json.dumps({"rank": rank, "checks": checks}), flush=True)
+result = json.dumps({"rank": rank, "checks": checks, "ranks": ranks})
+if len(sys.argv) > 1:  # one file per process: their standard outputs may interleave
+    with open(os.path.join(sys.argv[1], f"result_rank{rank}.json"), "w") as f:
+        f.write(result)
+else:
+    print(result, flush=True)
