@@ -3,8 +3,8 @@
  *
  * Every transfer moves bytes (MPI_BYTE): only the reductions need the element type,
  * and they combine in generated code's own order. A reduction is deterministic and
- * bandwidth-optimal: an MPI_Alltoall hands process r the r-th slice of every process's
- * operand, r folds those slices in process order (process 0 first), and an
+ * bandwidth-optimal: pairwise MPI_Sendrecv hand process r the r-th slice of every
+ * process's operand, r folds those slices in process order (process 0 first), and an
  * MPI_Allgather returns every folded slice to everyone. Each element is therefore
  * ((x0 + x1) + x2) + ... whatever the MPI library's own reduction order, bit-identical
  * to a single-process fold in that order.
@@ -109,38 +109,63 @@ TP_INLINE void tp_mpi_pack(const char *src, char *dst, int64_t outer, int64_t pi
         }
 }
 
-/* tp_mpi_allreduce_<sfx>(x, out, n, size, work): out = x of every process combined in
- * process order. work holds 2 * size * ceil(n / size) elements. */
+/* Process `me` gets slice `me` of every other process's x: recv + q * chunk holds process
+ * q's (its own slice stays in x). Pairwise exchanges, step s with processes me + s and
+ * me - s: no copy of the process's own slice, as an MPI_Alltoall would make. */
+TP_INLINE void tp_mpi_scatter_slices(const char *x, char *recv, int64_t chunk, int size,
+                                     int me)
+{
+    int c = tp_mpi_count(chunk), s;
+    for (s = 1; s < size; s++) {
+        const int to = (me + s) % size, from = (me - s + size) % size;
+        MPI_Sendrecv((void *)(x + (int64_t)to * chunk), c, MPI_BYTE, to, 1,
+                     recv + (int64_t)from * chunk, c, MPI_BYTE, from, 1, TP_MPI_COMM,
+                     MPI_STATUS_IGNORE);
+    }
+}
+
+/* NAME(x, out, n, size, work): out = x of every process combined in process order.
+ * size >= 2 (one process needs no MPI); work holds 2 * size * ceil(n / size) elements. Process me folds slice me of every process into its place in the result, and an
+ * in-place MPI_Allgather hands every folded slice to everyone. */
 #define TP_MPI_ALLREDUCE(NAME, T, COMBINE)                                              \
 static void NAME(const T *x, T *out, int64_t n, int size, T *work)                      \
 {                                                                                       \
     const int64_t chunk = (n + size - 1) / size;                                        \
-    T *send = work, *recv = work + (int64_t)size * chunk, *acc;                         \
+    const int padded = chunk * size != n;                                               \
+    const int me = tp_mpi_rank();                                                       \
+    T *recv = work, *dst = padded ? work + (int64_t)size * chunk : out;                 \
     const T *src = x;                                                                   \
     int64_t k;                                                                          \
     int q;                                                                              \
     if (n == 0) return;                                                                 \
-    if (chunk * size != n) { /* pad the last slice */                                   \
-        memcpy(send, x, (size_t)n * sizeof(T));                                         \
-        memset(send + n, 0, (size_t)(chunk * size - n) * sizeof(T));                    \
-        src = send;                                                                     \
+    if (padded) { /* the last slice padded with zeros, in dst until the fold */         \
+        memcpy(dst, x, (size_t)n * sizeof(T));                                          \
+        memset(dst + n, 0, (size_t)(chunk * size - n) * sizeof(T));                     \
+        src = dst;                                                                      \
     }                                                                                   \
-    tp_mpi_alltoall(src, recv, chunk * (int64_t)sizeof(T), size);                       \
-    acc = send;                                                                         \
-    for (k = 0; k < chunk; k++) {                                                       \
-        T a = recv[k];                                                                  \
-        for (q = 1; q < size; q++) {                                                    \
-            const T b = recv[(int64_t)q * chunk + k];                                   \
-            a = COMBINE;                                                                \
+    tp_mpi_scatter_slices((const char *)src, (char *)recv,                              \
+                          chunk * (int64_t)sizeof(T), size, me);                        \
+    {                                                                                   \
+        const T *own = src + (int64_t)me * chunk;                                       \
+        T *acc = dst + (int64_t)me * chunk;                                             \
+        /* fold slice by slice, in process order: each pass a vectorisable loop */      \
+        const T *s0 = me == 0 ? own : recv;                                             \
+        const T *s1 = me == 1 ? own : recv + chunk;                                     \
+        for (k = 0; k < chunk; k++) {                                                   \
+            const T a = s0[k], b = s1[k];                                               \
+            acc[k] = COMBINE;                                                           \
         }                                                                               \
-        acc[k] = a;                                                                     \
+        for (q = 2; q < size; q++) {                                                    \
+            const T *sq = q == me ? own : recv + (int64_t)q * chunk;                    \
+            for (k = 0; k < chunk; k++) {                                               \
+                const T a = acc[k], b = sq[k];                                          \
+                acc[k] = COMBINE;                                                       \
+            }                                                                           \
+        }                                                                               \
     }                                                                                   \
-    if (chunk * size == n) {                                                            \
-        tp_mpi_allgather(acc, out, chunk * (int64_t)sizeof(T), size);                   \
-    } else {                                                                            \
-        tp_mpi_allgather(acc, recv, chunk * (int64_t)sizeof(T), size);                  \
-        memcpy(out, recv, (size_t)n * sizeof(T));                                       \
-    }                                                                                   \
+    MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, dst,                              \
+                  tp_mpi_count(chunk * (int64_t)sizeof(T)), MPI_BYTE, TP_MPI_COMM);     \
+    if (padded) memcpy(out, dst, (size_t)n * sizeof(T));                                \
 }
 
 #endif /* TP_MPI_H */
