@@ -94,6 +94,15 @@ TP_INLINE void tp_mpi_ppermute(const void *x, void *out, int64_t nbytes, const i
                  TP_MPI_COMM, MPI_STATUS_IGNORE);
 }
 
+/* out = x0 + x1 of the two processes of a run by MPI_Allreduce: with two operands the
+ * order MPI adds them in cannot change the sum (IEEE addition and integer wraparound
+ * are commutative), so MPI's own, faster algorithm gives the bits of the fold. */
+TP_INLINE void tp_mpi_allreduce_sum_pair(const void *x, void *out, int64_t n,
+                                         MPI_Datatype type)
+{
+    MPI_Allreduce((void *)x, out, tp_mpi_count(n), type, MPI_SUM, TP_MPI_COMM);
+}
+
 /* Rearrange `outer` rows of `size` * `piece` bytes so the bytes for each process are
  * contiguous: src[o][j][.] -> dst[j][o][.] (and back with the roles swapped). */
 TP_INLINE void tp_mpi_pack(const char *src, char *dst, int64_t outer, int64_t piece,

@@ -2,8 +2,8 @@
 of ``kernel_mpi.j2`` and their entries in the lowering table.
 
 With several processes (``distributed.initialize`` under ``mpirun``) a kernel calls
-``runtime/tp_mpi.h``: MPI_Alltoall, a fold in process order and MPI_Allgather for a
-reduction; MPI_Allgather, MPI_Sendrecv and MPI_Alltoall for the data movements. The
+``runtime/tp_mpi.h``: an exchange of slices, a fold in process order and MPI_Allgather
+for a reduction (MPI_Allreduce for a sum over two processes, which has one order); MPI_Allgather, MPI_Sendrecv and MPI_Alltoall for the data movements. The
 module then needs MPI's headers and library (``backend/mpi_flags.py`` asks ``mpicc``),
 so a program of one process gets the trivial kernels instead (copies, zeros) and no MPI
 at all.
@@ -29,6 +29,11 @@ TEMPLATE = "kernel_mpi.j2"
 _REDUCIBLE = frozenset(np.dtype(t) for t in (
     np.float32, np.float64, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
     np.uint32, np.uint64, np.bool_))
+#: MPI's datatypes of those a sum of two processes hands to MPI_Allreduce (see tp_mpi.h:
+#: two operands add the same in either order)
+_MPI_TYPES = {np.dtype(np.float32): "MPI_FLOAT", np.dtype(np.float64): "MPI_DOUBLE",
+              **{np.dtype(f"{k}{b // 8}"): f"MPI_{'U' if k == 'u' else ''}INT{b}_T"
+                 for k in "iu" for b in (8, 16, 32, 64)}}
 
 
 @dataclass(kw_only=True)
@@ -47,6 +52,7 @@ class MpiPlan(KernelFields):
     n: int           # elements of the operand
     nbytes: int      # bytes of the operand
     combine: str     # allreduce: C expression of a and b
+    pair_type: str   # allreduce: the MPI datatype of a sum over two processes, or ""
     perm: list       # ppermute: flattened (source, destination) pairs
     outer: int       # alltoall: rows before the axis
     piece: int       # alltoall: bytes of one process's part of one row
@@ -72,13 +78,15 @@ def mpi_fields(e, ins, out) -> MpiPlan:
     kind = e.primitive.name[len("process_"):]
     literal = emit_c.literal(x.val, dt) if hasattr(x, "val") else None
     src = "lit" if literal is not None else x.name
-    combine, perm, outer, piece = "", [], 0, 0
+    combine, perm, outer, piece, pair_type = "", [], 0, 0, ""
     mpi = size > 1
     if kind == "allreduce":
         if mpi and dt not in _REDUCIBLE:
             raise NotImplementedError(f"process_allreduce of {dt.name} is not compiled yet "
                                       "(float32, float64, integers and bool are)")
         combine = _combine(e.params["op"], dt)
+        if size == 2 and e.params["op"] == "sum":
+            pair_type = _MPI_TYPES[dt]
     elif kind == "ppermute":
         perm = [int(v) for pair in e.params["perm"] for v in pair]
         if not mpi and not perm:
@@ -91,14 +99,14 @@ def mpi_fields(e, ins, out) -> MpiPlan:
         kind = "copy"
     n = int(aval.size)
     scratch = []
-    if mpi and kind == "allreduce":
+    if mpi and kind == "allreduce" and not pair_type:
         chunk = -(-n // size)
         scratch = [Scratch(max(2 * size * chunk, 1) * dt.itemsize)]
     elif mpi and kind == "alltoall" and outer > 1:
         scratch = [Scratch(max(2 * n, 1) * dt.itemsize)]
     return MpiPlan(kind=kind, mpi=mpi, src=src, dst=out.name, ctype=emit_c.stype(dt),
                    literal=literal, size=size, n=n, nbytes=n * dt.itemsize, combine=combine,
-                   perm=perm, outer=outer, piece=piece, scratch=scratch)
+                   pair_type=pair_type, perm=perm, outer=outer, piece=piece, scratch=scratch)
 
 
 def _build(kname, e, ins, outs, reads, common):
