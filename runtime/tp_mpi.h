@@ -134,7 +134,8 @@ TP_INLINE void tp_mpi_scatter_slices(const char *x, char *recv, int64_t chunk, i
 }
 
 /* NAME(x, out, n, size, work): out = x of every process combined in process order.
- * size >= 2 (one process needs no MPI); work holds 2 * size * ceil(n / size) elements. Process me folds slice me of every process into its place in the result, and an
+ * size >= 2 (one process needs no MPI); work holds size * ceil(n / size) elements, three
+ * times that when size does not divide n. Process me folds slice me of every process into its place in the result, and an
  * in-place MPI_Allgather hands every folded slice to everyone. */
 #define TP_MPI_ALLREDUCE(NAME, T, COMBINE)                                              \
 static void NAME(const T *x, T *out, int64_t n, int size, T *work)                      \
@@ -147,10 +148,11 @@ static void NAME(const T *x, T *out, int64_t n, int size, T *work)              
     int64_t k;                                                                          \
     int q;                                                                              \
     if (n == 0) return;                                                                 \
-    if (padded) { /* the last slice padded with zeros, in dst until the fold */         \
-        memcpy(dst, x, (size_t)n * sizeof(T));                                          \
-        memset(dst + n, 0, (size_t)(chunk * size - n) * sizeof(T));                     \
-        src = dst;                                                                      \
+    if (padded) { /* the last slice padded with zeros: a copy apart from dst, which */  \
+        T *pad = work + 2 * (int64_t)size * chunk; /* the fold overwrites */            \
+        memcpy(pad, x, (size_t)n * sizeof(T));                                          \
+        memset(pad + n, 0, (size_t)(chunk * size - n) * sizeof(T));                     \
+        src = pad;                                                                      \
     }                                                                                   \
     tp_mpi_scatter_slices((const char *)src, (char *)recv,                              \
                           chunk * (int64_t)sizeof(T), size, me);                        \

@@ -61,9 +61,9 @@ def test_weak_type_and_literal_operand():
 
 JAXPR = """{ lambda ; a:f32[2,3]. let
     b:f32[1,2,3] = process_allgather[axis_size=1] a
-    c:f32[1,2,3] = process_ppermute[perm=((0, 0),)] b
+    c:f32[1,2,3] = process_ppermute[axis_size=1 perm=((0, 0),)] b
     d:f32[1,2,3] = process_alltoall[axis=1 axis_size=1] c
-    e:f32[1,2,3] = process_allreduce[op=max] d
+    e:f32[1,2,3] = process_allreduce[axis_size=1 op=max] d
   in (e,) }"""
 
 
@@ -112,6 +112,8 @@ ERRORS = [
     (lambda: pc.process_alltoall(X, 2), ValueError, "out of bounds"),
     (lambda: pc.process_allgather_p.bind(X, axis_size=3), ValueError,
      "traced for 3 processes but the run has 1"),
+    (lambda: pc.process_allreduce_p.bind(X, op="sum", axis_size=2), ValueError,
+     "process_allreduce: traced for 2 processes"),
 ]
 
 
@@ -193,7 +195,7 @@ def test_mpi_flags_without_mpicc(monkeypatch):
 # ---------------------------------------------------------------------------------------
 # under mpirun -n 2
 
-def _mpirun_prefix():
+def _mpirun_prefix(n: int = 2):
     mpirun = shutil.which("mpirun")
     if mpirun is None:
         pytest.skip("mpirun is not on the PATH (install Open MPI: apt-get install "
@@ -204,7 +206,7 @@ def _mpirun_prefix():
     extra = []
     if "Open MPI" in version or "OpenRTE" in version:
         extra = ["--oversubscribe"] + (["--allow-run-as-root"] if os.geteuid() == 0 else [])
-    return [mpirun, "-n", "2", *extra]
+    return [mpirun, "-n", str(n), *extra]
 
 
 def _run(cmd, cwd=None):
@@ -239,6 +241,20 @@ def test_collectives_under_mpirun(collectives_run, check):
     for rank in (0, 1):
         ok, detail = collectives_run[rank]["checks"][check]
         assert ok, f"rank {rank}: {check}: {detail}"
+
+
+def test_collectives_three_processes(tmp_path):
+    """From three processes a sum is the exchange of slices and fold in process order
+    (two processes hand it to MPI_Allreduce): every check again."""
+    _run(_mpirun_prefix(3) + [sys.executable, "-m", "mpi4py",
+                              str(PROGRAMS / "collectives.py"), str(tmp_path)])
+    found = [json.loads(p.read_text()) for p in sorted(tmp_path.glob("result_rank*.json"))]
+    assert [d["rank"] for d in found] == [0, 1, 2]
+    for d in found:
+        failed = [name for name, (ok, _) in d["checks"].items() if not ok]
+        assert not failed, f"rank {d['rank']}: {failed}"
+        assert len(d["checks"]) == len(CHECKS)
+        assert [dev[0] for dev in d["ranks"]["devices"]] == [0, 1, 2048, 2049, 4096, 4097]
 
 
 def test_devices_under_mpirun_match_jax(collectives_run):

@@ -1,4 +1,4 @@
-"""Run under ``mpirun -n 2``: every process collective, eager and under jit (and grad,
+"""Run under ``mpirun -n 2`` (or any number of processes): every process collective, eager and under jit (and grad,
 vmap), against the NumPy answer each process computes from every process's operand.
 Writes (into the folder given as argument, else prints) one JSON text per process: ``{"rank":..., "checks": {name: [ok, detail]},
 "ranks": {process index and count, devices}}``.
@@ -38,7 +38,9 @@ def operand(r, shape=(5, 6), dtype=np.float32):
 
 
 xs = [operand(r) for r in range(size)]
-ints = [np.arange(12, dtype=np.int32).reshape(4, 3) * (r + 1) - 7 for r in range(size)]
+# shapes whose first axis splits into one chunk per process (alltoall), for any count
+ints = [np.arange(6 * size, dtype=np.int32).reshape(2 * size, 3) * (r + 1) - 7
+        for r in range(size)]
 x = xs[rank]
 
 # compared by the test with JAX 0.10.2's run of two processes (tests/data/distributed.json)
@@ -88,7 +90,8 @@ def alltoall_want(blocks, axis):
 
 for axis in (0, 1):
     g = lambda v, axis=axis: pc.process_alltoall(v, axis)  # noqa: E731
-    y = [np.arange(24, dtype=np.float32).reshape(4, 6) + 100 * r for r in range(size)]
+    y = [np.arange(6 * size * size, dtype=np.float32).reshape(2 * size, 3 * size) + 100 * r
+         for r in range(size)]
     check(f"alltoall_axis{axis}_eager", g(y[rank]), alltoall_want(y, axis))
     check(f"alltoall_axis{axis}_jit", jax.jit(g)(y[rank]), alltoall_want(y, axis))
 

@@ -74,7 +74,7 @@ def mpi_fields(e, ins, out) -> MpiPlan:
     x = ins[0]
     aval = e.invars[0].aval
     dt = np.dtype(aval.dtype)
-    size = pc.communicator.comm.size
+    size = int(e.params["axis_size"])  # the count traced for, checked again at run time
     kind = e.primitive.name[len("process_"):]
     literal = emit_c.literal(x.val, dt) if hasattr(x, "val") else None
     src = "lit" if literal is not None else x.name
@@ -101,7 +101,8 @@ def mpi_fields(e, ins, out) -> MpiPlan:
     scratch = []
     if mpi and kind == "allreduce" and not pair_type:
         chunk = -(-n // size)
-        scratch = [Scratch(max(2 * size * chunk, 1) * dt.itemsize)]
+        parts = 1 if chunk * size == n else 3  # see TP_MPI_ALLREDUCE
+        scratch = [Scratch(max(parts * size * chunk, 1) * dt.itemsize)]
     elif mpi and kind == "alltoall" and outer > 1:
         scratch = [Scratch(max(2 * n, 1) * dt.itemsize)]
     return MpiPlan(kind=kind, mpi=mpi, src=src, dst=out.name, ctype=emit_c.stype(dt),

@@ -6,12 +6,16 @@ as primitives with all their rules.
   first, then 1, ...), so a sum is bit-identical to a single-process left fold of the
   same blocks in that order;
 * ``process_allgather``: every process's operand stacked on a new leading axis, in
-  process order (``axis_size`` is the number of processes);
+  process order;
 * ``process_ppermute`` (``perm``: ``(source, destination)`` process pairs): each
   destination gets its source's operand, zeros where nothing arrives;
 * ``process_alltoall`` (``axis``, ``axis_size``): ``axis`` is cut into ``axis_size``
   equal chunks, chunk ``j`` goes to process ``j``, and the chunks received are joined
   along ``axis`` in source order.
+
+Each takes ``axis_size``, the number of processes it was traced for: a jaxpr says what it
+was made for (a compiled program is keyed by its text), and running it in a run of
+another size is an error.
 
 The values travel through ``communicator``, a slot holding a ``SingleProcess`` (the
 trivial case: one process) until ``distributed.initialize`` puts an MPI communicator
@@ -96,7 +100,7 @@ process_allreduce_p.effectful = True
 
 
 @process_allreduce_p.def_abstract_eval
-def _allreduce_abstract(x, *, op):
+def _allreduce_abstract(x, *, op, axis_size):
     if op not in REDUCE_OPS:
         raise ValueError(f"process_allreduce: op must be one of {REDUCE_OPS}, got {op!r}")
     if op == "sum" and (x.dtype == np.bool_ or dtypes.is_key(x.dtype)):
@@ -115,35 +119,37 @@ def combine(blocks, op: str) -> np.ndarray:
 
 
 @process_allreduce_p.def_impl
-def _allreduce_impl(x, *, op):
+def _allreduce_impl(x, *, op, axis_size):
+    _check_size("process_allreduce", axis_size, _comm())
     x = np.asarray(x)
     return combine(_comm().allgather(np.ascontiguousarray(x)), op).reshape(x.shape)
 
 
-def _allreduce_jvp(primals, tangents, *, op):
+def _allreduce_jvp(primals, tangents, *, op, axis_size):
     x, = primals
     t, = tangents
-    out = process_allreduce_p.bind(x, op=op)
+    out = process_allreduce_p.bind(x, op=op, axis_size=axis_size)
     if isinstance(t, ad.Zero):
         return out, ad.Zero(ad.tangent_aval(core.get_aval(out)))
     if op == "sum":
-        return out, process_allreduce_p.bind(t, op="sum")
+        return out, process_allreduce_p.bind(t, op="sum", axis_size=axis_size)
     # the mean tangent of the processes holding the extremum
     hit = eq_p.bind(x, out)
     t = ad.instantiate(t)
     picked = select(hit, t, ad.zeros_like_aval(core.get_aval(t)))
     count = process_allreduce_p.bind(convert_element_type(hit, core.get_aval(t).dtype),
-                                     op="sum")
-    return out, div_p.bind(process_allreduce_p.bind(picked, op="sum"), count)
+                                     op="sum", axis_size=axis_size)
+    return out, div_p.bind(process_allreduce_p.bind(picked, op="sum", axis_size=axis_size),
+                           count)
 
 
-def _allreduce_transpose(cts, x, *, op):
+def _allreduce_transpose(cts, x, *, op, axis_size):
     ct, = cts
     if op != "sum":
         raise NotImplementedError(f"process_allreduce with op {op!r} is not linear")
     if isinstance(ct, ad.Zero):
         return [None]
-    return [process_allreduce_p.bind(ad.instantiate(ct), op="sum")]
+    return [process_allreduce_p.bind(ad.instantiate(ct), op="sum", axis_size=axis_size)]
 
 
 ad.jvp_rules[process_allreduce_p] = _allreduce_jvp
@@ -206,14 +212,15 @@ def _check_perm(perm, size: int) -> None:
 
 
 @process_ppermute_p.def_abstract_eval
-def _ppermute_abstract(x, *, perm):
-    _check_perm(perm, _comm().size)
+def _ppermute_abstract(x, *, perm, axis_size):
+    _check_perm(perm, axis_size)
     return ShapedArray(x.shape, x.dtype, x.weak_type)
 
 
 @process_ppermute_p.def_impl
-def _ppermute_impl(x, *, perm):
+def _ppermute_impl(x, *, perm, axis_size):
     comm = _comm()
+    _check_size("process_ppermute", axis_size, comm)
     x = np.ascontiguousarray(x)
     dest = next((d for s, d in perm if s == comm.rank), None)
     source = next((s for s, d in perm if d == comm.rank), None)
@@ -221,8 +228,9 @@ def _ppermute_impl(x, *, perm):
     return np.zeros_like(x) if got is None else np.asarray(got).reshape(x.shape)
 
 
-def _ppermute_transpose(ct, *, perm):
-    return [process_ppermute_p.bind(ct, perm=tuple((d, s) for s, d in perm))]
+def _ppermute_transpose(ct, *, perm, axis_size):
+    return [process_ppermute_p.bind(ct, perm=tuple((d, s) for s, d in perm),
+                                    axis_size=axis_size)]
 
 
 ad.deflinear(process_ppermute_p, _ppermute_transpose)
@@ -298,7 +306,7 @@ def process_allreduce(x, op: str = "sum"):
     Array
         The same shape and dtype as ``x``, the same on every process.
     """
-    return process_allreduce_p.bind(x, op=op)
+    return process_allreduce_p.bind(x, op=op, axis_size=_comm().size)
 
 
 def process_allgather(x):
@@ -310,7 +318,7 @@ def process_ppermute(x, perm):
     """Send ``x`` along ``perm``, pairs ``(source, destination)`` of process indices;
     a process no pair sends to gets zeros."""
     perm = tuple((int(s), int(d)) for s, d in perm)
-    return process_ppermute_p.bind(x, perm=perm)
+    return process_ppermute_p.bind(x, perm=perm, axis_size=_comm().size)
 
 
 def process_alltoall(x, axis: int = 0):
