@@ -5,9 +5,10 @@ Run from the repository root (JAX from the scratch virtualenv):
 
     PYTHONPATH=. $JAX_PYTHON benchmarks/bench_fft.py
 
-Besides wall-clock medians it prints each side's median CPU time per call (all its
-threads): on a machine shared with other work the wall clock swings with the load, the
-CPU time much less.
+The two contenders' calls are interleaved (bench_busy's rotating order), so a change of
+load hits both alike. Besides wall-clock medians it prints each side's median CPU time
+per call (all its threads): on a machine shared with other work the wall clock swings
+with the load, the CPU time much less.
 """
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ import time
 
 import numpy as np
 
-from bench_backend import _ready, jax, jnp, median_time, tnp, tp
+from bench_backend import _ready, jax, jnp, tnp, tp
+from bench_busy import _medians
 
 
 def _c64(*shape, seed=0):
@@ -48,19 +50,17 @@ def main():
     for name, x, fn in CASES:
         f = tp.jit(fn(tnp))
         a = tnp.asarray(x)
-        _ready(f(a))
-        t_tp = median_time(lambda: _ready(f(a)), repeat=15, number=1)
-        c_tp = _cpu_ms(lambda: _ready(f(a)))
-        t_jax = c_jax = float("nan")
+        fns = [lambda: _ready(f(a))]
         if jax:
             g = jax.jit(fn(jnp))
             b = jnp.asarray(x)
-            _ready(g(b))
-            t_jax = median_time(lambda: _ready(g(b)), repeat=15, number=1)
-            c_jax = _cpu_ms(lambda: _ready(g(b)))
+            fns.append(lambda: _ready(g(b)))
+        times = _medians(fns, repeat=21) + [float("nan")]
+        t_tp, t_jax = times[0], times[1]
+        c_tp = _cpu_ms(fns[0])
+        c_jax = _cpu_ms(fns[1]) if jax else float("nan")
         print(f"{name:40s} {t_tp * 1e3:13.2f} {t_jax * 1e3:9.2f} {t_jax / t_tp:7.2f} "
               f"{c_tp:8.2f} / {c_jax:5.2f}")
-
 
 if __name__ == "__main__":
     main()

@@ -159,10 +159,10 @@ static PLAN *F(tp_fft_plan_real_new)(int64_t n)
 #define TPFFT_PLAIN(k, br, bi) y0r[u + (k) * L] = (br); y0i[u + (k) * L] = (bi);
 #define TPFFT_LOOP(BODY)                                                                 \
         if (i == 0) {                                                                    \
-            _Pragma("omp simd")                                                          \
+            TPFFT_SIMD                                                                   \
             for (int64_t u = 0; u < L; u++) { BODY(TPFFT_PLAIN) }                        \
         } else {                                                                         \
-            _Pragma("omp simd")                                                          \
+            TPFFT_SIMD                                                                   \
             for (int64_t u = 0; u < L; u++) { BODY(TPFFT_OUT) }                          \
         }                                                                                \
     }
@@ -270,7 +270,7 @@ static void F(tpfft_rows_times)(const T *wr, const T *wi, int64_t rows, int64_t 
 {
     for (int64_t j = 0; j < rows; j++) {
         const T cr = wr[j], ci = wi[j];
-        _Pragma("omp simd")
+        TPFFT_SIMD
         for (int64_t v = 0; v < B; v++) {
             T a = xr[j * B + v], b = xi[j * B + v];
             yr[j * B + v] = a * cr - b * ci; yi[j * B + v] = a * ci + b * cr;
@@ -459,7 +459,7 @@ static void F(tpfft_split)(const T *c, int64_t rows, int64_t bw, int64_t stride,
     } else if (lstep == 1) {
         for (int64_t j = 0; j < rows; j++) {
             const T *ra = a + 2 * j * stride, *rb = b + 2 * j * stride;
-            _Pragma("omp simd")
+            TPFFT_SIMD
             for (int64_t v = 0; v < bw; v++) { re[j * bw + v] = ra[2 * v]; im[j * bw + v] = rb[2 * v]; }
         }
     } else {
@@ -493,7 +493,7 @@ static void F(tpfft_merge)(T *c, int64_t rows, int64_t bw, int64_t stride, int64
     } else if (lstep == 1) {
         for (int64_t j = 0; j < rows; j++) {
             T *ra = a + 2 * j * stride, *rb = b + 2 * j * stride;
-            _Pragma("omp simd")
+            TPFFT_SIMD
             for (int64_t v = 0; v < bw; v++) {
                 ra[2 * v] = re[j * bw + v] * scale; rb[2 * v] = im[j * bw + v] * scale;
             }
@@ -542,7 +542,7 @@ static void F(tpfft_fourstep)(const PLAN *p, const T *src, T *dst, int inverse, 
                     /* the column block, twiddled, stays one contiguous run of mid */
                     const T *wr = p->tw4 + c0 * n1, *wi = wr + n;
                     T *restrict mr = mid + c0 * n1, *restrict mi = mr + n;
-                    _Pragma("omp simd")
+                    TPFFT_SIMD
                     for (int64_t e = 0; e < n1 * bw; e++) {
                         mr[e] = re[e] * wr[e] - im[e] * wi[e];
                         mi[e] = re[e] * wi[e] + im[e] * wr[e];
@@ -677,26 +677,6 @@ static void F(tp_fft_axis)(const PLAN *p, const T *src, T *dst, int64_t total,
         return;
     }
     F(tpfft_lines)(TPFFT_C2C, p, src, dst, lines, inner, inverse, scale);
-}
-
-/* Complex transforms of k axes (plans[i], inners[i] values after axis i) of `batch`
- * arrays of `size` complex values each: the arrays in parallel, all axes of one array
- * while it stays in cache (the axes' own teams are then single threads). */
-static void F(tp_fft_batched)(PLAN *const *plans, const int64_t *inners, int k,
-                              const T *src, T *dst, int64_t batch, int64_t size,
-                              int inverse, T scale)
-{
-    const int team = tp_par_team(batch * size >= 16384 ? batch : 1);
-    _Pragma("omp parallel num_threads(team)")
-    {
-        _Pragma("omp for schedule(static) nowait")
-        for (int64_t b = 0; b < batch; b++)
-            for (int i = k - 1; i >= 0; i--) /* the contiguous lines first: a stream */
-                F(tp_fft_axis)(plans[i], (i < k - 1 ? dst : src) + 2 * b * size,
-                               dst + 2 * b * size, size, inners[i], inverse,
-                               i == 0 ? scale : (T)1);
-        tp_par_arrive();
-    }
 }
 
 /* RFFT of the last axis: `lines` real lines of n values to lines of n/2+1. */

@@ -102,7 +102,7 @@ def test_make_array_helpers():
     assert c.dtype == np.float32 and c.shape == (2, 3)
     with pytest.raises(ValueError, match="expected 1 array"):
         jax.make_array_from_single_device_arrays((2, 3), sharding, [data, data])
-    with pytest.raises(ValueError, match="Expected shape"):
+    with pytest.raises(ValueError, match="Expected shard shape"):
         jax.make_array_from_callback((3, 3), sharding, cb)
 
 

@@ -327,6 +327,9 @@ def test_every_hook_is_filled_by_import_transpile():
     for name in ("asarray", "concatenate", "reshape", "stack", "add", "true_divide"):
         assert getattr(api, name) is getattr(transpile.numpy, name), name
     assert api.ensure_array is transpile.numpy._util.ensure_array
+    from transpile.lax import sharding_ops
+    from transpile.sharding import constraints
+    assert constraints._constrain[0] is sharding_ops.sharding_constraint
 
 
 # ---------------------------------------------------------------------------------------

@@ -118,7 +118,8 @@ def test_device_put_on_the_cpu():
 
 
 def test_device_put_rejects_what_is_not_a_device():
-    with pytest.raises(TypeError, match="CpuDevice or a CudaDevice"):
+    # JAX 0.10.2's ValueError, word for word in part
+    with pytest.raises(ValueError, match="only accepts `None`, `jax.sharding.Sharding`"):
         jax.device_put(1.0, "cpu")
 
 

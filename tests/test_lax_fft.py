@@ -139,6 +139,12 @@ KERNEL_CASES = [
     ((11, 240), "ifft", (240,), "radices 4, 4, 3, 5"),
     ((3, 24, 8), "fft", (24, 8), "batched 2D, 8 adjacent columns"),
     ((2, 12, 5), "ifft", (12, 5), "batched 2D, 5 adjacent columns"),
+    ((3, 16, 16), "ifft", (16, 16), "fused 2D, radix 4 both axes, inverse"),
+    ((2, 9, 25), "fft", (9, 25), "fused 2D, radix 3 columns, radix 5 rows, partial tiles"),
+    ((2, 17, 11), "ifft", (17, 11), "fused 2D, Bluestein both axes"),
+    ((3, 10, 64), "fft", (10, 64), "fused 2D, radix 2/5 columns, radix 8 rows"),
+    ((2, 40, 30), "fft", (40, 30), "fused 2D, 8 x 8 tiles and a 6-column block"),
+    ((2, 2, 4096), "fft", (2, 4096), "batched 2D, four-step rows: axis by axis"),
     ((12, 40), "fft", (12, 40), "one 2D array, axis by axis"),
     ((2, 4, 6, 8), "fft", (4, 6, 8), "batched 3D"),
     ((1, 4096), "fft", (4096,), "four-step 64 x 64"),
@@ -182,7 +188,8 @@ def test_kernel_paths_against_numpy(kernel_results, i):
 
 F64_CASES = [((8, 240), "fft", (240,), "float64"), ((2, 4096), "ifft", (4096,), "float64"),
              ((9, 16), "rfft", (16,), "float64"), ((3, 9), "irfft", (16,), "float64"),
-             ((3, 1031), "fft", (1031,), "float64"), ((2, 8, 16), "fft", (8, 16), "float64")]
+             ((3, 1031), "fft", (1031,), "float64"), ((2, 8, 16), "fft", (8, 16), "float64"),
+             ((3, 9, 24), "ifft", (9, 24), "float64")]
 
 
 def test_kernel_float64():
@@ -201,7 +208,7 @@ c = lambda *s: (r.standard_normal(s) + 1j * r.standard_normal(s)).astype(np.comp
 cases = [(c(16, 32, 32), "fft", (32, 32)), (c(2, 4096), "ifft", (4096,)),
          (r.standard_normal((2, 8192)).astype(np.float32), "rfft", (8192,)),
          (c(64, 33), "irfft", (64,)), (c(40, 1031), "fft", (1031,)),
-         (c(64, 256, 9), "fft", (256, 9))]
+         (c(64, 256, 9), "fft", (256, 9)), (c(9, 17, 24), "ifft", (17, 24))]
 outs = jax.jit(lambda *xs: [lax.fft(x, t, n) for x, (_, t, n) in zip(xs, cases)])(
     *[x for x, _, _ in cases])
 print("".join(np.asarray(o).tobytes().hex() for o in outs))

@@ -51,6 +51,30 @@ def test_round_trip_under_jit():
     np.testing.assert_allclose(np.asarray(g(X.astype(np.complex64))), X, atol=1e-5)
 
 
+# Batches of 2D and 3D transforms under jit (the C kernel's batched paths), each against
+# numpy.fft: (operand shape, real operand, name, keyword arguments)
+BATCHED = [
+    ((5, 16, 24), False, "fft2", {}), ((4, 12, 10), False, "ifft2", {}),
+    ((3, 8, 6), False, "fft2", dict(axes=(0, 1))), ((2, 3, 8, 8), False, "fftn", {}),
+    ((2, 5, 7, 6), False, "ifftn", dict(axes=(1, 2, 3))), ((3, 9, 16), True, "rfft2", {}),
+    ((3, 8, 5), False, "irfft2", {}), ((2, 4, 6, 8), True, "rfftn", {}),
+]
+
+
+def test_batched_transforms_under_jit():
+    xs = [RNG.standard_normal(shape) + (0 if real else 1j * RNG.standard_normal(shape))
+          for shape, real, _, _ in BATCHED]
+    f = jax.jit(lambda *xs: [getattr(jnp.fft, name)(x, **kw)
+                             for x, (_, _, name, kw) in zip(xs, BATCHED)])
+    outs = f(*[x.astype(np.float32 if real else np.complex64)
+               for x, (_, real, _, _) in zip(xs, BATCHED)])
+    for x, (shape, _, name, kw), got in zip(xs, BATCHED, outs):
+        ref = getattr(np.fft, name)(x, **kw)
+        got = np.asarray(got)
+        assert got.shape == ref.shape, (name, shape)
+        assert np.abs(got - ref).max() <= 2e-6 * np.abs(ref).max(), (name, shape)
+
+
 def test_jaxpr_is_one_named_jit():
     text = str(jax.make_jaxpr(jnp.fft.fft)(np.ones((3, 8), np.complex64)))
     assert "name=fft" in text and "fft[fft_lengths=(8,) fft_type=0]" in text

@@ -98,6 +98,7 @@ RULE_TABLES = [
         "jit", "custom_jvp_call", "custom_vjp_call", "remat2", "custom_linear_solve",
         # expanded by passes.inline (lax.call.EXPANSIONS), as JAX's lower_fun
         "random_gamma", "optimization_barrier", "unstack", "custom_vmap_call", "approx_top_k",
+        "sharding_constraint",
         # only in the tangent jaxprs of reverse mode, which are transposed, never compiled
         "custom_lin",
     }),

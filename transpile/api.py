@@ -8,10 +8,13 @@ import numpy as np
 
 from . import core, tree_util
 from .array import Array
-from .devices import (CpuDevice, CudaDevice, default_backend, default_device,  # noqa: F401
-                      device_count, devices, local_device_count, local_devices)
+from .devices import (CpuDevice, CudaDevice, _Device, default_backend,  # noqa: F401
+                      default_device, device_count, devices, local_device_count,
+                      local_devices)
 from .memory import cuda_runtime
 from .memory.device_array import CudaArray
+from .sharding.named import NamedSharding, Sharding, SingleDeviceSharding
+from .sharding.shards import placed
 from .version import __version__
 
 __all__ = ["block_until_ready", "device_put", "device_get", "devices", "local_devices",
@@ -57,8 +60,37 @@ def _to_gpu(x, device):
     return CudaArray.from_host(a._value, a._weak_type, device)
 
 
+def _is_target(t) -> bool:
+    return t is None or isinstance(t, (Sharding, _Device))
+
+
+def _put_leaf(x, target):
+    """One leaf placed as ``target`` (None, a device or a sharding) says."""
+    if target is None:
+        return _to_host(x)
+    if isinstance(target, SingleDeviceSharding):
+        target = next(iter(target.device_set))
+    if isinstance(target, CudaDevice):
+        return _to_gpu(x, target)
+    if isinstance(x, core.Tracer):
+        return x
+    a = _to_host(x)
+    if isinstance(target, NamedSharding):
+        try:
+            target.check_compatible_aval(a.shape)
+        except ValueError as e:
+            if "rank" not in str(e):
+                raise
+            raise ValueError(f"One of device_put args is incompatible with its sharding "
+                             f"annotation {target}: {e}") from None
+        return placed(a, target)
+    if isinstance(target, CpuDevice):
+        return placed(a, SingleDeviceSharding(target))
+    raise TypeError(f"device_put: cannot place an array with {target!r}")
+
+
 def device_put(x, device=None, *, src=None, donate=False, may_alias=None):
-    """Turn every leaf of the pytree ``x`` into an array on ``device``
+    """Turn every leaf of the pytree ``x`` into an array placed as ``device`` says
     (``jax.device_put``).
 
     NumPy f64 becomes f32 unless x64 is on; Python scalars stay weakly typed.
@@ -67,10 +99,13 @@ def device_put(x, device=None, *, src=None, donate=False, may_alias=None):
     ----------
     x : pytree
         Arrays, NumPy arrays and scalars.
-    device : CpuDevice or CudaDevice, optional
-        Where to put them; default ``default_device()`` (the CPU unless a default
-        device or ``jax_platform_name`` says otherwise). On a ``CudaDevice`` every
-        leaf becomes a ``CudaArray``; on the CPU a ``CudaArray`` comes back to the host.
+    device : None, Device, Sharding, or a pytree of them, optional
+        None: the default device, uncommitted (operations may move it). A
+        ``CpuDevice`` or a ``SingleDeviceSharding``: that device, committed. A
+        ``NamedSharding``: split over its mesh (a view per device of the one host
+        buffer). A ``CudaDevice``: every leaf becomes a ``CudaArray``; on the CPU a
+        ``CudaArray`` comes back to the host. A pytree that is a prefix of ``x`` gives
+        each subtree its own placement.
     src, donate, may_alias
         Accepted for compatibility.
 
@@ -81,19 +116,33 @@ def device_put(x, device=None, *, src=None, donate=False, may_alias=None):
 
     Raises
     ------
-    TypeError
-        When ``device`` is not a device.
+    ValueError
+        When ``device`` holds something else (JAX's message), or an array does not fit
+        its sharding (rank too small, a dimension not divisible).
     RuntimeError
         When it is a GPU and the CUDA backend cannot run here.
     """
-    target = _target(device)
-    if target is None:
-        return tree_util.tree_map(_to_host, x)
-    return tree_util.tree_map(lambda leaf: _to_gpu(leaf, target), x)
+    if device is None:
+        target = _target(None)
+        if target is None:
+            return tree_util.tree_map(_to_host, x)
+        return tree_util.tree_map(lambda leaf: _to_gpu(leaf, target), x)
+    if _is_target(device):
+        return tree_util.tree_map(lambda leaf: _put_leaf(leaf, device), x)
+    for t in tree_util.tree_leaves(device, is_leaf=_is_target):
+        if not _is_target(t):
+            raise ValueError(
+                "`jax.device_put` only accepts `None`, `jax.sharding.Sharding`, "
+                "`jax.Device`, `Format`, `jax.memory.Space` or a pytree of these values. "
+                f"Received invalid value: {t}")
+    return tree_util.tree_map(
+        lambda t, sub: tree_util.tree_map(lambda leaf: _put_leaf(leaf, t), sub),
+        device, x, is_leaf=_is_target)
 
 
 def device_get(x):
-    """Turn every ``Array`` leaf of ``x`` (on the host or a GPU) into a NumPy array."""
+    """Turn every ``Array`` leaf of ``x`` (on the host or a GPU, whole or sharded) into
+    a NumPy array (a sharded array's global buffer: its shards are views of it)."""
     return tree_util.tree_map(lambda a: np.asarray(a) if isinstance(a, Array) else a, x)
 
 

@@ -2,9 +2,9 @@
 construction from callbacks and per-device pieces (one device), ``copy_to_host_async``,
 ``effects_barrier``, ``custom_gradient`` and ``fwd_and_bwd``.
 
-transpile runs as one process whose arrays each live whole on one device, so the
-multi-process and multi-device forms reduce to their single-device cases; asking for
-more than one device's pieces raises.
+transpile runs as one process; an array split over several CPU devices is one host
+buffer with a sharding, so building one from per-device blocks copies each distinct
+block into that buffer once.
 """
 from __future__ import annotations
 
@@ -57,59 +57,78 @@ host_ids = _renamed("jax.process_indexs has been renamed to jax.process_indices.
 host_count.__name__, host_id.__name__, host_ids.__name__ = "host_count", "host_id", "host_ids"
 
 
-def _device_of(sharding):
-    devices = getattr(sharding, "device_set", None)
-    if devices is None:
-        return None
-    if len(devices) != 1:
-        raise ValueError(f"transpile arrays live on one device; the sharding {sharding} "
-                         f"spans {len(devices)}")
-    return next(iter(devices))
+def _blocks(shape, sharding) -> list:
+    """``(device, index)`` of each distinct block (replica 0), by device id."""
+    indices = sharding.devices_indices_map(tuple(shape))
+    replicas = sharding._replica_ids(tuple(shape))
+    return [(d, indices[d]) for d in sorted(indices, key=lambda d: d.id)
+            if replicas[d] == 0]
 
 
-def _placed(value, shape, sharding, dtype=None):
-    x = asarray(value, dtype=dtype)
-    if tuple(x.shape) != tuple(shape):
-        raise ValueError(f"Expected shape {tuple(shape)} for the array, got "
-                         f"{tuple(x.shape)}")
-    device = _device_of(sharding)
-    return device_put(x, device) if device is not None else x
+def _assemble(shape, sharding, pieces, dtype=None):
+    """The array of ``shape`` whose blocks are ``pieces`` (one per ``_blocks`` entry),
+    placed with ``sharding``."""
+    shape = tuple(shape)
+    out = np.empty(shape, asarray(pieces[0][1], dtype=dtype).dtype)
+    want = sharding.shard_shape(shape)
+    for index, data in pieces:
+        block = np.asarray(asarray(data, dtype=dtype))
+        if block.shape != want:
+            raise ValueError(
+                f"Expected shard shape {want} doesn't match the single device array shape "
+                f"{block.shape}. Shape of Array is "
+                f"{block.dtype.name}[{','.join(map(str, shape))}] with sharding {sharding}")
+        out[index] = block
+    return device_put(asarray(out), sharding)
 
 
 def make_array_from_callback(shape, sharding, data_callback: Callable, dtype=None):
-    """An array of ``shape`` whose data ``data_callback(index)`` returns, ``index``
-    being the tuple of slices of the (single) device's piece: the whole array.
+    """An array of ``shape`` placed with ``sharding`` whose blocks
+    ``data_callback(index)`` returns, ``index`` being a block's tuple of slices (called
+    once per distinct block).
 
     Raises
     ------
     ValueError
-        When the callback's data does not have ``shape``, or the sharding spans several
-        devices.
+        When a block the callback returns does not have the shard shape (JAX's message).
     """
-    index = tuple(slice(None, None, None) for _ in shape)
-    return _placed(data_callback(index), shape, sharding, dtype)
+    pieces = [(index, data_callback(index)) for _, index in _blocks(shape, sharding)]
+    return _assemble(shape, sharding, pieces, dtype)
 
 
 def make_array_from_single_device_arrays(shape, sharding, arrays, *, dtype=None):
-    """An array of ``shape`` from its per-device pieces: here exactly one, the whole.
+    """An array of ``shape`` from one block per device of ``sharding`` (in device id
+    order, or each on its own committed device); of replicated blocks the first is
+    kept.
 
     Raises
     ------
     ValueError
-        For other than one piece, or a piece not of ``shape``.
+        For a number of arrays other than the sharding's devices', or a block not of
+        the shard shape.
     """
     arrays = list(arrays)
-    if len(arrays) != 1:
-        raise ValueError(f"make_array_from_single_device_arrays: expected 1 array for the "
-                         f"single device, got {len(arrays)}")
-    return _placed(arrays[0], shape, sharding, dtype)
+    devices = sorted(sharding.addressable_devices, key=lambda d: d.id)
+    if len(arrays) != len(devices):
+        raise ValueError(f"make_array_from_single_device_arrays: expected {len(devices)} "
+                         f"arrays, one per addressable device of {sharding}, got "
+                         f"{len(arrays)}")
+    by_device = dict(zip(devices, arrays))
+    if all(getattr(a, "committed", False) for a in arrays):
+        by_device = {next(iter(a.devices())): a for a in arrays}
+    indices = sharding.devices_indices_map(tuple(shape))
+    pieces = [(indices[d], by_device.get(d, arrays[0])) for d, _ in _blocks(shape, sharding)]
+    return _assemble(shape, sharding, pieces, dtype)
 
 
 def make_array_from_process_local_data(sharding, local_data, global_shape=None):
-    """An array from this process's data: with one process, all of it."""
+    """An array from this process's data: with one process, all of it, placed with
+    ``sharding``."""
     data = np.asarray(local_data)
     shape = data.shape if global_shape is None else tuple(global_shape)
-    return _placed(data, shape, sharding)
+    if shape != data.shape:
+        raise ValueError(f"Expected shape {shape} for the array, got {data.shape}")
+    return device_put(asarray(data), sharding)
 
 
 def copy_to_host_async(x):

@@ -21,8 +21,9 @@ class Array:
     ``np.asarray(a)`` returns a read-only view without copying.
     """
 
-    # _ptr caches the cffi pointer to the data once a compiled function has read it.
-    __slots__ = ("_value", "_weak_type", "_ptr", "__weakref__")
+    # _ptr caches the cffi pointer to the data once a compiled function has read it;
+    # _sharding, set only on placed arrays (sharding/shards.py), is read with getattr.
+    __slots__ = ("_value", "_weak_type", "_ptr", "_sharding", "__weakref__")
     __array_priority__ = 100
 
     @classmethod

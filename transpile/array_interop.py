@@ -16,6 +16,8 @@ import numpy as np
 from .array import Array
 from .devices import CpuDevice
 from .memory.device_array import CudaArray
+from .sharding import shards
+from .sharding.named import SingleDeviceSharding
 
 __all__ = ["DLDeviceType", "SingleDeviceSharding", "install"]
 
@@ -24,41 +26,6 @@ class DLDeviceType(enum.IntEnum):
     """DLPack's device types (those transpile has)."""
     kDLCPU = 1
     kDLCUDA = 2
-
-
-class SingleDeviceSharding:
-    """The placement of an array on one device (``jax.sharding.SingleDeviceSharding``):
-    every transpile array lives whole on one device."""
-
-    def __init__(self, device, *, memory_kind: str | None = "device"):
-        self._device = device
-        self.memory_kind = memory_kind
-
-    @property
-    def device_set(self) -> set:
-        return {self._device}
-
-    @property
-    def num_devices(self) -> int:
-        return 1
-
-    @property
-    def is_fully_replicated(self) -> bool:
-        return True
-
-    @property
-    def is_fully_addressable(self) -> bool:
-        return True
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, SingleDeviceSharding) and other._device == self._device \
-            and other.memory_kind == self.memory_kind
-
-    def __hash__(self) -> int:
-        return hash((self._device, self.memory_kind))
-
-    def __repr__(self) -> str:
-        return f"SingleDeviceSharding(device={self._device!r}, memory_kind={self.memory_kind})"
 
 
 def _dlpack(self, *, stream=None, max_version=None, dl_device=None, copy=None):
@@ -126,8 +93,24 @@ def _to_device(self, device, *, stream=None):
 
 
 def _sharding(self):
-    """``SingleDeviceSharding`` of the array's device."""
-    return SingleDeviceSharding(self.device)
+    """The array's sharding: where ``device_put`` placed it (or operations on placed
+    arrays put it), else ``SingleDeviceSharding`` of its device."""
+    if isinstance(self, CudaArray):
+        return SingleDeviceSharding(self.device)
+    return shards.sharding_of(self)
+
+
+def _is_fully_replicated(self) -> bool:
+    return _sharding(self).is_fully_replicated
+
+
+def _is_fully_addressable(self) -> bool:
+    return _sharding(self).is_fully_addressable
+
+
+def _addressable_data(self, index: int):
+    """The block of the ``index``-th addressable shard."""
+    return shards.addressable_shards(self)[index].data
 
 
 def install() -> None:
@@ -137,6 +120,14 @@ def install() -> None:
     Array.__buffer__ = _buffer
     Array.to_device = _to_device
     Array.sharding = property(_sharding)
+    Array.addressable_shards = property(shards.addressable_shards)
+    Array.global_shards = property(shards.global_shards)
+    Array.is_fully_replicated = property(_is_fully_replicated)
+    Array.is_fully_addressable = property(_is_fully_addressable)
+    Array.committed = property(shards.is_committed)
+    Array.addressable_data = _addressable_data
+    Array.devices = shards.array_devices
+    Array.device = property(shards.array_device)
 
 
 install()

@@ -8,6 +8,8 @@ program behaves the same on every machine unless it asks for a GPU.
 """
 from __future__ import annotations
 
+import os
+
 from .config import config
 from .memory import cuda_runtime
 
@@ -42,11 +44,23 @@ class _Device:
 
 
 class CpuDevice(_Device):
-    """The host CPU: ``devices("cpu")[0]``."""
+    """The host CPU, or with ``jax_num_cpu_devices = N`` one of N shares of it.
+
+    All CPU devices share host memory (a sharded array is one buffer). ``num_threads``
+    is the device's share of the cores, ``os.cpu_count() // N`` (at least 1): the
+    threads a per-device kernel may use when devices run side by side. It is advice for
+    the code that runs them, not needed for correct results.
+    """
 
     _kind = "cpu"
     platform = "cpu"
     device_kind = "cpu"
+
+    @property
+    def num_threads(self) -> int:
+        # this process's devices share its cores (a distributed run lists every process's)
+        mine = sum(d.process_index == self.process_index for d in _cpu_device_list())
+        return max(1, (os.cpu_count() or 1) // max(mine, 1))
 
 
 class CudaDevice(_Device):
@@ -90,6 +104,13 @@ def _cpu_device_list() -> list:
 
 def _first_local_cpu():
     return next(d for d in _cpu_device_list() if d.process_index == _process.index)
+
+
+def _reset_for_tests(n: int) -> None:
+    """Make the CPU device list again with ``n`` devices (tests only: JAX fixes the
+    count for the life of the process)."""
+    _cpu_devices.clear()
+    config._values["jax_num_cpu_devices"] = n
 
 
 def _refuse_late_count(value) -> None:

@@ -38,6 +38,7 @@ from .lax import elementwise, reduction
 from .memory.device_array import CudaArray
 from .passes.cse import params_key
 from .placement import argument_device
+from .sharding import propagate, shards
 
 __all__ = ["apply_primitive", "COMPILE_MIN_ELEMENTS", "HOT_CALLS", "BACKGROUND_BUILDS",
            "clear_eager_cache", "wait_for_builds"]
@@ -257,6 +258,12 @@ def _promote(primitive, args, params, route) -> None:
 
 def apply_primitive(primitive, args, params):
     """Evaluate ``primitive`` on concrete values, returning ``Array``(s)."""
+    if shards.STATE.placed:  # some array was placed: results follow their operands
+        return propagate.eager(_apply_primitive, primitive, args, params)
+    return _apply_primitive(primitive, args, params)
+
+
+def _apply_primitive(primitive, args, params):
     key = _signature(primitive, args, params)
     if key is None:
         return _apply_general(primitive, args, params)

@@ -36,6 +36,7 @@ from .lax import call as lax_call
 from .lax.call import jit_p
 from .passes import optimize
 from .placement import lowering_target, placement
+from .sharding import jit_shardings, shards
 from .tree_util import argument_paths as _leaf_paths
 
 _logger = logging.getLogger("transpile")
@@ -108,9 +109,14 @@ class JitWrapped:
 
     def __init__(self, fun: Callable, static_argnums=None, static_argnames=None,
                  donate_argnums=None, donate_argnames=None, inline: bool = False,
-                 backend: str | None = None, device=None, keep_unused: bool = False):
+                 backend: str | None = None, device=None, keep_unused: bool = False,
+                 in_shardings=None, out_shardings=None):
         if not callable(fun):
             raise TypeError(f"Expected a callable value, got {fun!r}")
+        jit_shardings.check_spec_tree(in_shardings, "in_shardings")
+        jit_shardings.check_spec_tree(out_shardings, "out_shardings")
+        self._in_shardings, self._out_shardings = in_shardings, out_shardings
+        self._placing = in_shardings is not None or out_shardings is not None
         self._fun = fun
         self._static_argnums, self._static_argnames = _resolve_static(
             fun, static_argnums, static_argnames)
@@ -245,6 +251,14 @@ class JitWrapped:
 
     # --- calling ----------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
+        if (self._placing or shards.STATE.placed) and not core._state.stack \
+                and not config.jax_disable_jit:
+            # shardings given, or placed arrays about: the results carry shardings
+            return jit_shardings.call(self, self._call, self._in_shardings,
+                                      self._out_shardings, args, kwargs)
+        return self._call(*args, **kwargs)
+
+    def _call(self, *args, **kwargs):
         # The cached call: positional arrays only, outside every transformation. The
         # key is what determines the signature (type, shape, dtype, weak type) plus the
         # configuration, so a hit needs no pytree walk, no aval and no tracing.
@@ -426,8 +440,11 @@ def jit(fun: Callable | None = None, /, *, static_argnums=None, static_argnames=
     static_argnums, static_argnames : int, str or sequences of them
         Arguments passed to ``fun`` as Python values; each new value retraces. They
         must be hashable.
-    donate_argnums, donate_argnames, keep_unused, in_shardings, out_shardings,
-    compiler_options
+    in_shardings, out_shardings : Sharding, PartitionSpec, or pytree prefixes of them
+        The shardings of the positional arguments (a committed argument must already
+        have it) and of the results (``None``: derived from the arguments', see
+        ``sharding/propagate.py``). A ``PartitionSpec`` takes the mesh of ``set_mesh``.
+    donate_argnums, donate_argnames, keep_unused, compiler_options
         Accepted for compatibility.
     device : Device, optional
         Run there (``CpuDevice`` or ``CudaDevice``).
@@ -447,7 +464,7 @@ def jit(fun: Callable | None = None, /, *, static_argnums=None, static_argnames=
     """
     def wrap(f):
         return JitWrapped(f, static_argnums, static_argnames, donate_argnums, donate_argnames,
-                          inline, backend, device, keep_unused)
+                          inline, backend, device, keep_unused, in_shardings, out_shardings)
     return wrap if fun is None else wrap(fun)
 
 

@@ -4,7 +4,9 @@ CUDA version, and its entry in the lowering table.
 The C kernel runs ``runtime/tp_fft.h``: a plan per transformed length (Stockham radix
 8/4/2/3/5 stages on split re/im blocks of 8 lines or adjacent columns, four-step for long
 single lines, Bluestein otherwise), one axis after another, the blocks of each axis in
-parallel; several axes of a batch of small arrays run array by array (``batched``). RFFT
+parallel; several axes of a batch of small arrays run array by array (``batched``,
+``runtime/tp_fft_batch.h``: arrays handed to threads one at a time, two axes fused per
+array through a per-thread scratch array). RFFT
 transforms the last axis first (real lines of even length through a complex transform
 of half the length and a post-pass), then the other axes; IRFFT the other axes first
 (into a complex buffer), then the last one from its Hermitian half. The CUDA

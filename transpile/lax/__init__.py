@@ -68,5 +68,9 @@ from . import rng_bits as _rbg  # noqa: E402
 globals().update({_n: getattr(_rbg, _n) for _n in _rbg.__all__})
 __all__ += list(_rbg.__all__)
 
+# with_sharding_constraint (the sharding_constraint primitive).
+from .sharding_ops import with_sharding_constraint  # noqa: E402
+__all__ += ["with_sharding_constraint"]
+
 # Collectives between processes (transpile.distributed): a module, not lax names.
 from . import process_collectives  # noqa: E402,F401

@@ -175,7 +175,14 @@ class Mesh(_MeshBase):
                     self.axis_types if axis_types is None else axis_types)
 
     def _key(self) -> tuple:
-        return (self.device_ids.tobytes(), self.axis_sizes, self.axis_names, self.axis_types)
+        # A mesh never changes after construction; its key is hashed on every jit call
+        # with a sharded argument, so it is made once.
+        key = self.__dict__.get("_key_cache")
+        if key is None:
+            key = (self.device_ids.tobytes(), self.axis_sizes, self.axis_names,
+                   self.axis_types)
+            self._key_cache = key
+        return key
 
     def __eq__(self, other) -> bool:
         return isinstance(other, Mesh) and other._key() == self._key()
@@ -189,6 +196,8 @@ class Mesh(_MeshBase):
         return f"Mesh({self._shape_text()}, axis_types={self.axis_types!r})"
 
     def __repr__(self) -> str:
+        if self.empty:
+            return "Mesh(axis_sizes=(), axis_names=())"
         return (f"Mesh(axis_sizes={self.axis_sizes!r}, axis_names={self.axis_names!r}, "
                 f"axis_types={self.axis_types!r})")
 
@@ -266,7 +275,7 @@ class set_mesh:  # noqa: N801 - JAX's name; a function that is also a context ma
 
     def __init__(self, mesh: Mesh):
         if not isinstance(mesh, Mesh):
-            raise TypeError(f"set_mesh expects a jax.sharding.Mesh, got {type(mesh)}")
+            raise ValueError(f"Expected mesh of type `jax.sharding.Mesh`. Got {type(mesh)}")
         self._previous = _context.mesh
         _context.mesh = mesh
 

@@ -95,7 +95,7 @@ class PartitionSpec:
 
     def __repr__(self) -> str:
         parts = [_entry_repr(p) for p in self._partitions]
-        if len(parts) == 1:
+        if len(parts) == 1 and not (self.unreduced or self.reduced):
             parts[0] += ","
         if self.unreduced:
             parts.append(f"unreduced={set(sorted(self.unreduced))!r}")
