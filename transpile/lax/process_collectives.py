@@ -57,7 +57,9 @@ class SingleProcess:
     order), ``alltoall(x)`` takes ``x`` of leading axis ``size`` and returns the blocks
     received, stacked likewise, ``sendrecv(x, dest, source)`` sends ``x`` to ``dest``
     (None: nowhere) and returns what ``source`` sent (None: nothing expected).
-    ``distributed`` provides the MPI one.
+    ``allreduce(x, op)`` combines every process's ``x`` in process order (``combine``
+    of the allgather, or anything bit-identical to it). ``distributed`` provides the MPI
+    one.
     """
 
     rank = 0
@@ -71,6 +73,9 @@ class SingleProcess:
 
     def sendrecv(self, x: np.ndarray, dest, source):
         return np.array(x, copy=True) if source is not None else None
+
+    def allreduce(self, x: np.ndarray, op: str) -> np.ndarray:
+        return np.array(x, copy=True)
 
 
 class _Slot:
@@ -122,7 +127,7 @@ def combine(blocks, op: str) -> np.ndarray:
 def _allreduce_impl(x, *, op, axis_size):
     _check_size("process_allreduce", axis_size, _comm())
     x = np.asarray(x)
-    return combine(_comm().allgather(np.ascontiguousarray(x)), op).reshape(x.shape)
+    return _comm().allreduce(np.ascontiguousarray(x), op).reshape(x.shape)
 
 
 def _allreduce_jvp(primals, tangents, *, op, axis_size):
