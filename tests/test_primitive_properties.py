@@ -39,7 +39,9 @@ def test_cost_analysis_counts_by_cost():
 
 def test_effects_and_updates():
     names = {p.name for p in core.primitives.values() if p.effectful}
-    assert names == {"debug_print", "debug_callback", "io_callback"}
+    # process collectives: every process must run the same ones in the same order
+    assert names == {"debug_print", "debug_callback", "io_callback", "process_allreduce",
+                     "process_allgather", "process_ppermute", "process_alltoall"}
     updates = {p.name for p in core.primitives.values() if p.updates_in_place}
     assert updates == {"scatter", "scatter-add", "scatter-sub", "scatter-mul", "scatter-min",
                        "scatter-max", "dynamic_update_slice"}

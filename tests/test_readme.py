@@ -2,9 +2,13 @@
 (one shared namespace, in order, output compared), the other Python blocks executed in
 a fresh folder (a block that needs a GPU only where one is present)."""
 import doctest
+import importlib.util
 import os
 import pathlib
 import re
+import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -24,6 +28,21 @@ def _has_gpu() -> bool:
         return bool(transpile.devices("cuda"))
     except RuntimeError:
         return False
+
+
+def _run_under_mpirun(code: str, folder: pathlib.Path) -> None:
+    mpirun = shutil.which("mpirun")
+    if mpirun is None or importlib.util.find_spec("mpi4py") is None:
+        pytest.skip("needs mpirun and mpi4py (pip install 'transpile[mpi]')")
+    (folder / "prog.py").write_text(code)
+    flags = ["--oversubscribe"] + (["--allow-run-as-root"] if os.geteuid() == 0 else []) \
+        if "Open MPI" in subprocess.run([mpirun, "--version"], capture_output=True,
+                                        text=True).stdout else []
+    env = dict(os.environ, PYTHONPATH=str(README.parent))
+    proc = subprocess.run([mpirun, "-n", "2", *flags, sys.executable, "-m", "mpi4py",
+                           "prog.py"], cwd=folder, env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
 def test_readme_has_examples():
@@ -50,6 +69,9 @@ def test_script_example_runs(index, tmp_path, monkeypatch, capsys):
     if 'devices("cuda")' in code and not _has_gpu():
         pytest.skip("needs an NVIDIA GPU")
     monkeypatch.chdir(tmp_path)
+    if "mpirun -n 2" in code:  # a program of several processes: run as the block says
+        _run_under_mpirun(code, tmp_path)
+        return
     exec(compile(code, f"README.md block {index}", "exec"), {"__name__": "__readme__"})
     if "export_c" in code:   # the export wrote its files where the example says
         assert any(p.suffix == ".h" for p in tmp_path.rglob("*")), os.listdir(tmp_path)

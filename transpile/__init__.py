@@ -33,6 +33,7 @@ from . import scipy  # noqa: E402,F401
 from . import image  # noqa: E402,F401
 from . import tree, ops, flatten_util, typing, checkpoint_policies, test_util  # noqa: E402,F401
 from . import sharding  # noqa: E402,F401
+from . import distributed  # noqa: E402,F401  (jax.distributed: MPI runs)
 from .sharding import make_mesh, set_mesh  # noqa: E402,F401
 from .sharding import NamedSharding, Shard, reshard  # noqa: E402,F401
 from .shard_map import shard_map  # noqa: E402,F401
@@ -67,7 +68,7 @@ __all__ = ["jit", "make_jaxpr", "block_until_ready", "ShapeDtypeStruct", "Array"
            "closure_convert", "ensure_compile_time_eval", "jacobian", "linear_transpose",
            "live_arrays", "named_call", "named_scope", "float0", "custom_batching", "dlpack", "monitoring",
            "profiler", "sharding", "make_mesh", "set_mesh", "NamedSharding", "Shard",
-           "reshard", "shard_map", "pmap"] + _config_flags.__all__ + _api_more.__all__
+           "reshard", "shard_map", "pmap", "distributed"] + _config_flags.__all__ + _api_more.__all__
 
 # The compile pipeline (imported already through ``jit``; named here because
 # ``transpile.stages`` is part of the AOT API). jinja2 stays lazy: a warm disk cache never

@@ -58,7 +58,9 @@ class CpuDevice(_Device):
 
     @property
     def num_threads(self) -> int:
-        return max(1, (os.cpu_count() or 1) // len(_cpu_device_list()))
+        # this process's devices share its cores (a distributed run lists every process's)
+        mine = sum(d.process_index == self.process_index for d in _cpu_device_list())
+        return max(1, (os.cpu_count() or 1) // max(mine, 1))
 
 
 class CudaDevice(_Device):
@@ -82,12 +84,26 @@ _CPU = CpuDevice(0)
 _cpu_devices: list = []
 
 
+#: Ids of process p's CPU devices start at p * CPU_IDS_PER_PROCESS (JAX 0.10.2's numbering
+#: in a distributed run: cpu:0, cpu:1, then cpu:2048, cpu:2049 for the second process).
+CPU_IDS_PER_PROCESS = 2048
+
+
 def _cpu_device_list() -> list:
+    """Every process's CpuDevices (``distributed.initialize`` sets the process count)."""
     if not _cpu_devices:
         n = config.read("jax_num_cpu_devices")
         n = 1 if n is None or n < 1 else n
-        _cpu_devices.extend([_CPU] + [CpuDevice(i) for i in range(1, n)])
+        for p in range(_process.count):
+            for i in range(n):
+                d = _CPU if p == 0 and i == 0 else CpuDevice(p * CPU_IDS_PER_PROCESS + i)
+                d.process_index = p
+                _cpu_devices.append(d)
     return _cpu_devices
+
+
+def _first_local_cpu():
+    return next(d for d in _cpu_device_list() if d.process_index == _process.index)
 
 
 def _reset_for_tests(n: int) -> None:
@@ -220,7 +236,7 @@ def default_device():
     if d is not None:
         return devices(d.strip().lower())[0] if isinstance(d, str) else d
     name = _platform_name()
-    return devices(name)[0] if name else _cpu_device_list()[0]
+    return devices(name)[0] if name else _first_local_cpu()
 
 
 def default_backend() -> str:

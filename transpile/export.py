@@ -14,6 +14,11 @@ a folder named after the function):
 * the runtime headers ``NAME.c`` includes, copied beside it;
 * a ``Makefile``, a ``CMakeLists.txt`` and ``NAME_example.c``.
 
+A function with process collectives (``lax.process_collectives``, exported from a
+process of an MPI run: the kernels are those of its process count) calls MPI on
+``MPI_COMM_WORLD``: the Makefile builds with ``mpicc``, CMake finds MPI, and the example
+program initialises MPI and runs under ``mpirun -n N``.
+
 The code never calls ``malloc`` and keeps no mutable global state: it is reentrant, and
 several threads may call it at once, each with its own workspace.
 
@@ -41,6 +46,7 @@ from . import dtypes, stages
 from .codegen.emit_c import literal, stype
 from .codegen.plan import plan_program
 from .codegen.render import environment, render_module
+from .backend.mpi_flags import MPI_HEADER
 from .jit import JitWrapped, jit
 from .resources import runtime_dir
 from .version import __version__
@@ -271,13 +277,15 @@ def export_lowering(lowering, out_dir, name: str, force: bool = False) -> Export
     export = dict(name=name, impl=impl, params=params, consts=consts, fills=fills,
                   copies=copies, call_args=call_args)
     source, _ = render_module([(program, str(closed))], export=export)
+    # process collectives call MPI: built with mpicc, run under mpirun (see Makefile)
+    mpi = MPI_HEADER in source
 
     out = Path(name if out_dir is None else out_dir)
     env = environment()
     jaxpr_lines = str(lowering.closed).replace("*/", "* /").splitlines()
     guard = f"{name.upper()}_H"
     header = env.get_template("export/header.h.j2").render(
-        name=name, version=__version__, jaxpr_lines=jaxpr_lines, guard=guard,
+        name=name, version=__version__, jaxpr_lines=jaxpr_lines, guard=guard, mpi=mpi,
         arrays=arrays, params=params,
         complex_types=any(dtypes.is_complex(a.dtype) for a in
                           list(lowering.closed.in_avals) + list(lowering.closed.out_avals)))
@@ -285,14 +293,14 @@ def export_lowering(lowering, out_dir, name: str, force: bool = False) -> Export
     contents = {f"{name}.c": source, f"{name}.h": header}
     for h in headers:
         contents[h] = (runtime_dir() / h).read_bytes()
-    contents["Makefile"] = env.get_template("export/Makefile.j2").render(name=name,
-                                                                         headers=headers)
+    contents["Makefile"] = env.get_template("export/Makefile.j2").render(
+        name=name, headers=headers, mpi=mpi)
     contents["CMakeLists.txt"] = env.get_template("export/CMakeLists.txt.j2").render(
-        name=name)
+        name=name, mpi=mpi)
     ins = [a for a in arrays if a["role"] == "input"]
     outs = [a for a in arrays if a["role"] == "output"]
     contents[f"{name}_example.c"] = env.get_template("export/example.c.j2").render(
-        name=name, inputs=ins, outputs=outs,
+        name=name, inputs=ins, outputs=outs, mpi=mpi,
         args=[a["cname"] for a in ins] + [a["cname"] for a in outs] + ["workspace"])
     files = write_files(out, contents, force)
     return ExportedC(name, out, out / f"{name}.c", out / f"{name}.h", files)

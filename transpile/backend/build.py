@@ -30,7 +30,7 @@ from pathlib import Path
 
 import cffi
 
-from . import cache, compilers, ffi_module, runtime_lib, split
+from . import cache, compilers, ffi_module, mpi_flags, runtime_lib, split
 from .cache import cache_dir, cache_key, entry_dir, key_lock, lib_filename, lookup
 # what compilers.py defines, re-exported: callers name them from here
 from .compilers import (CUDA_FLAGS, DEFAULT_FLAGS, CompileError, CompilerInfo,  # noqa: F401
@@ -129,7 +129,7 @@ def _from_disk(key: str, info: CompilerInfo) -> Library | None:
         cdef = (entry / _CDEF).read_text("utf-8")
         source = next((entry / f"source{s}").read_text("utf-8") for s in (".c", ".cu")
                       if (entry / f"source{s}").exists())
-        if cache_key(source, info, extra=cdef) != key:
+        if _key(source, info, cdef) != key:
             raise ValueError("its source and cdef do not hash to its key")
         ffi = _ffi_for(cdef)
         record = json.loads((entry / "meta.json").read_text("utf-8"))
@@ -157,6 +157,9 @@ def _compile(source: str, cdef: str, key: str, info: CompilerInfo, name: str,
     final = entry_dir(key)
     before, after = ([], []) if suffix != ".c" else \
         runtime_lib.link_arguments(info, source)
+    if mpi_flags.uses_mpi(source):
+        mpi_compile, mpi_link = mpi_flags.mpi_arguments()
+        before, after = [*before, *mpi_compile], [*after, *mpi_link]
     command = shlex.join(compile_command(info, final / f"source{suffix}",
                                          final / lib_filename(), before, after))
     staged = None
@@ -292,7 +295,7 @@ def build(source: str, cdef: str, *, name: str, signature: str,
     """
     info = cuda_compiler_info() if target == "cuda" else compiler_info()
     suffix = ".cu" if target == "cuda" else ".c"
-    key = cache_key(source, info, extra=cdef)
+    key = _key(source, info, cdef)
     slot = (str(cache_dir()), key)
     found = _LOADED.get(slot)
     if found is not None:
@@ -309,6 +312,14 @@ def build(source: str, cdef: str, *, name: str, signature: str,
                                                               signature, meta, suffix)
             _remember(slot, found, target)
         return found
+
+
+def _key(source: str, info: CompilerInfo, cdef: str) -> str:
+    """The cache key of ``source``: with MPI's arguments when it calls MPI."""
+    extra = cdef
+    if mpi_flags.uses_mpi(source):
+        extra += "\0" + "\0".join(a for args in mpi_flags.mpi_arguments() for a in args)
+    return cache_key(source, info, extra=extra)
 
 
 def _remember(slot: tuple[str, str], library: Library, target: str = "c") -> None:

@@ -22,6 +22,7 @@ from ..lax import reduction as red
 from ..lax import sorting as sort_mod
 from . import conv_plan  # noqa: F401  (registers conv_general_dilated's kernel)
 from . import fft_plan  # noqa: F401  (registers fft's kernel)
+from . import mpi_kernels  # noqa: F401  (registers the process collectives' kernels)
 from . import eig_kernels, emit_c, indexing_kernels, linalg_kernels, rng_kernels
 from .body import BodyBuilder, _stmt_lines, eqn_comment
 from .dot_plan import dot_fields

@@ -194,6 +194,8 @@ def render_module(programs: list, export: dict | None = None,
         export=export, cuda=target == "cuda",
         version=__version__, programs=views, uses_matmul=bool(templates & {"kernel_dot.j2", "kernel_conv.j2"}),
         uses_sort="kernel_sort.j2" in templates, uses_fft="kernel_fft.j2" in templates,
+        uses_mpi=any(k["template"] == "kernel_mpi.j2" and k["fields"].mpi
+                     for v in views for k in v["kernels"]),
         # Loop kernels of samplers call the key functions of tp_threefry.h too.
         uses_threefry="kernel_threefry.j2" in templates or any(
             "random_" in text for _, text in programs),

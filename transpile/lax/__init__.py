@@ -76,3 +76,5 @@ __all__ += ["with_sharding_constraint"]
 from . import parallel, parallel_ad, parallel_batching, shard_map_call  # noqa: E402,F401
 globals().update({_n: getattr(parallel, _n) for _n in parallel.__all__})
 __all__ += list(parallel.__all__)
+# Collectives between processes (transpile.distributed): a module, not lax names.
+from . import process_collectives  # noqa: E402,F401
