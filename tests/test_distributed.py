@@ -9,11 +9,8 @@ compared here with JAX's run of two processes; ``export_mpi.py`` exports a funct
 collectives, which is built with mpicc, run under mpirun without Python and compared
 with the jitted outputs bit for bit.
 """
-import importlib.util
 import json
-import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -24,6 +21,8 @@ import transpile as jax
 import transpile.numpy as jnp
 from transpile.backend import compilers, mpi_flags
 from transpile.lax import process_collectives as pc
+
+from mpi_launch import mpirun_prefix, run
 
 ROOT = Path(__file__).resolve().parent.parent
 PROGRAMS = ROOT / "tests" / "mpi_programs"
@@ -195,25 +194,8 @@ def test_mpi_flags_without_mpicc(monkeypatch):
 # ---------------------------------------------------------------------------------------
 # under mpirun -n 2
 
-def _mpirun_prefix(n: int = 2):
-    mpirun = shutil.which("mpirun")
-    if mpirun is None:
-        pytest.skip("mpirun is not on the PATH (install Open MPI: apt-get install "
-                    "openmpi-bin libopenmpi-dev)")
-    if importlib.util.find_spec("mpi4py") is None:
-        pytest.skip("mpi4py is not installed (pip install 'transpile[mpi]')")
-    version = subprocess.run([mpirun, "--version"], capture_output=True, text=True).stdout
-    extra = []
-    if "Open MPI" in version or "OpenRTE" in version:
-        extra = ["--oversubscribe"] + (["--allow-run-as-root"] if os.geteuid() == 0 else [])
-    return [mpirun, "-n", str(n), *extra]
-
-
-def _run(cmd, cwd=None):
-    # python -m mpi4py: an exception in one process aborts the run instead of hanging it
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=cwd)
-    assert proc.returncode == 0, f"{cmd}\n{proc.stdout}\n{proc.stderr}"
-    return proc.stdout
+_mpirun_prefix = mpirun_prefix
+_run = run
 
 
 @pytest.fixture(scope="module")

@@ -2,18 +2,17 @@
 (one shared namespace, in order, output compared), the other Python blocks executed in
 a fresh folder (a block that needs a GPU only where one is present)."""
 import doctest
-import importlib.util
 import os
 import pathlib
 import re
-import shutil
-import subprocess
 import sys
 
 import pytest
 
 import transpile
 import transpile.numpy as jnp
+
+from mpi_launch import mpirun_prefix, run
 
 README = pathlib.Path(__file__).resolve().parent.parent / "README.md"
 _BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
@@ -30,19 +29,17 @@ def _has_gpu() -> bool:
         return False
 
 
-def _run_under_mpirun(code: str, folder: pathlib.Path) -> None:
-    mpirun = shutil.which("mpirun")
-    if mpirun is None or importlib.util.find_spec("mpi4py") is None:
-        pytest.skip("needs mpirun and mpi4py (pip install 'transpile[mpi]')")
+def _run_as_processes(code: str, folder: pathlib.Path) -> None:
+    """A program of several devices: alone with two CPU devices, then under ``mpirun -n
+    2`` (where present); both print what the README says they print."""
     (folder / "prog.py").write_text(code)
-    flags = ["--oversubscribe"] + (["--allow-run-as-root"] if os.geteuid() == 0 else []) \
-        if "Open MPI" in subprocess.run([mpirun, "--version"], capture_output=True,
-                                        text=True).stdout else []
-    env = dict(os.environ, PYTHONPATH=str(README.parent))
-    proc = subprocess.run([mpirun, "-n", "2", *flags, sys.executable, "-m", "mpi4py",
-                           "prog.py"], cwd=folder, env=env, capture_output=True, text=True,
-                          timeout=120)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    env = dict(os.environ, PYTHONPATH=str(README.parent), JAX_NUM_CPU_DEVICES="2")
+    alone = run([sys.executable, "prog.py"], cwd=folder, env=env)
+    printed = [line for line in alone.splitlines() if line.strip()]
+    assert printed and all(f"`{line}`" in README.read_text() for line in printed), alone
+    env["JAX_NUM_CPU_DEVICES"] = "1"
+    assert run(mpirun_prefix(2) + [sys.executable, "-m", "mpi4py", "prog.py"], cwd=folder,
+               env=env) == alone
 
 
 def test_readme_has_examples():
@@ -70,7 +67,7 @@ def test_script_example_runs(index, tmp_path, monkeypatch, capsys):
         pytest.skip("needs an NVIDIA GPU")
     monkeypatch.chdir(tmp_path)
     if "mpirun -n 2" in code:  # a program of several processes: run as the block says
-        _run_under_mpirun(code, tmp_path)
+        _run_as_processes(code, tmp_path)
         return
     exec(compile(code, f"README.md block {index}", "exec"), {"__name__": "__readme__"})
     if "export_c" in code:   # the export wrote its files where the example says

@@ -122,13 +122,45 @@ def make_array_from_single_device_arrays(shape, sharding, arrays, *, dtype=None)
 
 
 def make_array_from_process_local_data(sharding, local_data, global_shape=None):
-    """An array from this process's data: with one process, all of it, placed with
-    ``sharding``."""
+    """An array of ``global_shape`` placed with ``sharding`` from this process's part.
+
+    ``local_data`` is the block that this process's devices hold under ``sharding``
+    (with one process: all of it). In a run of several processes the other processes'
+    blocks are theirs: this process's buffer holds zeros there and refuses to be read
+    whole (``addressable_shards`` gives its own blocks); ``shard_map`` reads only them.
+
+    Raises
+    ------
+    ValueError
+        When ``local_data`` is not the shape of this process's block.
+    """
     data = np.asarray(local_data)
-    shape = data.shape if global_shape is None else tuple(global_shape)
-    if shape != data.shape:
-        raise ValueError(f"Expected shape {shape} for the array, got {data.shape}")
-    return device_put(asarray(data), sharding)
+    local_map = getattr(sharding, "addressable_devices_indices_map", None)
+    if global_shape is None or local_map is None or process_count() == 1 \
+            or sharding.is_fully_addressable:
+        shape = data.shape if global_shape is None else tuple(global_shape)
+        if shape != data.shape:
+            raise ValueError(f"Expected shape {shape} for the array, got {data.shape}")
+        return device_put(asarray(data), sharding)
+    shape = tuple(global_shape)
+    box = _bounding_box(local_map(shape).values(), shape)
+    want = tuple(b.stop - b.start for b in box)
+    if want != data.shape:
+        raise ValueError(f"Expected this process's block of shape {want} for an array of "
+                         f"shape {shape} under {sharding}, got {data.shape}")
+    buf = np.zeros(shape, data.dtype)
+    buf[box] = data
+    return device_put(asarray(buf), sharding)
+
+
+def _bounding_box(indices, shape) -> tuple:
+    """The smallest box of slices that holds every block in ``indices``."""
+    lo, hi = list(shape), [0] * len(shape)
+    for index in indices:
+        for k, (sl, n) in enumerate(zip(index, shape)):
+            start, stop, _ = sl.indices(n)
+            lo[k], hi[k] = min(lo[k], start), max(hi[k], stop)
+    return tuple(slice(a, b) for a, b in zip(lo, hi))
 
 
 def copy_to_host_async(x):

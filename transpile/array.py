@@ -75,7 +75,23 @@ class Array:
         return self._value.nbytes
 
     # --- conversion -------------------------------------------------------------------
+    def _host_value(self) -> np.ndarray:
+        """The buffer, for a conversion to NumPy or Python: refused for an array some of
+        whose blocks live only in other processes (this process's buffer holds zeros
+        there); a replicated one is whole in every process."""
+        s = getattr(self, "_sharding", None)
+        if s is not None and not s.is_fully_addressable and not s.is_fully_replicated:
+            raise RuntimeError(
+                "Fetching value for `jax.Array` that spans non-addressable (non process "
+                "local) devices is not possible. You can use "
+                "`jax.experimental.multihost_utils.process_allgather` to print the global "
+                "array or use `.addressable_shards` method of jax.Array to inspect the "
+                "addressable (process local) shards.")
+        return self._value
+
     def __array__(self, dtype=None, copy=None):
+        if getattr(self, "_sharding", None) is not None:
+            self._host_value()
         if dtypes.is_key(self._value.dtype):
             raise TypeError("JAX array with PRNGKey dtype cannot be converted to a NumPy "
                             "array. Use jax.random.key_data(arr) if you wish to extract the "
@@ -90,16 +106,16 @@ class Array:
         return self._value.astype(dtype)
 
     def __bool__(self):
-        return bool(self._value)
+        return bool(self._host_value())
 
     def __int__(self):
-        return int(self._value)
+        return int(self._host_value())
 
     def __float__(self):
-        return float(self._value)
+        return float(self._host_value())
 
     def __complex__(self):
-        return complex(self._value)
+        return complex(self._host_value())
 
     def __index__(self):
         if self._value.dtype.kind not in "iub":
@@ -108,11 +124,11 @@ class Array:
 
     def item(self, *args):
         """The element as a Python scalar."""
-        return self._value.item(*args)
+        return self._host_value().item(*args)
 
     def tolist(self):
         """The array as nested Python lists."""
-        return self._value.tolist()
+        return self._host_value().tolist()
 
     def __len__(self):
         if not self._value.shape:

@@ -61,10 +61,26 @@ def named(axes) -> tuple:
     return tuple(a for a in axes if not isinstance(a, (int, np.integer)))
 
 
+#: Mesh axes that span processes while a ``shard_map`` over them runs (see
+#: ``shard_map_call.batched``): name -> (offset, local size, global size). This process
+#: batches over its own devices only (``local size`` of them, from ``offset``).
+SPANNING: dict = {}
+
+
 def cross_process(axis_name) -> bool:
     """Whether the axis spans processes (a collective then also calls the process-level
-    primitive after its local part). One process for now."""
-    return False
+    primitive after its local part)."""
+    return axis_name in SPANNING
+
+
+def axis_total(axis_name, local_size: int) -> int:
+    """The size of the named axis over every process (``local_size`` within one)."""
+    return SPANNING[axis_name][2] if axis_name in SPANNING else local_size
+
+
+def axis_offset(axis_name) -> int:
+    """The position of this process's first member of the named axis."""
+    return SPANNING[axis_name][0] if axis_name in SPANNING else 0
 
 
 # ---------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from ..interpreters.eval import eval_jaxpr
 from ..ir import jaxprs_in_params
 from .call import jit_p
 from . import parallel as par
+from . import process_collectives
 from .parallel import named, positional
 from .slicing import concatenate, index_in_dim, iota
 from .structural import full, reshape, transpose
@@ -30,13 +31,39 @@ def _shape(x) -> tuple:
     return tuple(core.get_aval(x).shape)
 
 
-def _across_processes(kind: str, out, name):
-    """Where a collective over an axis that spans processes would combine this
-    process's local result with the others' (the process-level primitives of
-    ``lax.process_collectives``); one process for now: the local result."""
-    if par.cross_process(name):
-        raise NotImplementedError(f"{kind} over an axis spanning processes")
-    return out
+_PROCESS_OPS = {"psum": "sum", "pmax": "max", "pmin": "min"}
+
+
+def _across_processes(kind: str, out, name, dim: int = 0):
+    """This process's local result of a collective over axis ``name`` combined with the
+    other processes' (``lax.process_collectives``) when the axis spans processes: a
+    reduction reduces the local results in process order, a gather stacks them at
+    ``dim`` (this process's members are contiguous along the axis, process-major)."""
+    if not par.cross_process(name):
+        return out
+    if kind in _PROCESS_OPS:
+        return process_collectives.process_allreduce(out, _PROCESS_OPS[kind])
+    if kind == "all_gather":
+        g = moveaxis(process_collectives.process_allgather(out), 0, dim)
+        shape = list(_shape(g))
+        shape[dim:dim + 2] = [shape[dim] * shape[dim + 1]]
+        return reshape(g, tuple(shape))
+    raise NotImplementedError(f"{kind} over the mesh axis {name!r}, which spans processes "
+                              "(psum, pmean, pmax, pmin, all_gather and axis_index do)")
+
+
+def _sum_over_processes(x, d: int, name):
+    """``psum`` of the batch axis ``d`` of an axis spanning processes, computed as one
+    process with every member computes it (so every layout of the same devices gives the
+    same bits): every member gathered, then the same sum over them. Two members, one
+    per process, add the same in either order: the processes' allreduce then."""
+    if _shape(x)[d] == 1 and par.axis_total(name, 1) == 2:
+        return process_collectives.process_allreduce(
+            index_in_dim(x, 0, d, keepdims=False), "sum")
+    g = process_collectives.process_allgather(moveaxis(x, d, 0))  # (processes, local, ...)
+    shape = _shape(g)
+    g = reshape(g, (shape[0] * shape[1],) + shape[2:])
+    return par.psum_p.bind(g, axes=(0,), axis_index_groups=None)
 
 
 def _reduce_batch(prim):
@@ -49,11 +76,14 @@ def _reduce_batch(prim):
             names.remove(name)
         if d is not_mapped:
             if own and prim is par.psum_p:
-                x = par._scale(x, size)
+                x = par._scale(x, par.axis_total(name, size))
             rest = tuple(names) + pos
             return (par.bind_collective(prim, [x], dict(
                 axes=rest, axis_index_groups=axis_index_groups)) if rest else x), not_mapped
         shifted = tuple(int(a) + (int(a) >= d) for a in pos)
+        if own and prim is par.psum_p and not names and not shifted \
+                and par.cross_process(name):
+            return _sum_over_processes(x, d, name), not_mapped
         if own:
             out = prim.bind(x, axes=tuple(names) + shifted + (d,),
                             axis_index_groups=axis_index_groups)
@@ -72,8 +102,12 @@ def _psum_invariant_batch(axis, vals, dims, *, axes):
     (x,), (d,) = vals, dims
     rest = tuple(a for a in axes if a != name)
     if name in axes:
-        x = par._scale(x, size) if d is not_mapped else \
-            par.psum_p.bind(x, axes=(d,), axis_index_groups=None)
+        if d is not_mapped:
+            x = par._scale(x, par.axis_total(name, size))
+        elif par.cross_process(name):
+            x = _sum_over_processes(x, d, name)
+        else:
+            x = par.psum_p.bind(x, axes=(d,), axis_index_groups=None)
         d = not_mapped
     return (par.bind_collective(par.psum_invariant_p, [x], {"axes": rest})
             if rest else x), d
@@ -123,7 +157,7 @@ def _all_gather_batch(axis, vals, dims, **params):
         shape = list(_shape(out))
         shape[dim:dim + 2] = [shape[dim] * shape[dim + 1]]
         out = reshape(out, tuple(shape))
-    return _across_processes("all_gather", out, axis[1]), not_mapped
+    return _across_processes("all_gather", out, axis[1], dim), not_mapped
 
 
 def _reduce_scatter_batch(axis, vals, dims, **params):
@@ -189,7 +223,9 @@ def _axis_index_batch(axis, vals, dims, *, axis_name):
     size, name = axis
     if axis_name != name:
         return par.axis_index_p.bind(axis_name=axis_name), not_mapped
-    return iota(np.int32, size), 0
+    idx = iota(np.int32, size)
+    off = par.axis_offset(name)  # this process's first member of an axis over processes
+    return (idx + np.int32(off) if off else idx), 0
 
 
 def _pbroadcast_batch(axis, vals, dims, **params):

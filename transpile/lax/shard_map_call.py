@@ -19,13 +19,14 @@ import numpy as np
 
 from .. import core
 from ..core import ShapedArray
+from ..devices import process_index
 from ..interpreters import ad, batching
 from ..interpreters.batching import axis_batchers, bdim_at_front, primitive_batchers
 from ..interpreters.tracing import trace_to_jaxpr
 from ..ir import Literal, pp_param_rules
 from . import parallel
 from .call import EXPANSIONS
-from .slicing import index_in_dim
+from .slicing import index_in_dim, pad, slice_in_dim
 from .structural import reshape, transpose
 
 __all__ = ["shard_map_p", "batched", "spec_axes", "global_shape", "local_shape"]
@@ -106,17 +107,86 @@ def _join(x, mesh, spec, order):
     return reshape(x, out) if tuple(core.get_aval(x).shape) != out else x
 
 
+def _spanning(mesh, order) -> dict:
+    """The manual axes along which this process holds only some of the mesh's devices:
+    name -> (offset, local size, global size). Empty in one process.
+
+    A process's devices must form one contiguous block of the mesh (process-major
+    layouts such as ``Mesh(np.array(jax.devices()), ...)`` do); a mesh axis that spans
+    processes must be manual."""
+    if not getattr(mesh, "is_multi_process", False):
+        return {}
+    me = process_index()
+    local = np.vectorize(lambda d: d.process_index == me, otypes=[bool])(mesh.devices)
+    ranges = []
+    for k in range(local.ndim):
+        idx = np.flatnonzero(local.any(axis=tuple(i for i in range(local.ndim) if i != k)))
+        ranges.append((int(idx[0]), len(idx)) if len(idx) else (0, 0))
+    block = np.zeros_like(local)
+    block[tuple(slice(o, o + n) for o, n in ranges)] = True
+    if not (block == local).all():
+        raise NotImplementedError("shard_map over a mesh whose devices of one process do "
+                                  "not form one contiguous block")
+    out = {}
+    for name, (off, n), size in zip(mesh.axis_names, ranges, mesh.axis_sizes):
+        if n != size:
+            if name not in order:
+                raise NotImplementedError(f"shard_map with the mesh axis {name!r}, which "
+                                          "spans processes, not manual")
+            out[name] = (off, n, size)
+    return out
+
+
+def _local_blocks(x, lead: list, spanning: dict):
+    """The members of this process along each leading mesh axis that spans processes."""
+    for k, name in enumerate(lead):
+        if name in spanning:
+            off, n, _ = spanning[name]
+            x = slice_in_dim(x, off, off + n, axis=k)
+    return x
+
+
+def _global_blocks(x, lead: list, spanning: dict):
+    """The inverse of ``_local_blocks``: zeros where other processes' members sit (they
+    hold those blocks; this process never reads them)."""
+    for k, name in enumerate(lead):
+        if name in spanning:
+            off, n, size = spanning[name]
+            cfg = [(0, 0, 0)] * len(core.get_aval(x).shape)
+            cfg[k] = (off, size - off - n, 0)
+            x = pad(x, np.zeros((), core.get_aval(x).dtype), cfg)
+    return x
+
+
 def batched(args, *, jaxpr, mesh, in_specs, out_specs, check_vma, newly_manual_axes):
-    """Run the body over the mesh as nested batches (see the module docstring)."""
+    """Run the body over the mesh as nested batches (see the module docstring). In a
+    run of several processes each batches over its own devices of an axis that spans
+    processes; the collectives over it then call the process-level ones."""
     order = _manual_order(mesh, newly_manual_axes)
     uses_in = [set(n for e in spec_axes(s) for n in e) for s in in_specs]
     uses_out = [set(n for e in spec_axes(s) for n in e) for s in out_specs]
-    xs = [_split(x, mesh, s, order) for x, s in zip(args, in_specs, strict=True)]
+    span = _spanning(mesh, order)
+    xs = [_local_blocks(_split(x, mesh, s, order), [n for n in order if n in u], span)
+          for x, s, u in zip(args, in_specs, uses_in, strict=True)]
+    saved = dict(parallel.SPANNING)
+    parallel.SPANNING.update(span)
+    try:
+        outs = _levels(xs, jaxpr, mesh, order, uses_in, uses_out, span)
+    finally:
+        parallel.SPANNING.clear()
+        parallel.SPANNING.update(saved)
+    outs = [_global_blocks(o, [n for n in order if n in u], span)
+            for o, u in zip(outs, uses_out, strict=True)]
+    return [_join(o, mesh, s, order) for o, s in zip(outs, out_specs, strict=True)]
 
+
+def _levels(xs, jaxpr, mesh, order, uses_in, uses_out, span) -> list:
+    """The body under one batch trace per manual axis, outermost first."""
     def level(i, vals):
         if i == len(order):
             return _eval_body(jaxpr, vals)
-        name, size = order[i], mesh.shape[order[i]]
+        name = order[i]
+        size = span[name][1] if name in span else mesh.shape[name]
         dims = [0 if name in u else None for u in uses_in]
         outs, out_dims = batching.batch_flat(lambda *v: level(i + 1, v), list(vals),
                                              dims, size, name)
@@ -129,8 +199,7 @@ def batched(args, *, jaxpr, mesh, in_specs, out_specs, check_vma, newly_manual_a
             else:
                 res.append(o)
         return res
-    outs = level(0, xs)
-    return [_join(o, mesh, s, order) for o, s in zip(outs, out_specs, strict=True)]
+    return level(0, xs)
 
 
 def _eval_body(closed, args) -> list:

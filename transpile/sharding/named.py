@@ -79,7 +79,12 @@ class Sharding:
 
     @property
     def is_fully_addressable(self) -> bool:
-        return len(self.addressable_devices) == self.num_devices
+        # asked on every conversion of a placed array to NumPy: known once per sharding
+        known = self.__dict__.get("_fully_addressable")
+        if known is None:
+            known = self._fully_addressable = \
+                len(self.addressable_devices) == self.num_devices
+        return known
 
     @property
     def has_addressable_devices(self) -> bool:
