@@ -125,6 +125,14 @@ def build(jax, np):
             lambda y: lax.psum(y * y, "i"), axis_name="i")(v).sum()),)),
         "pmap_err_size": (2, "error", lambda: (jax.pmap(lambda v: v),)),
         "pmap_err_scalar": (2, "error", lambda: (jax.pmap(lambda v: v),)),
+        # grad inside the body, through a jit (jax.nn's functions are jitted): one
+        # cotangent seed per member, tangents as varying as their primals
+        "sm_grad_in_body_jit": (2, "jaxpr", lambda: (jax.shard_map(
+            lambda w, v: jax.grad(lambda w: jax.jit(jax.numpy.sin)(v * w).sum())(w),
+            mesh=mesh1(), in_specs=(P(), P("x")), out_specs=P()),)),
+        "sm_grad_log_softmax": (2, "value", lambda: (jax.shard_map(
+            lambda w, v: jax.grad(lambda w: jax.nn.log_softmax(v @ w).sum())(w),
+            mesh=mesh1(), in_specs=(P(), P("x")), out_specs=P()),)),
     }
     # arguments of the shard_map/pmap cases (the thunks above give the function only)
     args = {
@@ -137,6 +145,8 @@ def build(jax, np):
         "sm_2d_psum": (x,), "sm_2d_psum_y": (x,), "sm_2d_joint": (x,),
         "sm_grad_psum": (x4,), "sm_grad_all_gather": (np.arange(8.0, dtype=np.float32),),
         "sm_grad_ppermute": (x4,), "sm_vmap": (x,),
+        "sm_grad_in_body_jit": (np.float32(2.0), x4),
+        "sm_grad_log_softmax": (np.ones((2, 3), np.float32) * 0.5, x),
         "sm_err_replication": (x,), "sm_err_divisible": (x3,), "sm_err_axis_name": (x,),
         "pmap_pmean": (np.arange(6.0, dtype=np.float32).reshape(2, 3),),
         "pmap_plain": (np.ones((2, 3), np.float32),),

@@ -314,7 +314,10 @@ def _value_and_grad(fun, argnums, has_aux, holomorphic, allow_int, name):
         a = core.get_aval(ans)
         # The seed 1 is as weakly typed as the output, as JAX's (a weak Python float).
         one = 1.0 if not dtypes.is_complex(a.dtype) else complex(1)
-        g = pullback(one if a.weak_type else np.ones((), a.dtype))
+        seed = one if a.weak_type else np.ones((), a.dtype)
+        if getattr(a, "vma", None):  # in a shard_map body: one seed per member, as JAX
+            seed = core.pvary(seed, tuple(sorted(a.vma)))
+        g = pullback(seed)
         g = g[0] if isinstance(argnums, int) else tuple(g)
         return ((ans, aux) if has_aux else ans), g
     return wrapped

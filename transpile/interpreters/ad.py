@@ -45,11 +45,12 @@ float0 = dtypes.float0
 
 
 def tangent_aval(aval: ShapedArray) -> ShapedArray:
-    """The aval of tangents of ``aval``: itself (weak type included, as JAX's) for
-    floats, float0 for ints and bools."""
+    """The aval of tangents of ``aval``: itself (weak type and varying manual axes
+    included, as JAX's) for floats, float0 for ints and bools."""
+    vma = getattr(aval, "vma", frozenset())
     if dtypes.is_float(aval.dtype) or dtypes.is_complex(aval.dtype):
-        return ShapedArray(aval.shape, aval.dtype, aval.weak_type)
-    return ShapedArray(aval.shape, float0)
+        return ShapedArray(aval.shape, aval.dtype, aval.weak_type, vma)
+    return ShapedArray(aval.shape, float0, vma=vma)
 
 
 class Zero:
