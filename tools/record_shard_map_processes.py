@@ -22,7 +22,7 @@ def main() -> None:
     # the program with JAX's names for transpile's (its only transpile-specific lines)
     text = PROGRAM.read_text().replace("import transpile as jax", "import jax") \
         .replace("import transpile.numpy as jnp", "import jax.numpy as jnp") \
-        .replace("from transpile.sharding", "from jax.sharding")
+        .replace("from transpile.", "from jax.")
     data = {}
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "step.py"

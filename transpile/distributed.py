@@ -65,22 +65,22 @@ class MpiCommunicator:
 
     @staticmethod
     def _bytes(x: np.ndarray) -> np.ndarray:
-        return np.ascontiguousarray(x).reshape(-1).view(np.uint8)
+        return np.asarray(x, order="C").reshape(-1).view(np.uint8)
 
     def allgather(self, x: np.ndarray) -> np.ndarray:
-        x = np.ascontiguousarray(x)
+        x = np.asarray(x, order="C")
         out = np.empty((self.size,) + x.shape, x.dtype)
         self.comm.Allgather(self._bytes(x), self._bytes(out))
         return out
 
     def alltoall(self, x: np.ndarray) -> np.ndarray:
-        x = np.ascontiguousarray(x)
+        x = np.asarray(x, order="C")
         out = np.empty_like(x)
         self.comm.Alltoall(self._bytes(x), self._bytes(out))
         return out
 
     def allreduce(self, x: np.ndarray, op: str) -> np.ndarray:
-        x = np.ascontiguousarray(x)
+        x = np.asarray(x, order="C")
         if self.size == 2 and op == "sum" and x.dtype in _PAIR_SUM_DTYPES:
             # two operands add the same in either order: MPI's sum has the fold's bits
             out = np.empty_like(x)
@@ -90,7 +90,7 @@ class MpiCommunicator:
 
     def sendrecv(self, x: np.ndarray, dest, source):
         mpi = _mpi()
-        x = np.ascontiguousarray(x)
+        x = np.asarray(x, order="C")
         out = np.empty_like(x)
         self.comm.Sendrecv(self._bytes(x), dest=mpi.PROC_NULL if dest is None else dest,
                            recvbuf=self._bytes(out),

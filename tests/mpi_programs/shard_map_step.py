@@ -15,6 +15,7 @@ import numpy as np  # noqa: E402
 
 import transpile as jax  # noqa: E402
 import transpile.numpy as jnp  # noqa: E402
+from transpile.experimental import multihost_utils  # noqa: E402
 from transpile.sharding import Mesh, NamedSharding, PartitionSpec as P  # noqa: E402
 
 if "OMPI_COMM_WORLD_SIZE" in os.environ or "PMI_SIZE" in os.environ:
@@ -72,5 +73,13 @@ for how, f, g in (("eager", step, more), ("jit", jax.jit(step), jax.jit(more))):
         out[f"{how}_loss{k}"] = bits(value)
     out[f"{how}_params"] = [bits(q) for q in p]
     out[f"{how}_extras"] = [bits(e) for e in g(x_g)]
+# the whole batch back in every process: gathered from the processes holding its rows
+# (alone, the array is this process's value: stacked on an axis of one)
+whole = multihost_utils.process_allgather(x_g, tiled=x_g.is_fully_addressable)
+out["gathered_whole"] = bool(np.array_equal(whole, x))
+out["broadcast_from_0"] = int(multihost_utils.broadcast_one_to_all(
+    np.int32(jax.process_index())))
+multihost_utils.assert_equal(p, "the processes disagree")
+multihost_utils.sync_global_devices("end")
 if jax.process_index() == 0:
     print(json.dumps(out))

@@ -127,7 +127,7 @@ def combine(blocks, op: str) -> np.ndarray:
 def _allreduce_impl(x, *, op, axis_size):
     _check_size("process_allreduce", axis_size, _comm())
     x = np.asarray(x)
-    return _comm().allreduce(np.ascontiguousarray(x), op).reshape(x.shape)
+    return _comm().allreduce(np.asarray(x, order="C"), op).reshape(x.shape)
 
 
 def _allreduce_jvp(primals, tangents, *, op, axis_size):
@@ -179,7 +179,7 @@ def _allgather_abstract(x, *, axis_size):
 def _allgather_impl(x, *, axis_size):
     comm = _comm()
     _check_size("process_allgather", axis_size, comm)
-    return comm.allgather(np.ascontiguousarray(x))
+    return comm.allgather(np.asarray(x, order="C"))
 
 
 def _allgather_transpose(ct, *, axis_size):
@@ -226,7 +226,7 @@ def _ppermute_abstract(x, *, perm, axis_size):
 def _ppermute_impl(x, *, perm, axis_size):
     comm = _comm()
     _check_size("process_ppermute", axis_size, comm)
-    x = np.ascontiguousarray(x)
+    x = np.asarray(x, order="C")
     dest = next((d for s, d in perm if s == comm.rank), None)
     source = next((s for s, d in perm if d == comm.rank), None)
     got = comm.sendrecv(x, dest, source)
@@ -270,7 +270,7 @@ def _alltoall_impl(x, *, axis, axis_size):
     # chunks on a leading axis, one per destination
     lead = np.moveaxis(x, axis, 0).reshape((axis_size, shape[axis] // axis_size)
                                            + shape[:axis] + shape[axis + 1:])
-    got = comm.alltoall(np.ascontiguousarray(lead))
+    got = comm.alltoall(np.asarray(lead, order="C"))
     got = got.reshape((shape[axis],) + shape[:axis] + shape[axis + 1:])
     return np.ascontiguousarray(np.moveaxis(got, 0, axis))
 
