@@ -1,6 +1,6 @@
 """A ``shard_map`` over every device of the run: a data-parallel training step (psum,
-pmean), an all_gather, an axis_index and a psum of a replicated value, eager and under
-jit. Run alone with ``JAX_NUM_CPU_DEVICES=N`` or under ``mpirun -n P`` with
+pmean), all_gather, axis_index, pmax, ppermute, psum_scatter and all_to_all, eager and
+under jit. Run alone with ``JAX_NUM_CPU_DEVICES=N`` or under ``mpirun -n P`` with
 ``JAX_NUM_CPU_DEVICES=N/P``: every layout of the same N devices must print the same JSON
 (float bits included), which ``tests/test_shard_map_processes.py`` checks.
 """
@@ -43,10 +43,15 @@ step = jax.shard_map(local_step, mesh=mesh, in_specs=(P(), P("data"), P("data"))
 def extras(x):
     gathered = jax.lax.all_gather(jnp.sum(x, axis=0), "data")      # (n, 3), each device's
     idx = jax.lax.axis_index("data")
-    return gathered, jax.lax.psum(idx, "data"), jax.lax.pmax(jnp.max(x) * (idx + 1), "data")
+    ring = jax.lax.ppermute(x, "data", [(i, (i + 1) % n) for i in range(n)])
+    scattered = jax.lax.psum_scatter(x[:n], "data", tiled=True)     # (1, 3) per device
+    swapped = jax.lax.all_to_all(x[:n], "data", 0, 0, tiled=True)
+    return (gathered, jax.lax.psum(idx, "data"), jax.lax.pmax(jnp.max(x) * (idx + 1), "data"),
+            ring, scattered, swapped)
 
 
-more = jax.shard_map(extras, mesh=mesh, in_specs=P("data"), out_specs=(P(), P(), P()),
+more = jax.shard_map(extras, mesh=mesh, in_specs=P("data"),
+                     out_specs=(P(), P(), P(), P("data"), P("data"), P("data")),
                      check_vma=False)   # all_gather gives a varying value
 
 rng = np.random.default_rng(0)
@@ -60,8 +65,15 @@ x_g = jax.make_array_from_process_local_data(rows, x[lo:lo + per], x.shape)
 y_g = jax.make_array_from_process_local_data(rows, y[lo:lo + per], y.shape)
 
 
+def whole(a) -> np.ndarray:
+    """All of ``a``: gathered from the processes holding its blocks where needed."""
+    if getattr(a, "is_fully_addressable", True):
+        return np.asarray(a)
+    return multihost_utils.process_allgather(a)
+
+
 def bits(a) -> list:
-    a = np.asarray(a)
+    a = whole(a)
     return [a.dtype.name, list(a.shape), a.view(f"u{a.dtype.itemsize}").ravel().tolist()]
 
 
@@ -73,10 +85,7 @@ for how, f, g in (("eager", step, more), ("jit", jax.jit(step), jax.jit(more))):
         out[f"{how}_loss{k}"] = bits(value)
     out[f"{how}_params"] = [bits(q) for q in p]
     out[f"{how}_extras"] = [bits(e) for e in g(x_g)]
-# the whole batch back in every process: gathered from the processes holding its rows
-# (alone, the array is this process's value: stacked on an axis of one)
-whole = multihost_utils.process_allgather(x_g, tiled=x_g.is_fully_addressable)
-out["gathered_whole"] = bool(np.array_equal(whole, x))
+out["gathered_whole"] = bool(np.array_equal(whole(x_g), x))
 out["broadcast_from_0"] = int(multihost_utils.broadcast_one_to_all(
     np.int32(jax.process_index())))
 multihost_utils.assert_equal(p, "the processes disagree")

@@ -15,6 +15,8 @@ their operand's axes.
 """
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 
 from .. import core, tree_util
@@ -71,6 +73,18 @@ def cross_process(axis_name) -> bool:
     """Whether the axis spans processes (a collective then also calls the process-level
     primitive after its local part)."""
     return axis_name in SPANNING
+
+
+@contextlib.contextmanager
+def within_process(axis_name):
+    """While the block runs, the axis is treated as this process's alone (a rule that
+    has gathered every member computes as one process would)."""
+    saved = SPANNING.pop(axis_name, None)
+    try:
+        yield
+    finally:
+        if saved is not None:
+            SPANNING[axis_name] = saved
 
 
 def axis_total(axis_name, local_size: int) -> int:

@@ -23,7 +23,7 @@ from .call import jit_p
 from . import parallel as par
 from . import process_collectives
 from .parallel import named, positional
-from .slicing import concatenate, index_in_dim, iota
+from .slicing import concatenate, index_in_dim, iota, slice_in_dim
 from .structural import full, reshape, transpose
 
 
@@ -48,8 +48,7 @@ def _across_processes(kind: str, out, name, dim: int = 0):
         shape = list(_shape(g))
         shape[dim:dim + 2] = [shape[dim] * shape[dim + 1]]
         return reshape(g, tuple(shape))
-    raise NotImplementedError(f"{kind} over the mesh axis {name!r}, which spans processes "
-                              "(psum, pmean, pmax, pmin, all_gather and axis_index do)")
+    raise NotImplementedError(f"{kind} over the mesh axis {name!r}, which spans processes")
 
 
 def _sum_over_processes(x, d: int, name):
@@ -167,7 +166,6 @@ def _reduce_scatter_batch(axis, vals, dims, **params):
     size = axis[0]
     x = bdim_at_front(x, d, size)
     s = par.psum_p.bind(x, axes=(0,), axis_index_groups=None)
-    s = _across_processes("reduce_scatter", s, axis[1])
     dim = params["scatter_dimension"]
     if params["tiled"]:
         shape = list(_shape(s))
@@ -193,7 +191,7 @@ def _ppermute_batch(axis, vals, dims, **params):
             if zeros is None:
                 zeros = full(one, 0, core.get_aval(x).dtype)
             parts.append(zeros)
-    return _across_processes("ppermute", concatenate(parts, 0), axis[1]), 0
+    return concatenate(parts, 0), 0
 
 
 def _all_to_all_batch(axis, vals, dims, **params):
@@ -216,7 +214,7 @@ def _all_to_all_batch(axis, vals, dims, **params):
     out = list(dev)
     out[s] //= size
     out[c] *= size
-    return _across_processes("all_to_all", reshape(x, (size, *out)), axis[1]), 0
+    return reshape(x, (size, *out)), 0
 
 
 def _axis_index_batch(axis, vals, dims, *, axis_name):
@@ -237,12 +235,36 @@ def _pbroadcast_batch(axis, vals, dims, **params):
     return index_in_dim(x, params["source"], d, keepdims=False), not_mapped
 
 
+def _every_member(rule):
+    """``rule`` over an axis that spans processes, run as one process with every member
+    runs it: the members gathered from every process (in order), the rule applied to
+    all of them, this process's members of the result kept. Moves every member's block
+    to every process, so it suits the collectives that move blocks between members
+    (psum_scatter, ppermute, all_to_all); the reductions have their own path."""
+    def wrapped(axis, vals, dims, **params):
+        size, name = axis
+        if not par.cross_process(name) or not _own(axis, params):
+            return rule(axis, vals, dims, **params)
+        (x,), (d,) = vals, dims
+        off, n, total = par.SPANNING[name]
+        if d is not not_mapped:
+            g = process_collectives.process_allgather(bdim_at_front(x, d, size))
+            shape = _shape(g)
+            x, d = reshape(g, (shape[0] * shape[1],) + shape[2:]), 0
+        with par.within_process(name):
+            out, od = rule((total, name), [x], [d], **params)
+        if od is not_mapped:
+            return out, od
+        return slice_in_dim(bdim_at_front(out, od, total), off, off + n, axis=0), 0
+    return wrapped
+
+
 axis_batchers[par.all_gather_p] = _all_gather_batch
-axis_batchers[par.reduce_scatter_p] = _reduce_scatter_batch
-axis_batchers[par.ppermute_p] = _ppermute_batch
-axis_batchers[par.all_to_all_p] = _all_to_all_batch
+axis_batchers[par.reduce_scatter_p] = _every_member(_reduce_scatter_batch)
+axis_batchers[par.ppermute_p] = _every_member(_ppermute_batch)
+axis_batchers[par.all_to_all_p] = _every_member(_all_to_all_batch)
 axis_batchers[par.axis_index_p] = _axis_index_batch
-axis_batchers[par.pbroadcast_p] = _pbroadcast_batch
+axis_batchers[par.pbroadcast_p] = _every_member(_pbroadcast_batch)
 
 
 # ---------------------------------------------------------------------------------------
