@@ -264,18 +264,19 @@ static void save(const char *what, int rank, const void *p, size_t n)
 int main(int argc, char **argv)
 {
     static float in0[STEP_IN0_SIZE], out0[STEP_OUT0_SIZE], out1[STEP_OUT1_SIZE],
-        out2[STEP_OUT2_SIZE], out3[STEP_OUT3_SIZE];
+        out2[STEP_OUT2_SIZE], out3[STEP_OUT3_SIZE], out4[STEP_OUT4_SIZE];
     void *ws;
     int rank, i;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     for (i = 0; i < STEP_IN0_SIZE; i++) in0[i] = (float)((i % 7) + rank) * 0.37f;
     ws = malloc((size_t)step_workspace_size() + 1);
-    if (step(in0, out0, out1, out2, out3, ws) != 0) MPI_Abort(MPI_COMM_WORLD, 1);
+    if (step(in0, out0, out1, out2, out3, out4, ws) != 0) MPI_Abort(MPI_COMM_WORLD, 1);
     save("out0", rank, out0, sizeof out0);
     save("out1", rank, out1, sizeof out1);
     save("out2", rank, out2, sizeof out2);
     save("out3", rank, out3, sizeof out3);
+    save("out4", rank, out4, sizeof out4);
     free(ws);
     MPI_Finalize();
     return 0;

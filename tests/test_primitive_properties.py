@@ -41,7 +41,8 @@ def test_effects_and_updates():
     names = {p.name for p in core.primitives.values() if p.effectful}
     # process collectives: every process must run the same ones in the same order
     assert names == {"debug_print", "debug_callback", "io_callback", "process_allreduce",
-                     "process_allgather", "process_ppermute", "process_alltoall"}
+                     "process_allgather", "process_ppermute", "process_alltoall",
+                     "process_index"}
     updates = {p.name for p in core.primitives.values() if p.updates_in_place}
     assert updates == {"scatter", "scatter-add", "scatter-sub", "scatter-mul", "scatter-min",
                        "scatter-max", "dynamic_update_slice"}

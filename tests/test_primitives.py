@@ -96,6 +96,8 @@ RULE_TABLES = [
         "custom_vmap_call",
         # collectives that are not linear; shard_map's JVP is its batched expansion's
         "pmax", "pmin", "axis_index", "shard_map",
+        # no operand, an integer result: never in a linear jaxpr
+        "process_index",
     }),
     ("lowering (codegen)", lambda p: p in lowering.LOWERINGS, {
         # inlined by passes.inline before planning

@@ -15,11 +15,20 @@ import numpy as np  # noqa: E402
 import transpile as jax  # noqa: E402
 import transpile.numpy as jnp  # noqa: E402
 from transpile.lax import process_collectives as pc  # noqa: E402
+from transpile.sharding import Mesh, PartitionSpec as P  # noqa: E402
 
 jax.distributed.initialize()
 rank, size = jax.process_index(), jax.process_count()
 out_dir = sys.argv[1]
 SHAPE = (6, 5)
+
+
+# a shard_map over every process's device: each process's rows of its x, summed over
+# the processes (its offset into x is read when the program runs, so rank 0's export
+# serves every rank)
+mesh = Mesh(np.array(jax.devices()), ("p",))
+rows = jax.shard_map(lambda v: jax.lax.psum(jnp.cos(v), "p"), mesh=mesh,
+                     in_specs=P("p"), out_specs=P())
 
 
 def step(x):
@@ -28,7 +37,7 @@ def step(x):
     shifted = pc.process_ppermute(x, [(r, (r + 1) % size) for r in range(size)])
     swapped = pc.process_alltoall(x * 2.0, axis=0)
     peak = pc.process_allreduce(jnp.max(x, axis=1), "max")
-    return total + shifted, gathered, swapped, peak
+    return total + shifted, gathered, swapped, peak, rows(x)
 
 
 x = ((np.arange(np.prod(SHAPE)) % 7 + rank).astype(np.float32)

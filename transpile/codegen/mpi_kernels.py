@@ -38,9 +38,9 @@ _MPI_TYPES = {np.dtype(np.float32): "MPI_FLOAT", np.dtype(np.float64): "MPI_DOUB
 
 @dataclass(kw_only=True)
 class MpiPlan(KernelFields):
-    """``kernel_mpi.j2``: ``kind`` is ``allreduce``, ``allgather``, ``ppermute`` or
-    ``alltoall`` (``mpi``: through MPI; otherwise the one-process case: ``copy`` or, for
-    a ppermute sending nothing, ``zero``). ``src`` is a buffer or a one-element literal
+    """``kernel_mpi.j2``: ``kind`` is ``allreduce``, ``allgather``, ``ppermute``,
+    ``alltoall`` or ``rank`` (``mpi``: through MPI; otherwise the one-process case:
+    ``copy`` or, for a ppermute sending nothing, ``zero``; rank 0). ``src`` is a buffer or a one-element literal
     array (``literal``: its C initialiser)."""
     kind: str
     mpi: bool
@@ -71,6 +71,11 @@ def _combine(op: str, dt: np.dtype) -> str:
 
 def mpi_fields(e, ins, out) -> MpiPlan:
     """Template fields of the kernel of process collective equation ``e``."""
+    if e.primitive is pc.process_index_p:  # no operand: the rank into a scalar
+        size = int(e.params["axis_size"])
+        return MpiPlan(kind="rank", mpi=size > 1, src="", dst=out.name, ctype="int32_t",
+                       literal=None, size=size, n=1, nbytes=4, combine="", pair_type="",
+                       perm=[], outer=0, piece=0)
     x = ins[0]
     aval = e.invars[0].aval
     dt = np.dtype(aval.dtype)

@@ -65,7 +65,8 @@ def named(axes) -> tuple:
 
 #: Mesh axes that span processes while a ``shard_map`` over them runs (see
 #: ``shard_map_call.batched``): name -> (offset, local size, global size). This process
-#: batches over its own devices only (``local size`` of them, from ``offset``).
+#: batches over its own devices only (``local size`` of them, from ``offset``: an int32
+#: value read when the program runs, the same program serving every process).
 SPANNING: dict = {}
 
 
@@ -92,8 +93,9 @@ def axis_total(axis_name, local_size: int) -> int:
     return SPANNING[axis_name][2] if axis_name in SPANNING else local_size
 
 
-def axis_offset(axis_name) -> int:
-    """The position of this process's first member of the named axis."""
+def axis_offset(axis_name):
+    """The position of this process's first member of the named axis (an int32 value
+    of the program where the axis spans processes)."""
     return SPANNING[axis_name][0] if axis_name in SPANNING else 0
 
 

@@ -23,7 +23,8 @@ from .call import jit_p
 from . import parallel as par
 from . import process_collectives
 from .parallel import named, positional
-from .slicing import concatenate, index_in_dim, iota, slice_in_dim
+from .dynamic_slicing import dynamic_slice_in_dim
+from .slicing import concatenate, index_in_dim, iota
 from .structural import full, reshape, transpose
 
 
@@ -222,8 +223,9 @@ def _axis_index_batch(axis, vals, dims, *, axis_name):
     if axis_name != name:
         return par.axis_index_p.bind(axis_name=axis_name), not_mapped
     idx = iota(np.int32, size)
-    off = par.axis_offset(name)  # this process's first member of an axis over processes
-    return (idx + np.int32(off) if off else idx), 0
+    if par.cross_process(name):  # from this process's first member of the axis
+        idx = idx + par.axis_offset(name)
+    return idx, 0
 
 
 def _pbroadcast_batch(axis, vals, dims, **params):
@@ -255,7 +257,7 @@ def _every_member(rule):
             out, od = rule((total, name), [x], [d], **params)
         if od is not_mapped:
             return out, od
-        return slice_in_dim(bdim_at_front(out, od, total), off, off + n, axis=0), 0
+        return dynamic_slice_in_dim(bdim_at_front(out, od, total), off, n, axis=0), 0
     return wrapped
 
 

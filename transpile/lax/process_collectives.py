@@ -37,12 +37,13 @@ import numpy as np
 from .. import core, dtypes
 from ..core import ShapedArray
 from ..interpreters import ad
-from ..interpreters.batching import defvectorized, primitive_batchers
+from ..interpreters.batching import defvectorized, not_mapped, primitive_batchers
 from .elementwise import convert_element_type, div_p, eq_p, select
 from .reduction import reduce_sum_p
 
 __all__ = ["process_allreduce_p", "process_allgather_p", "process_ppermute_p",
-           "process_alltoall_p", "process_allreduce", "process_allgather",
+           "process_alltoall_p", "process_index_p", "process_allreduce", "process_allgather",
+           "process_rank",
            "process_ppermute", "process_alltoall", "SingleProcess", "communicator",
            "set_communicator", "PRIMITIVES", "REDUCE_OPS"]
 
@@ -284,9 +285,34 @@ def _alltoall_batch(vals, dims, *, axis, axis_size):
 ad.deflinear(process_alltoall_p, lambda ct, **params: [process_alltoall_p.bind(ct, **params)])
 primitive_batchers[process_alltoall_p] = _alltoall_batch
 
+# ---------------------------------------------------------------------------------------
+# process_index: this process's index, read when the program runs (so that one compiled
+# program, or one exported one, serves every process)
+
+process_index_p = core.new_primitive("process_index")
+process_index_p.effectful = True  # never folded into the index of the tracing process
+
+
+@process_index_p.def_abstract_eval
+def _index_abstract(*, axis_size):
+    return ShapedArray((), np.dtype(np.int32))
+
+
+@process_index_p.def_impl
+def _index_impl(*, axis_size):
+    comm = _comm()
+    _check_size("process_index", axis_size, comm)
+    return np.int32(comm.rank)
+
+
+ad.defjvp_zero(process_index_p)
+# no operand to batch: the same index for every member
+primitive_batchers[process_index_p] = \
+    lambda vals, dims, **params: (process_index_p.bind(**params), not_mapped)
+
 #: every process collective, for codegen and the tests
 PRIMITIVES = (process_allreduce_p, process_allgather_p, process_ppermute_p,
-              process_alltoall_p)
+              process_alltoall_p, process_index_p)
 
 
 def _check_size(name: str, axis_size: int, comm) -> None:
@@ -312,6 +338,12 @@ def process_allreduce(x, op: str = "sum"):
         The same shape and dtype as ``x``, the same on every process.
     """
     return process_allreduce_p.bind(x, op=op, axis_size=_comm().size)
+
+
+def process_rank():
+    """This process's index in the run, as an int32 scalar read when the program runs
+    (under ``jit``, a value of the compiled program, not a constant)."""
+    return process_index_p.bind(axis_size=_comm().size)
 
 
 def process_allgather(x):

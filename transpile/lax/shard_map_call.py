@@ -19,15 +19,16 @@ import numpy as np
 
 from .. import core
 from ..core import ShapedArray
-from ..devices import process_index
 from ..interpreters import ad, batching
 from ..interpreters.batching import axis_batchers, bdim_at_front, primitive_batchers
 from ..interpreters.tracing import trace_to_jaxpr
 from ..ir import Literal, pp_param_rules
-from . import parallel
+from . import parallel, process_collectives
 from .call import EXPANSIONS
-from .slicing import index_in_dim, pad, slice_in_dim
-from .structural import reshape, transpose
+from .dynamic_slicing import (dynamic_index_in_dim, dynamic_slice_in_dim,
+                              dynamic_update_slice_in_dim)
+from .slicing import index_in_dim
+from .structural import full, reshape, transpose
 
 __all__ = ["shard_map_p", "batched", "spec_axes", "global_shape", "local_shape"]
 
@@ -108,53 +109,69 @@ def _join(x, mesh, spec, order):
 
 
 def _spanning(mesh, order) -> dict:
-    """The manual axes along which this process holds only some of the mesh's devices:
-    name -> (offset, local size, global size). Empty in one process.
+    """The manual axes along which each process holds only some of the mesh's devices:
+    name -> (first member of each process along it, members per process, axis size).
+    Empty in one process.
 
-    A process's devices must form one contiguous block of the mesh (process-major
-    layouts such as ``Mesh(np.array(jax.devices()), ...)`` do); a mesh axis that spans
-    processes must be manual."""
+    Each process's devices must form one contiguous block of the mesh, the same size in
+    every process (process-major layouts such as ``Mesh(np.array(jax.devices()), ...)``
+    are); a mesh axis that spans processes must be manual."""
     if not getattr(mesh, "is_multi_process", False):
         return {}
-    me = process_index()
-    local = np.vectorize(lambda d: d.process_index == me, otypes=[bool])(mesh.devices)
-    ranges = []
-    for k in range(local.ndim):
-        idx = np.flatnonzero(local.any(axis=tuple(i for i in range(local.ndim) if i != k)))
-        ranges.append((int(idx[0]), len(idx)) if len(idx) else (0, 0))
-    block = np.zeros_like(local)
-    block[tuple(slice(o, o + n) for o, n in ranges)] = True
-    if not (block == local).all():
-        raise NotImplementedError("shard_map over a mesh whose devices of one process do "
-                                  "not form one contiguous block")
+    owner = np.vectorize(lambda d: d.process_index, otypes=[int])(mesh.devices)
+    firsts: list = []
+    counts = None
+    for q in range(int(owner.max()) + 1):
+        mine = owner == q
+        ranges = []
+        for k in range(mine.ndim):
+            idx = np.flatnonzero(mine.any(axis=tuple(i for i in range(mine.ndim) if i != k)))
+            ranges.append((int(idx[0]), len(idx)) if len(idx) else (0, 0))
+        block = np.zeros_like(mine)
+        block[tuple(slice(o, o + n) for o, n in ranges)] = True
+        if not (block == mine).all() or (counts is not None
+                                          and counts != [n for _, n in ranges]):
+            raise NotImplementedError("shard_map over a mesh whose processes do not each "
+                                      "hold one contiguous block of devices of one size")
+        counts = [n for _, n in ranges]
+        firsts.append([o for o, _ in ranges])
     out = {}
-    for name, (off, n), size in zip(mesh.axis_names, ranges, mesh.axis_sizes):
-        if n != size:
+    for k, (name, size) in enumerate(zip(mesh.axis_names, mesh.axis_sizes)):
+        if counts[k] != size:
             if name not in order:
                 raise NotImplementedError(f"shard_map with the mesh axis {name!r}, which "
                                           "spans processes, not manual")
-            out[name] = (off, n, size)
+            out[name] = (tuple(f[k] for f in firsts), counts[k], size)
     return out
 
 
-def _local_blocks(x, lead: list, spanning: dict):
+def _offsets(span: dict) -> dict:
+    """name -> this process's first member along the axis, read when the program runs
+    (the compiled program is the same in every process, and so is an exported one)."""
+    if not span:
+        return {}
+    rank = process_collectives.process_rank()
+    return {name: dynamic_index_in_dim(np.array(firsts, np.int32), rank, 0, False)
+            for name, (firsts, _, _) in span.items()}
+
+
+def _local_blocks(x, lead: list, span: dict, offsets: dict):
     """The members of this process along each leading mesh axis that spans processes."""
     for k, name in enumerate(lead):
-        if name in spanning:
-            off, n, _ = spanning[name]
-            x = slice_in_dim(x, off, off + n, axis=k)
+        if name in span:
+            x = dynamic_slice_in_dim(x, offsets[name], span[name][1], axis=k)
     return x
 
 
-def _global_blocks(x, lead: list, spanning: dict):
+def _global_blocks(x, lead: list, span: dict, offsets: dict):
     """The inverse of ``_local_blocks``: zeros where other processes' members sit (they
     hold those blocks; this process never reads them)."""
     for k, name in enumerate(lead):
-        if name in spanning:
-            off, n, size = spanning[name]
-            cfg = [(0, 0, 0)] * len(core.get_aval(x).shape)
-            cfg[k] = (off, size - off - n, 0)
-            x = pad(x, np.zeros((), core.get_aval(x).dtype), cfg)
+        if name in span:
+            shape = list(core.get_aval(x).shape)
+            shape[k] = span[name][2]
+            zeros = full(tuple(shape), 0, core.get_aval(x).dtype)
+            x = dynamic_update_slice_in_dim(zeros, x, offsets[name], axis=k)
     return x
 
 
@@ -166,16 +183,19 @@ def batched(args, *, jaxpr, mesh, in_specs, out_specs, check_vma, newly_manual_a
     uses_in = [set(n for e in spec_axes(s) for n in e) for s in in_specs]
     uses_out = [set(n for e in spec_axes(s) for n in e) for s in out_specs]
     span = _spanning(mesh, order)
-    xs = [_local_blocks(_split(x, mesh, s, order), [n for n in order if n in u], span)
+    offsets = _offsets(span)
+    xs = [_local_blocks(_split(x, mesh, s, order), [n for n in order if n in u], span,
+                        offsets)
           for x, s, u in zip(args, in_specs, uses_in, strict=True)]
     saved = dict(parallel.SPANNING)
-    parallel.SPANNING.update(span)
+    parallel.SPANNING.update({n: (offsets[n], local, size)
+                              for n, (_, local, size) in span.items()})
     try:
         outs = _levels(xs, jaxpr, mesh, order, uses_in, uses_out, span)
     finally:
         parallel.SPANNING.clear()
         parallel.SPANNING.update(saved)
-    outs = [_global_blocks(o, [n for n in order if n in u], span)
+    outs = [_global_blocks(o, [n for n in order if n in u], span, offsets)
             for o, u in zip(outs, uses_out, strict=True)]
     return [_join(o, mesh, s, order) for o, s in zip(outs, out_specs, strict=True)]
 
