@@ -101,7 +101,9 @@ class ShapedArray:
         weak = ", weak_type=True" if self.weak_type else ""
         return f"ShapedArray({self.str_long()}{weak})"
 
-    __str__ = __repr__
+    # JAX's str: the short type (``float32[3]``, ``~float32[]`` when weak), as
+    # ``print(jax.typeof(x))`` shows it
+    __str__ = str_weak
 
     def __eq__(self, other) -> bool:
         return (isinstance(other, ShapedArray) and self.shape == other.shape
