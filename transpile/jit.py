@@ -36,7 +36,7 @@ from .lax import call as lax_call
 from .lax.call import jit_p
 from .passes import optimize
 from .placement import lowering_target, placement
-from .sharding import jit_shardings, shards
+from .sharding import jit_shardings, propagate, shards
 from .tree_util import argument_paths as _leaf_paths
 
 _logger = logging.getLogger("transpile")
@@ -102,6 +102,8 @@ class _Entry:
     executable: Any = None
     #: CUDA executables by device id
     device_executables: dict = dataclasses.field(default_factory=dict)
+    #: whether the program places its results itself (shard_map, with_sharding_constraint)
+    places: bool = False
 
 
 class JitWrapped:
@@ -206,7 +208,8 @@ class JitWrapped:
         if config.jax_enable_checks:  # the traced jaxpr's types, checked as JAX does
             typecheck(closed)
         has_tracers = any(isinstance(c, Tracer) for c in closed.consts)
-        entry = _Entry(closed, out_tree_box[0], avals, has_tracers)
+        entry = _Entry(closed, out_tree_box[0], avals, has_tracers,
+                       places=propagate.places_results(closed.jaxpr))
         if not has_tracers:
             _cache_for(fun)[key] = entry
         return entry
@@ -225,6 +228,8 @@ class JitWrapped:
             entry = self._trace(key, in_tree, avals, statics, args, kwargs)
             monitoring.record_event_duration_secs("/jax/core/compile/jaxpr_trace_duration",
                                                   time.perf_counter() - t0)
+        if entry.places:  # its results carry shardings on every call from now on
+            self._placing = True
             if config.jax_log_compiles:
                 _logger.warning("Finished tracing %s for signature (%s) in %.4f s",
                                 self._name, ", ".join(a.str_short() for a in avals),
@@ -251,12 +256,18 @@ class JitWrapped:
 
     # --- calling ----------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
-        if (self._placing or shards.STATE.placed) and not core._state.stack \
+        placing = self._placing
+        if (placing or shards.STATE.placed) and not core._state.stack \
                 and not config.jax_disable_jit:
             # shardings given, or placed arrays about: the results carry shardings
             return jit_shardings.call(self, self._call, self._in_shardings,
                                       self._out_shardings, args, kwargs)
-        return self._call(*args, **kwargs)
+        out = self._call(*args, **kwargs)
+        if self._placing and not placing and not core._state.stack:
+            # the first trace found a program that places its results (shard_map)
+            return jit_shardings.place(self, out, self._in_shardings, self._out_shardings,
+                                       args, kwargs)
+        return out
 
     def _call(self, *args, **kwargs):
         # The cached call: positional arrays only, outside every transformation. The

@@ -22,7 +22,7 @@ from .named import NamedSharding, Sharding
 from .partition_spec import PartitionSpec
 from .propagate import attach, check_devices, jaxpr_out_shardings
 
-__all__ = ["check_spec_tree", "call"]
+__all__ = ["check_spec_tree", "call", "place"]
 
 
 def _is_spec(s) -> bool:
@@ -125,6 +125,18 @@ def call(wrapped, run, in_shardings, out_shardings, args, kwargs):
     in_shardings, out_shardings
         As given to ``jit`` (None: not given).
     """
+    sig, ins = _inputs(wrapped, in_shardings, args, kwargs)
+    return _placed(wrapped, run(*args, **kwargs), sig, ins, out_shardings, args, kwargs)
+
+
+def place(wrapped, out, in_shardings, out_shardings, args, kwargs):
+    """The results ``out`` of a call already made, placed as ``call`` places them."""
+    sig, ins = _inputs(wrapped, in_shardings, args, kwargs)
+    return _placed(wrapped, out, sig, ins, out_shardings, args, kwargs)
+
+
+def _inputs(wrapped, in_shardings, args, kwargs):
+    """The call's signature and its inputs' shardings, devices checked."""
     fun = wrapped._fun
     sig = wrapped._signature(args, kwargs)
     leaves = sig[1]  # the jaxpr's inputs, statics left out
@@ -140,7 +152,10 @@ def call(wrapped, run, in_shardings, out_shardings, args, kwargs):
         check_devices(ins, [names.get(id(x), "?") for x in leaves],
                       [_type_text(x) if hasattr(x, "dtype") else "" for x in leaves],
                       getattr(fun, "__qualname__", getattr(fun, "__name__", "fun")))
-    out = run(*args, **kwargs)
+    return sig, ins
+
+
+def _placed(wrapped, out, sig, ins, out_shardings, args, kwargs):
     # The walk over the jaxpr depends only on the signature and the inputs' shardings:
     # kept per wrapped function, so a repeated call pays a dict lookup, not a walk.
     memo = wrapped.__dict__.setdefault("_out_sharding_memo", {})

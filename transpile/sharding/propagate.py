@@ -33,7 +33,8 @@ from .named import NamedSharding, canonical_spec, spec_entries
 from .partition_spec import PartitionSpec
 from .shards import placed
 
-__all__ = ["out_shardings", "jaxpr_out_shardings", "check_devices", "eager", "attach"]
+__all__ = ["out_shardings", "jaxpr_out_shardings", "check_devices", "eager", "attach",
+           "places_results"]
 
 #: Primitives whose results have a sharding of their own, whatever the operands'.
 _SELF_PLACED = frozenset({"sharding_constraint", "shard_map"})
@@ -153,6 +154,18 @@ def check_devices(ins: list, names: list, shapes: list, what: str) -> None:
                 f"{names[first]} of {what} with shape {shapes[first]} and with device ids "
                 f"{_ids(a)} on platform CPU and argument {names[i]} of {what} with shape "
                 f"{shapes[i]} and with device ids {_ids(s)} on platform CPU")
+
+
+def places_results(jaxpr) -> bool:
+    """Whether some equation of ``jaxpr`` (or of a ``jit`` in it) gives its results a
+    sharding of its own (``shard_map``, ``sharding_constraint``)."""
+    for eqn in jaxpr.eqns:
+        if eqn.primitive.name in _SELF_PLACED:
+            return True
+        inner = eqn.params.get("jaxpr") if eqn.primitive.name in ("jit", "pjit") else None
+        if inner is not None and places_results(getattr(inner, "jaxpr", inner)):
+            return True
+    return False
 
 
 def jaxpr_out_shardings(jaxpr, ins: list) -> list:
