@@ -228,12 +228,12 @@ class JitWrapped:
             entry = self._trace(key, in_tree, avals, statics, args, kwargs)
             monitoring.record_event_duration_secs("/jax/core/compile/jaxpr_trace_duration",
                                                   time.perf_counter() - t0)
-        if entry.places:  # its results carry shardings on every call from now on
-            self._placing = True
             if config.jax_log_compiles:
                 _logger.warning("Finished tracing %s for signature (%s) in %.4f s",
                                 self._name, ", ".join(a.str_short() for a in avals),
                                 time.perf_counter() - t0)
+        if entry.places:  # its results carry shardings on every call from now on
+            self._placing = True
         return entry, leaves
 
     def _executable(self, entry: _Entry, device=None):
