@@ -27,11 +27,14 @@ ROUNDS = 10
 
 def median_times(contenders, comm) -> list:
     """Median seconds per contender: rounds of ``REPEATS // ROUNDS`` calls of each in
-    turn (so a change in the machine's load hits all alike), each call started together
+    turn, in an order that rotates from round to round (so a change in the machine's load
+    hits all alike), each call started together
     (a barrier), and of the two processes the slower one's median."""
     times = {name: [] for name, _ in contenders}
-    for _ in range(ROUNDS):
-        for name, fn in contenders:
+    for r in range(ROUNDS):
+        # a rotating order: whichever runs right after another contender's calls (with
+        # MPI's progress threads and caches in that one's state) changes every round
+        for name, fn in contenders[r % len(contenders):] + contenders[:r % len(contenders)]:
             for _ in range(REPEATS // ROUNDS):
                 comm.Barrier()
                 t0 = time.perf_counter()
