@@ -541,6 +541,37 @@ TP_INLINE TPI_AI uint16_t tp_f64_to_f16(double x)
     return (uint16_t)((uint32_t)h | sign);
 }
 
+/* atan2 of float32 operands (and of the 16-bit floats, computed in float32) as XLA:CPU
+ * computes it: the C library's atan2f (glibc's) with subnormal operands read as zero
+ * (DAZ). glibc tests the operands' bits before it computes, so a subnormal operand is
+ * nonzero for its case analysis and zero for its arithmetic: atan2(s, 1) = s (x == 1
+ * calls atanf, which returns a tiny argument as it is), atan2(s, x) = +-0 or +-pi for
+ * other normal x, atan2(s, 0) = +-pi/2, atan2(y, s) = +-pi/2 (or pi - pi/2 folded with
+ * pi's low part), and atan2(s, t) = NaN (0/0, its sign flipped for a negative y). Every other pair is the
+ * correctly rounded atan2, which glibc's atan2f returns for them (checked bit for bit
+ * against XLA in tests/test_bfloat16.py). */
+TP_INLINE float tp_atan2_f32(float y, float x)
+{
+    const uint32_t hx = tpi_bits_f32(x), hy = tpi_bits_f32(y);
+    const uint32_t ix = hx & 0x7fffffffu, iy = hy & 0x7fffffffu;
+    const int xsub = ix != 0 && ix < 0x00800000u, ysub = iy != 0 && iy < 0x00800000u;
+    if ((!xsub && !ysub) || iy == 0 || iy >= 0x7f800000u || ix >= 0x7f800000u)
+        return (float)atan2((double)y, (double)x);
+    if (hx == 0x3f800000u)
+        return y;
+    if (ix == 0)
+        return (hy >> 31) ? -1.5707963705e+00f : 1.5707963705e+00f;
+    const float pi = 3.1415927410e+00f, pi_lo = -8.7422776573e-08f;
+    const float z = (xsub && ysub) ? tpi_float_f32(0x7fc00000u)
+                    : ysub ? 0.0f : 1.5707963705e+00f;
+    switch ((int)((hy >> 31) & 1u) | (int)((hx >> 30) & 2u)) {
+    case 0: return z;
+    case 1: return -z;
+    case 2: return pi - (z - pi_lo);
+    default: return (z - pi_lo) - pi;
+    }
+}
+
 #include "tp_scan16.h"  /* after the float16 conversions it uses */
 
 /* ------------------------------------------------------------------------------------

@@ -23,14 +23,11 @@ DATA = json.loads((Path(__file__).parent / "data" / "bfloat16.json").read_text()
 BF16 = np.dtype(jnp.bfloat16)
 MODES = ["eager", "jit"]
 
-#: (table, name, mode) -> element indices not matched yet: atan2 of subnormal operands
-#: (XLA:CPU calls the C library's atan2f under DAZ, which tests the operands' bits and
-#: computes with them flushed); float16 erf_inv of NaN, whose NaN XLA takes from either operand of its last
+#: (table, name, mode) -> element indices not matched yet: float16 erf_inv of NaN, whose NaN XLA takes from either operand of its last
 #: product depending on the element's place in the vector (observed: 0x7fc00000 or
 #: 0x7fffffff in float32 for one operand NaN).
 KNOWN_GAPS = {
     ("f16_unary", "erf_inv", "eager"): {24}, ("f16_unary", "erf_inv", "jit"): {24},
-    ("binary", "atan2", "eager"): {16, 17}, ("binary", "atan2", "jit"): {16, 17},
 }
 
 #: Results whose summation order (or accumulation dtype) differs from XLA's: compared to

@@ -12,12 +12,15 @@ Three kinds of check, all table-driven:
 """
 from __future__ import annotations
 
+import json
 import math
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+import transpile as jax
 from transpile import lax
 from transpile.config import config
 from transpile.jit import make_jaxpr
@@ -1090,8 +1093,6 @@ KNOWN_DIFFERENCES = [
     (lax.pow, ([3e-39], [0.5]), [2.646978e-23], [5.477227e-20],
      "XLA's pow reads part of a subnormal base; transpile does not flush it"),
     (lax.pow, ([3e-39], [-1.0]), [inf], [3.3333327e+38], "same"),
-    (lax.atan2, ([3e-39], [3e-39]), [nan], [0.0], "XLA divides two flushed zeros"),
-    (lax.atan2, ([3e-39], [0.0]), [1.5707964], [0.0], "XLA tests y == 0 on the bits"),
     (lax.asin, ([1.2e-38],), [0.0], [1.2e-38], "XLA's 2*atan2(x, 1+sqrt(1-x*x)) flushes"),
     (lax.exp2, ([-103.05586],), [9.486206e-32], [9.486242e-32],
      "XLA's exp2 is exp(x * log(2)); transpile's is within 1 ulp of the true value"),
@@ -1353,3 +1354,27 @@ ERROR_CASES = [  # (call, exception, JAX 0.10.2's message)
 def test_errors(call, exc, msg):
     with pytest.raises(exc, match=f"^{re.escape(msg)}$"):
         call()
+
+
+ATAN2_SUBNORMAL = json.loads((Path(__file__).parent / "data" / "atan2_subnormal.json")
+                             .read_text())
+
+
+@pytest.mark.parametrize("mode", ["eager", "jit"])
+def test_atan2_float32_subnormal_operands_as_xla(mode):
+    """glibc's atan2f under DAZ, as XLA:CPU calls it: a subnormal operand is nonzero for
+    its case analysis and zero for its arithmetic (recorded from JAX 0.10.2 by
+    ``tools/record_atan2_subnormal.py``)."""
+    ops = np.array(ATAN2_SUBNORMAL["operands"], np.uint32).view(np.float32)
+    y, x = np.meshgrid(ops, ops, indexing="ij")
+    fn = lax.atan2 if mode == "eager" else jax.jit(lax.atan2)
+    got = np.asarray(fn(y.ravel(), x.ravel())).view(np.uint32)
+    want = np.array(ATAN2_SUBNORMAL["atan2"], np.uint32)
+    nan = np.isnan(want.view(np.float32))
+    # the pairs with a subnormal operand (atan2f of two normal floats is not always
+    # correctly rounded in glibc, e.g. atan2(2^23, -1), which ours is: a known gap)
+    sub = lambda a: (a.view(np.uint32) & 0x7FFFFFFF) - 1 < 0x007FFFFF  # noqa: E731
+    with_sub = sub(y.ravel()) | sub(x.ravel())
+    bad = np.flatnonzero(with_sub & (got != want) & ~(nan & np.isnan(got.view(np.float32))))
+    assert bad.size == 0, [(hex(y.ravel()[i].view(np.uint32)), hex(x.ravel()[i].view(
+        np.uint32)), hex(got[i]), hex(want[i])) for i in bad[:6]]

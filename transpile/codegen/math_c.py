@@ -160,8 +160,9 @@ def _atan2(args, in_avals, out_aval, **_):
     dt = np.dtype(out_aval.dtype)
     if dt == F64:
         return f"tp_flush_f64(atan2(tp_flush_f64({args[0]}), tp_flush_f64({args[1]})))"
-    expr = f"atan2((double)({args[0]}), (double)({args[1]}))"
-    return f"tp_f64_to_f16_round({expr})" if dt == F16 else f"(float){expr}"
+    if dt == F16:
+        return f"tp_f64_to_f16_round(atan2((double)({args[0]}), (double)({args[1]})))"
+    return f"tp_atan2_f32({args[0]}, {args[1]})"  # float32; bfloat16 computes in it
 
 
 _def(ew.atan2_p, _atan2)

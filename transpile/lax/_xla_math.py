@@ -26,7 +26,7 @@ from fractions import Fraction
 import numpy as np
 
 __all__ = ["xla_log_f32", "xla_log1p_f32", "xla_erf_inv_f32", "xla_log_f64", "xla_log1p_f64",
-           "xla_erf_inv_f64", "libm_f64", "libm_twin"]
+           "xla_erf_inv_f64", "libm_f64", "libm_twin", "xla_atan2_subnormal_f32"]
 
 _F32 = np.float32
 _U32 = np.uint32
@@ -494,3 +494,35 @@ def xla_erf_inv_f64(x):
     nan = np.isnan(x)
     y[nan] = x[nan] + x[nan]   # a NaN operand comes back quieted
     return y
+
+
+# ---------------------------------------------------------------------------------------
+# atan2 for float32: glibc's atan2f under DAZ (runtime/tp_ops.h, tp_atan2_f32)
+
+_PI = _c(0x40490FDB)
+_PI_LO = _c(0xB3BBBD2E)     # -8.7422776573e-08
+_PI_2 = _c(0x3FC90FDB)
+
+
+def xla_atan2_subnormal_f32(y: np.ndarray, x: np.ndarray, flushed: np.ndarray) -> np.ndarray:
+    """``flushed`` (atan2 of the flushed operands, correctly rounded) with the pairs
+    where a subnormal operand takes glibc's atan2f, which tests the operands' bits and
+    computes with them flushed, its own way: atan2(s, 1) = s, atan2(s, 0) = +-pi/2,
+    atan2(s, x) = +-0 or +-pi, atan2(y, s) = +-pi/2 or +-pi -+ pi/2, atan2(s, t) = NaN."""
+    y, x = np.broadcast_arrays(np.asarray(y, _F32), np.asarray(x, _F32))
+    hy, hx = _bits(y), _bits(x)
+    iy, ix = hy & _U32(0x7FFFFFFF), hx & _U32(0x7FFFFFFF)
+    ysub = (iy != 0) & (iy < _U32(0x00800000))
+    xsub = (ix != 0) & (ix < _U32(0x00800000))
+    special = (xsub | ysub) & (iy != 0) & (iy < _U32(0x7F800000)) & (ix < _U32(0x7F800000))
+    if not special.any():
+        return flushed
+    with np.errstate(all="ignore"):
+        z = np.where(xsub & ysub, _float(np.full(y.shape, 0x7FC00000, _U32)),
+                     np.where(ysub, _F32(0.0), _PI_2)).astype(_F32)
+        m = ((hy >> _U32(31)) & _U32(1)) | ((hx >> _U32(30)) & _U32(2))
+        out = np.select([m == 0, m == 1, m == 2],
+                        [z, -z, _PI - (z - _PI_LO)], (z - _PI_LO) - _PI).astype(_F32)
+    out = np.where(ix == 0, np.where(hy >> _U32(31) != 0, -_PI_2, _PI_2), out)
+    out = np.where(hx == _U32(0x3F800000), y, out).astype(_F32)
+    return np.where(special, out, np.asarray(flushed, _F32)).astype(_F32)

@@ -57,8 +57,9 @@ from ._bfloat16 import from_float32, to_float32, via_float32
 from ._base import broadcasting_shape, check_same_dtypes, set_cost
 from ._complex_math import complex_rule
 from ._xla_exp import xla_exp_f32, xla_logistic_f32, xla_tanh_f32
-from ._xla_math import (libm_f64, xla_erf_inv_f32, xla_erf_inv_f64, xla_log1p_f32,
-                        xla_log1p_f64, xla_log_f32, xla_log_f64)
+from ._xla_math import (libm_f64, xla_atan2_subnormal_f32, xla_erf_inv_f32,
+                        xla_erf_inv_f64, xla_log1p_f32, xla_log1p_f64, xla_log_f32,
+                        xla_log_f64)
 
 __all__ = [
     # the lax API
@@ -317,6 +318,21 @@ def _transcendental(np_fn, **flush):
     impl.__name__ = np_fn.__name__
     impl.unflushed_dtypes = narrow.unflushed_dtypes
     return impl
+
+
+_atan2_flushed = _transcendental(np.arctan2)
+
+
+def _atan2_impl(y, x):
+    # float32 (and bfloat16, computed in it): glibc's atan2f under DAZ, which reads a
+    # subnormal operand's bits before flushing it (_xla_math, runtime/tp_ops.h)
+    out = _atan2_flushed(y, x)
+    if y.dtype == np.float32:
+        out = xla_atan2_subnormal_f32(y, x, out)
+    return out
+
+
+_atan2_impl.unflushed_dtypes = _atan2_flushed.unflushed_dtypes
 
 
 def _step_rule(name: str):
@@ -583,7 +599,7 @@ rem_p = _binop("rem", REAL_NUMBER, _xla(_rem_impl, **_NO_FLUSH))
 pow_p = _binop("pow", FLOATING, _pow_impl, dtype_rule=_pow_dtype_rule)
 max_p = _binop("max", ANY, _xla(_max_impl), jnp_name="maximum")
 min_p = _binop("min", ANY, _xla(_min_impl), jnp_name="minimum")
-atan2_p = _binop("atan2", FLOATING, _transcendental(np.arctan2), jnp_name="arctan2")
+atan2_p = _binop("atan2", FLOATING, _atan2_impl, jnp_name="arctan2")
 nextafter_p = _binop("nextafter", REAL_FLOATING, _nextafter_impl, jnp_name="nextafter")
 and_p = _binop("and", INT_OR_BOOL, np.bitwise_and)
 or_p = _binop("or", INT_OR_BOOL, np.bitwise_or)
