@@ -152,3 +152,14 @@ def test_linalg_vecdot_is_the_array_api_vecdot(a, b):
     assert got.dtype == want.dtype == np.result_type(a, b)
     np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
     np.testing.assert_allclose(np.asarray(got), np.vecdot(a, b), rtol=1e-6)
+
+
+@pytest.mark.parametrize("order", [0.5, 1, 1.5, 2, 3, np.inf, -np.inf, 0, -1, -0.5])
+def test_vector_norm_of_complex_is_real(order):
+    """Every order of a complex64 vector's norm is float32 (its magnitudes' dtype), as
+    JAX 0.10.2 gives it, and NumPy's value in float64."""
+    z = (RNG.standard_normal(7) + 1j * RNG.standard_normal(7)).astype(np.complex64)
+    got = jnp.linalg.vector_norm(z, ord=order)
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(np.asarray(got), np.linalg.norm(z.astype(np.complex128),
+                                                               order), rtol=2e-6)

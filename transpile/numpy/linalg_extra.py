@@ -64,15 +64,16 @@ def vector_norm(x, /, *, axis=None, keepdims: bool = False, ord=2):  # noqa: A00
         return reductions.max(mag, axis=axis, keepdims=keepdims)
     if ord == -np.inf:
         return reductions.min(mag, axis=axis, keepdims=keepdims)
+    real = _util.aval(mag).dtype  # a complex x's norms are real, as its magnitudes
     if ord == 0:
-        nz = ufuncs.not_equal(x, 0).astype(_util.aval(x).dtype)
+        nz = ufuncs.not_equal(x, 0).astype(real)
         return reductions.sum(nz, axis=axis, keepdims=keepdims)
     if ord == 1:
         return reductions.sum(mag, axis=axis, keepdims=keepdims)
     if ord == 2:
         return ufuncs.sqrt(reductions.sum(_abs2(x), axis=axis,
                                           keepdims=keepdims))
-    p = np.array(ord, _util.aval(x).dtype)
+    p = np.array(ord, real)
     total = reductions.sum(ufuncs_compound.power(mag, p), axis=axis, keepdims=keepdims)
     return ufuncs_compound.power(total, ufuncs.reciprocal(p))
 
