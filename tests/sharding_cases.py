@@ -40,7 +40,8 @@ def run(thunk) -> dict:
         with contextlib.redirect_stdout(out):
             return {"result": thunk()}
     except Exception as e:  # noqa: BLE001 - recorded
-        return {"error": f"{type(e).__name__}: {e}"}
+        # JAX appends where in the caller's source the error arose: not part of it
+        return {"error": f"{type(e).__name__}: {e}".split(" This error occurs at source")[0]}
 
 
 def cases(M):  # noqa: C901 - one flat table

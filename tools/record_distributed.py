@@ -3,7 +3,7 @@
 backend started, called twice) and the global device list of a run of two processes with
 two CPU devices each (ids and process indices).
 
-Run with the Python that has JAX: ``/tmp/jaxenv/bin/python tools/record_distributed.py``
+Run with the Python that has JAX: ``$JAX_PYTHON tools/record_distributed.py``
 (it starts two more such processes that meet at a local coordinator).
 """
 import json
