@@ -374,6 +374,29 @@ def lu_pivot(col: np.ndarray) -> np.ndarray:
 
 
 @lu_p.def_impl
+def householder_reflector(x: np.ndarray):
+    """The NumPy twin of the C kernels' Householder step (``tp_svd_house_*``,
+    ``tp_eigh_house_*``) on the 1-D view ``x``, changed in place into the reflector
+    ``v`` (``v[0] = 1``): returns ``(tau, beta)``, ``(0, x[0])`` (``x`` untouched) when
+    there is nothing to reflect. The sum of squares runs in index order, as the C loop
+    adds."""
+    dt = x.dtype.type
+    alpha = x[0]
+    if x.shape[0] < 2:
+        return dt(0), alpha
+    ss = np.add.accumulate(x[1:] * x[1:])[-1]
+    if ss == 0:
+        return dt(0), alpha
+    beta = np.sqrt(alpha * alpha + ss)
+    if alpha >= 0:
+        beta = -beta
+    tau = (beta - alpha) / beta
+    scale = dt(1) / (alpha - beta)
+    x[0] = 1
+    x[1:] = x[1:] * scale
+    return tau, beta
+
+
 def _lu_impl(x):
     x = np.asarray(x)
     _check_supported(x.dtype, "lu")

@@ -32,7 +32,8 @@ from . import complex_ops, structural
 from ._indexing_common import GatherDimensionNumbers, GatherScatterMode
 from .indexing import gather
 from .linalg_ad import _eye, _matmul
-from .linalg_base import _check_supported, _swap_last, abs2, check_operand, mul, symmetrize
+from .linalg_base import (_check_supported, _swap_last, abs2, check_operand,
+                          householder_reflector, mul, symmetrize)
 from .slicing import broadcasted_iota
 
 __all__ = ["eigh", "eigh_p"]
@@ -144,16 +145,9 @@ def _house(x: np.ndarray, k: int):
     in index order (``np.add.accumulate``), as the C loops add."""
     dt = x.dtype.type
     v = x[k, k + 1:]
-    alpha = v[0]
-    ss = np.add.accumulate(v[1:] * v[1:])[-1]
-    if ss == 0:
-        return dt(0), alpha
-    beta = np.sqrt(alpha * alpha + ss)
-    if alpha >= 0:
-        beta = -beta
-    tau = (beta - alpha) / beta
-    v[1:] = v[1:] * (dt(1) / (alpha - beta))
-    v[0] = 1
+    tau, beta = householder_reflector(v)
+    if tau == 0:  # nothing to reflect: the block stays
+        return tau, beta
     blk = x[k + 1:, k + 1:]
     p = tau * np.add.accumulate(v[:, None] * blk, axis=0)[-1]
     kk = dt(0.5) * tau * np.add.accumulate(p * v)[-1]
@@ -167,7 +161,6 @@ def _tridiagonal_ql(a: np.ndarray, lower: bool, sort: bool):
     tridiagonal ``(d, e)``, ``Q`` by backward accumulation, then implicit QL with the
     rotations applied to the rows of ``Q^T``."""
     n = a.shape[0]
-    dt = a.dtype.type
     rows, cols = np.indices((n, n))
     x = np.where((rows >= cols) if lower else (rows <= cols), a, a.T).copy()
     d, e, taus = (np.zeros(n, a.dtype) for _ in range(3))

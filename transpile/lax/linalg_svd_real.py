@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .linalg_base import householder_reflector
+
 __all__ = ["golub_kahan", "work_elements"]
 
 #: The C kernel's TP_SVD_ITERS (QR steps per singular value before accepting it).
@@ -31,25 +33,6 @@ def _consts(dt):
     if dt == np.float32:
         return dt(np.finfo(dt).eps), dt(2.0 ** -120), 50
     return dt(np.finfo(dt).eps), dt(2.0 ** -966), 500
-
-
-def _house(x: np.ndarray):
-    """``tp_svd_house_*`` on the 1-D view ``x`` (changed in place): ``(tau, beta)``."""
-    dt = x.dtype.type
-    alpha = x[0]
-    if x.shape[0] < 2:
-        return dt(0), alpha
-    ss = np.add.accumulate(x[1:] * x[1:])[-1]
-    if ss == 0:
-        return dt(0), alpha
-    beta = np.sqrt(alpha * alpha + ss)
-    if alpha >= 0:
-        beta = -beta
-    tau = (beta - alpha) / beta
-    scale = dt(1) / (alpha - beta)
-    x[0] = 1
-    x[1:] = x[1:] * scale
-    return tau, beta
 
 
 def _lapply(v, tau, y):
@@ -200,11 +183,11 @@ def golub_kahan(a: np.ndarray, full: bool, compute_uv: bool):
         unscale = np.ldexp(dt(1), ex)
     d, e, tl, tr = (np.zeros(nn, a.dtype) for _ in range(4))
     for k in range(nn):
-        tl[k], d[k] = _house(x[k:, k])
+        tl[k], d[k] = householder_reflector(x[k:, k])
         if tl[k] != 0:
             _lapply(x[k:, k], tl[k], x[k:, k + 1:])
         if k + 2 < nn:
-            tr[k], e[k] = _house(x[k, k + 1:])
+            tr[k], e[k] = householder_reflector(x[k, k + 1:])
             if tr[k] != 0:
                 _rapply(x[k, k + 1:], tr[k], x[k + 1:, k + 1:])
         elif k + 1 < nn:
