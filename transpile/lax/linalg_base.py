@@ -373,7 +373,6 @@ def lu_pivot(col: np.ndarray) -> np.ndarray:
     return np.where(first_nan, 0, pick)
 
 
-@lu_p.def_impl
 def householder_reflector(x: np.ndarray):
     """The NumPy twin of the C kernels' Householder step (``tp_svd_house_*``,
     ``tp_eigh_house_*``) on the 1-D view ``x``, changed in place into the reflector
@@ -397,6 +396,7 @@ def householder_reflector(x: np.ndarray):
     return tau, beta
 
 
+@lu_p.def_impl
 def _lu_impl(x):
     x = np.asarray(x)
     _check_supported(x.dtype, "lu")
