@@ -456,16 +456,7 @@ TP_DEFINE_QR(f64, double, sqrt)
             }                                                                          \
         tp_eigh_ql_##SFX(d, e, z, n, n);                                               \
         for (i = 0; i < n; i++) idx[i] = (T)i;                                         \
-        if (sort) /* stable insertion sort of (value, row) pairs */                    \
-            for (i = 1; i < n; i++) {                                                  \
-                T key = d[i], ki = idx[i];                                             \
-                for (j = i; j > 0 && d[j - 1] > key; j--) {                            \
-                    d[j] = d[j - 1];                                                   \
-                    idx[j] = idx[j - 1];                                               \
-                }                                                                      \
-                d[j] = key;                                                            \
-                idx[j] = ki;                                                           \
-            }                                                                          \
+        if (sort) TP_SORT_PAIRS(T, d, idx, n, >, i, j); /* stable, by value */         \
         for (i = 0; i < n; i++) {                                                      \
             const T *zi = z + (int64_t)idx[i] * n;                                     \
             w[i] = d[i];                                                               \

@@ -364,16 +364,7 @@ TP_DEFINE_QR_C(c128, tp_c128, double, creal, cimag, sqrt, conj)
             }                                                                          \
         tp_eigh_ql_##RSFX(d, e, (R *)z, n, 2 * n);                                     \
         for (i = 0; i < n; i++) idx[i] = (R)i;                                         \
-        if (sort) /* stable insertion sort of (value, row) pairs */                    \
-            for (i = 1; i < n; i++) {                                                  \
-                R key = d[i], ki = idx[i];                                             \
-                for (j = i; j > 0 && d[j - 1] > key; j--) {                            \
-                    d[j] = d[j - 1];                                                   \
-                    idx[j] = idx[j - 1];                                               \
-                }                                                                      \
-                d[j] = key;                                                            \
-                idx[j] = ki;                                                           \
-            }                                                                          \
+        if (sort) TP_SORT_PAIRS(R, d, idx, n, >, i, j); /* stable, by value */         \
         for (i = 0; i < n; i++) {                                                      \
             const T *zi = z + (int64_t)idx[i] * n;                                     \
             w[i] = d[i];                                                               \

@@ -283,15 +283,7 @@
         }                                                                              \
         tp_svd_bdsqr_##SFX(d, e, nn, u ? ut : 0, mm, vtt);                             \
         for (i = 0; i < nn; i++) idx[i] = (T)i;                                        \
-        for (i = 1; i < nn; i++) { /* stable insertion sort, descending */             \
-            T key = d[i], ki = idx[i];                                                 \
-            for (j = i; j > 0 && d[j - 1] < key; j--) {                                \
-                d[j] = d[j - 1];                                                       \
-                idx[j] = idx[j - 1];                                                   \
-            }                                                                          \
-            d[j] = key;                                                                \
-            idx[j] = ki;                                                               \
-        }                                                                              \
+        TP_SORT_PAIRS(T, d, idx, nn, <, i, j); /* stable, descending */                \
         for (i = 0; i < nn; i++) sv[i] = d[i] * unscale;                               \
         if (!u) return;                                                                \
         if (tall) {                                                                    \
