@@ -8,6 +8,7 @@ import pytest
 
 import transpile as jax
 from transpile import lax
+from transpile.lax import shard_map_call
 from transpile.sharding import Mesh, PartitionSpec as P
 
 from shard_map_checks import check_case, device_count, names
@@ -88,3 +89,36 @@ def test_jit_and_cond_inside_the_body():
                           mesh=mesh, in_specs=P("x"), out_specs=P("x"))
         np.testing.assert_array_equal(np.asarray(g(x)),
                                       np.concatenate([x[:2] * 2, x[2:] * 2]))
+
+
+class _Remote(jax.CpuDevice):
+    """A CPU device of another process (only its process index differs)."""
+
+    def __init__(self, id, process):  # noqa: A002 - JAX's name
+        super().__init__(id)
+        self.process_index = process
+
+
+def _mesh_of(processes, shape, names):
+    devs = np.array([_Remote(i, p) for i, p in enumerate(processes)], dtype=object)
+    return Mesh(devs.reshape(shape), names)
+
+
+def test_axes_spanning_processes_and_their_offsets():
+    mesh = _mesh_of([0, 0, 1, 1], (2, 2), ("x", "y"))
+    # each process holds one row of the mesh: "x" spans the processes, "y" does not
+    assert shard_map_call._spanning(mesh, ["x", "y"]) == {"x": ((0, 1), 1, 2)}
+    assert shard_map_call._spanning(_mesh_of([0, 0, 0, 1, 1, 1], (6,), ("x",)),
+                                    ["x"]) == {"x": ((0, 3), 3, 6)}
+    assert shard_map_call._spanning(_mesh_of([0, 0, 0, 0], (4,), ("x",)), ["x"]) == {}
+
+
+@pytest.mark.parametrize("processes, shape, order, message", [
+    ([0, 1, 1, 0], (4,), ["x"], "contiguous block"),        # process 0's devices split
+    ([0, 0, 1, 1, 1, 1], (6,), ["x"], "one size"),          # blocks of 2 and 4
+    ([0, 0, 1, 1], (2, 2), ["y"], "not manual"),            # "x" spans but is automatic
+])
+def test_meshes_shard_map_cannot_split_over_processes(processes, shape, order, message):
+    names = ("x",) if len(shape) == 1 else ("x", "y")
+    with pytest.raises(NotImplementedError, match=message):
+        shard_map_call._spanning(_mesh_of(processes, shape, names), order)

@@ -139,8 +139,11 @@ def make_array_from_process_local_data(sharding, local_data, global_shape=None):
     if global_shape is None or local_map is None or process_count() == 1 \
             or sharding.is_fully_addressable:
         shape = data.shape if global_shape is None else tuple(global_shape)
-        if shape != data.shape:
-            raise ValueError(f"Expected shape {shape} for the array, got {data.shape}")
+        if shape != data.shape:  # JAX's words (its missing space included)
+            raise ValueError(
+                "When calling `make_array_from_process_local_data` on a single process, "
+                "global_shape should be None or equal to local_data.shape.Got "
+                f"global_shape={shape} and local_data.shape={data.shape}.")
         return device_put(asarray(data), sharding)
     shape = tuple(global_shape)
     box = _bounding_box(local_map(shape).values(), shape)

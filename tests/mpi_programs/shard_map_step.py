@@ -86,6 +86,23 @@ for how, f, g in (("eager", step, more), ("jit", jax.jit(step), jax.jit(more))):
     out[f"{how}_params"] = [bits(q) for q in p]
     out[f"{how}_extras"] = [bits(e) for e in g(x_g)]
 out["gathered_whole"] = bool(np.array_equal(whole(x_g), x))
+
+
+def refused(fn, error, text) -> bool:
+    try:
+        fn()
+    except error as e:
+        return text in str(e)
+    return False
+
+
+# reading a whole array some of whose rows live in another process is JAX's error
+out["fetch_refused"] = x_g.is_fully_addressable or refused(
+    lambda: np.asarray(x_g), RuntimeError, "spans non-addressable")
+# a process's data of the wrong shape for its block (alone: for the whole array)
+out["wrong_block_refused"] = refused(
+    lambda: jax.make_array_from_process_local_data(rows, x[:1], x.shape), ValueError,
+    "local_data.shape" if jax.process_count() == 1 else "this process's block")
 out["broadcast_from_0"] = int(multihost_utils.broadcast_one_to_all(
     np.int32(jax.process_index())))
 multihost_utils.assert_equal(p, "the processes disagree")
