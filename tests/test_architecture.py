@@ -57,7 +57,7 @@ LAYERS = {
     "transpile.shard_map": 8, "transpile.pmap": 8,
     "transpile.custom_derivatives": 8, "transpile.callbacks": 8,
     "transpile.checkpoint_policies": 8, "transpile.float_checks": 8,
-    "transpile.distributed": 8,
+    "transpile.distributed": 8, "transpile.first_call": 8,
     # 9 libraries
     "transpile.numpy": 9, "transpile.random": 9, "transpile.nn": 9,
     "transpile.scipy": 9, "transpile.example_libraries": 9,

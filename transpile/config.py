@@ -128,6 +128,10 @@ _OPTIONS = {
     "jax_no_tracing": _Option("bool", False),
     # How many CpuDevices ``devices("cpu")`` lists (-1: one); fixed once devices exist.
     "jax_num_cpu_devices": _Option("int", -1),
+    # transpile's own: a jitted function's first call may run on NumPy while its C is
+    # compiled, where that gives the compiled code's bits (first_call.py).
+    "transpile_interpret_first_call": _Option("bool", True,
+                                              env=("TRANSPILE_INTERPRET_FIRST_CALL",)),
     **{f"jax_transfer_guard{k}": _Option("enum_or_none", None, _TRANSFER_GUARDS)
        for k in ("", "_host_to_device", "_device_to_device", "_device_to_host")},
 }

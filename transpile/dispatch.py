@@ -34,14 +34,14 @@ from .backend.load import PooledArray
 from .config import config
 from .interpreters import eval as eval_mod
 from .ir import ClosedJaxpr, Jaxpr, JaxprEqn, Var
-from .lax import elementwise, reduction
+from .lax import numpy_bits
 from .memory.device_array import CudaArray
 from .passes.cse import params_key
 from .placement import argument_device
 from .sharding import propagate, shards
 
 __all__ = ["apply_primitive", "COMPILE_MIN_ELEMENTS", "HOT_CALLS", "BACKGROUND_BUILDS",
-           "clear_eager_cache", "wait_for_builds"]
+           "clear_eager_cache", "wait_for_builds", "request_prebuilt"]
 
 _logger = logging.getLogger("transpile")
 
@@ -57,41 +57,13 @@ HOT_CALLS = 16
 #: calls run the NumPy rule (the same bits), so no eager call waits for the compiler.
 BACKGROUND_BUILDS = True
 
-_F32, _F64, _I32, _BOOL = (np.dtype(t) for t in (np.float32, np.float64, np.int32,
-                                                   np.bool_))
+_F32 = np.dtype(np.float32)
 
 
-def _exact(names: str, *dts) -> dict:
-    return {getattr(mod, n + "_p"): frozenset(dts) for n in names.split()
-            for mod in (elementwise, reduction) if hasattr(mod, n + "_p")}
-
-
-_REDUCTIONS = frozenset([reduction.reduce_sum_p, reduction.reduce_max_p, reduction.reduce_min_p,
-                         reduction.reduce_and_p, reduction.reduce_or_p, reduction.argmax_p,
-                         reduction.argmin_p])
-#: primitive -> the operand dtypes (of its last operand) for which its compiled kernel
-#: gives the NumPy evaluator's bits, as tests/test_eager_dispatch.py checks case by case.
-#: float32 log, log1p, erf_inv, exp, tanh and logistic are XLA's own expansions on both
-#: sides (runtime/tp_xla_math.h and its NumPy twins, bit-identical to JAX and to each
-#: other). Left out: transcendental functions whose C kernels (XLA-style polynomials)
-#: and NumPy rules (float64, rounded once) differ in the last bit on some inputs (sin,
-#: cos, tan 0.02-0.03% of random inputs; exp2, expm1, asin, acos, atan, sinh, cosh,
-#: asinh, erf; the float64 transcendental functions) and float sums and products, whose
-#: compiled summation order differs from the evaluator's.
-_COMPILABLE: dict = {
-    **_exact("log log1p rsqrt cbrt acosh atanh erf_inv exp tanh logistic floor ceil round "
-             "is_finite rem pow atan2 nextafter", _F32),
-    **_exact("sqrt", _F32, _F64),
-    **_exact("neg abs sign square max min add sub mul div lt le gt ge", _F32, _F64, _I32),
-    **_exact("eq ne", _F32, _F64, _I32, _BOOL),
-    **_exact("and or xor not", _I32, _BOOL),
-    **_exact("shift_left shift_right_arithmetic shift_right_logical", _I32),
-    **_exact("convert_element_type select_n", _F32, _I32),
-    **_exact("argmax argmin", _F32, _I32, _BOOL),
-    **_exact("reduce_max reduce_min", _F32, _I32),
-    **_exact("reduce_sum", _I32),
-    **_exact("reduce_and reduce_or", _BOOL),
-}
+#: primitive -> the operand dtypes for which its compiled kernel gives the NumPy rule's
+#: bits (``lax.numpy_bits``; tests/test_eager_dispatch.py checks it case by case)
+_COMPILABLE: dict = numpy_bits.ELEMENTWISE
+_REDUCTIONS = numpy_bits.REDUCTIONS
 
 #: Full float32 sums at least this long run on the prebuilt library's pairwise sum (the
 #: NumPy rule's bits, without its float64 copy); shorter ones cost NumPy little.
@@ -217,7 +189,7 @@ def _resolve(primitive, args, params) -> _Route:
         and len(params["axes"]) == len(avals[0].shape) >= 1
         and int(np.prod(avals[0].shape, dtype=np.int64)) >= SUM_MIN_ELEMENTS)
     if route.prebuilt_ok:
-        _request_prebuilt()   # queued before this signature's own build: it is quicker
+        request_prebuilt()   # queued before this signature's own build: it is quicker
     if not config.jax_disable_jit and _wants_compiled(primitive, params, avals, out_avals):
         route.compilable = False
         if BACKGROUND_BUILDS and primitive not in eval_mod.compiled_eagerly:
@@ -296,7 +268,7 @@ def _prebuilt(primitive, route) -> bool:
     loaded on the worker thread (the NumPy rule answers meanwhile)."""
     if route.prebuilt is None:
         if not eager_kernels.loaded():
-            _request_prebuilt()
+            request_prebuilt()
             return False
         route.prebuilt = eager_kernels.kernel_for(primitive)
         if route.prebuilt is None:   # no library here (no compiler)
@@ -305,7 +277,7 @@ def _prebuilt(primitive, route) -> bool:
     return True
 
 
-def _request_prebuilt() -> None:
+def request_prebuilt() -> None:
     """Queue the loading (or the one build per machine) of the prebuilt library, once."""
     if not config.jax_disable_jit and eager_kernels.request():
         _build_later(None, None, None, None)

@@ -1,18 +1,22 @@
-"""A prebuilt library of eager elementwise kernels, so that eager calls of the common
-float32 transcendental functions run compiled from (nearly) the first call of a process.
+"""A prebuilt library of elementwise kernels, so that eager calls of the common float
+transcendental functions, and the first calls of jitted functions that use them, run
+compiled from (nearly) the first call of a process.
 
 ``dispatch`` compiles one kernel per eager signature, on a worker thread, and answers
 with the primitive's NumPy rule until it is ready. For XLA's own expansions (exp, tanh,
 logistic, log, log1p, erf_inv) the NumPy rule repeats every float32 operation with an
 emulated fused multiply-add and costs 0.1-0.3 ms even for a handful of elements. This
-module holds one library with a contiguous loop per such (primitive, float32) pair,
-built from the same C expressions the code generator writes (``emit_c.math_function``,
-so the bits are those of the compiled programs and of the NumPy rules), under FTZ/DAZ as
-every kernel runs; one thread (a large signature gets its own multithreaded kernel from
-``dispatch`` as before). It is compiled once per machine into the disk cache
-(``backend.build.build``: the cache's ownership checks and checksums hold) and loaded on
-the eager worker thread on first use, so no eager call waits for it; until it is there,
-or without a compiler, the NumPy rules answer.
+module holds one library with a contiguous loop per (primitive, dtype) of ``KERNELS``,
+each written with the C expression the code generator writes for that equation
+(``emit_c.emit``), so its bits are those of the compiled programs, under FTZ/DAZ as
+every kernel runs; one thread. Eager dispatch uses the ones whose NumPy rules give the
+same bits (``PRIMITIVES``); ``first_call`` uses them all, for the functions (sin, expm1,
+the float64 ones...) whose NumPy rules differ from the compiled code in the last bit.
+
+It is compiled once per machine into the disk cache (``backend.build.build``: the
+cache's ownership checks and checksums hold) and loaded on the eager worker thread on
+first use (or from disk by ``load(compile_missing=False)``), so no call waits for it; until it
+is there, or without a compiler, the NumPy rules answer.
 """
 from __future__ import annotations
 
@@ -23,22 +27,37 @@ import numpy as np
 
 from .backend.build import CompileError, CompilerNotFoundError, build
 from .codegen import emit_c
+from .core import ShapedArray
 from .lax import elementwise as ew
 from .lax import reduction
 
-__all__ = ["PRIMITIVES", "SUM", "kernel_for", "load", "loaded", "request", "reset"]
+__all__ = ["KERNELS", "PRIMITIVES", "SUM", "kernel_for", "load", "loaded", "request",
+           "reset"]
 
 _logger = logging.getLogger("transpile")
-_F32 = np.dtype(np.float32)
+_F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
+_UNARY = {
+    _F32: "exp tanh logistic log log1p erf_inv sin cos tan exp2 expm1 asin acos atan sinh "
+          "cosh asinh acosh atanh erf rsqrt cbrt",
+    _F64: "exp tanh logistic log log1p sin cos tan exp2 expm1 atan sinh cosh erf",
+}
 
-#: primitive -> the C expression of one element (``x`` the operand), float32
-PRIMITIVES = {p: (n, emit_c.math_function(n, _F32, "x[i]")) for p, n in (
-    (ew.exp_p, "exp"), (ew.tanh_p, "tanh"), (ew.logistic_p, "logistic"), (ew.log_p, "log"),
-    (ew.log1p_p, "log1p"), (ew.erf_inv_p, "erf_inv"))}
+
+def _expression(primitive, dtype) -> str:
+    aval = ShapedArray((), dtype)
+    return emit_c.emit(primitive, ["x[i]"], [aval], aval, {})
+
+
+#: (primitive, dtype) -> the C function's name (its element: ``_expression``, read when
+#: the source is made, once the code generator's emitters are registered)
+KERNELS = {(getattr(ew, n + "_p"), dt): f"tp_eager_{n}_{emit_c._sfx(dt)}"
+           for dt, names in _UNARY.items() for n in names.split()}
+#: The float32 kernels eager dispatch runs: XLA's expansions, whose NumPy rules give the
+#: same bits slowly (the others' rules differ from the kernels in the last bit).
+PRIMITIVES = frozenset([ew.exp_p, ew.tanh_p, ew.logistic_p, ew.log_p, ew.log1p_p,
+                        ew.erf_inv_p])
 #: the reduction the library also holds (a float32 sum over every axis)
 SUM = reduction.reduce_sum_p
-# tanh returns a subnormal operand itself, as its emitter writes it
-PRIMITIVES[ew.tanh_p] = ("tanh", f"tp_keep_subnormal_f32(x[i], {PRIMITIVES[ew.tanh_p][1]})")
 
 #: Full float32 sums: NumPy's pairwise summation in float (the NumPy rule is ``np.sum``
 #: of the float32 operand: a run of fewer than 8 in order, up to 128
@@ -73,29 +92,56 @@ static float tp_eager_pairwise_(const float *x, int64_t n)
     return tp_eager_pairwise_(x, n2) + tp_eager_pairwise_(x + n2, n - n2);
 }
 
-float tp_eager_sum_f32(const float *x, int64_t n)
+static float tp_eager_sum_f32(const float *x, int64_t n)
 {
     return 0.f + tp_eager_pairwise_(x, n);
 }
 """
 
+#: The library's one entry point, in the shape of every jitted function's (so that
+#: loading it needs no C parsing: ``backend.ffi_module``): ``call`` points to two
+#: int64s, the kernel's number (0: the float32 sum, whose result goes to ``y[0]``; then
+#: ``KERNELS`` in order) and the element count.
+_ENTRY = "tp_eager"
+_CDEF = f"int {_ENTRY}(void *, void *, void *, void *);\nint64_t {_ENTRY}_workspace_size(void);\n"
+
 
 def _source() -> tuple[str, str]:
-    fns, decls = [_SUM_SOURCE], ["float tp_eager_sum_f32(const float *x, int64_t n);"]
-    for name, expr in PRIMITIVES.values():
-        sig = f"void tp_eager_{name}_f32(const float *x, float *y, int64_t n)"
-        decls.append(sig + ";")
-        fns.append(f"""{sig}
+    fns, cases = [_SUM_SOURCE], []
+    for i, ((prim, dt), fname) in enumerate(KERNELS.items(), 1):
+        ct, expr = emit_c.ctype(dt), _expression(prim, dt)
+        fns.append(f"""static void {fname}(const {ct} *x, {ct} *y, int64_t n)
 {{
-    const unsigned csr = tp_ftz_begin();
     #pragma omp simd
     for (int64_t i = 0; i < n; i++)
         y[i] = {expr};
+}}""")
+        cases.append(f"    case {i}: {fname}((const {ct} *)x, ({ct} *)y, n); break;")
+    fns.append(f"""int {_ENTRY}(void *call, void *x, void *y, void *unused)
+{{
+    const int64_t *c = (const int64_t *)call;
+    const int64_t n = c[1];
+    (void)unused;
+    if (c[0] == 0) {{  /* the evaluator's sum keeps subnormals: no FTZ/DAZ */
+        *(float *)y = tp_eager_sum_f32((const float *)x, n);
+        return 0;
+    }}
+    const unsigned csr = tp_ftz_begin();
+    switch (c[0]) {{
+{chr(10).join(cases)}
+    default: tp_ftz_end(csr); return 1;
+    }}
     tp_ftz_end(csr);
+    return 0;
+}}
+
+int64_t {_ENTRY}_workspace_size(void)
+{{
+    return 0;
 }}""")
     head = ('#include <math.h>\n#include <stdint.h>\n#include <string.h>\n'
             '#include "transpile_macros.h"\n#include "tp_codegen.h"\n#include "tp_math_lib.h"\n')
-    return head + "\n\n".join(fns) + "\n", "\n".join(decls)
+    return head + "\n\n".join(fns) + "\n", _CDEF
 
 
 _lock = threading.Lock()
@@ -113,18 +159,22 @@ def request() -> bool:
         return True
 
 
-def load() -> None:
-    """Build or load the library (blocking; dispatch calls it on its worker thread)."""
+def load(compile_missing: bool = True) -> None:
+    """Build or load the library (blocking; dispatch calls it on its worker thread).
+    ``compile_missing=False``: only load it when a previous process has built it."""
     with _lock:
         if _state:
             return
         source, cdef = _source()
         try:
-            _state["lib"] = build(source, cdef, name="eager_kernels",
-                                  signature="f32[n] -> f32[n]")
+            lib = build(source, cdef, name="eager_kernels", signature="x[n] -> y[n]",
+                        compile_missing=compile_missing)
         except (CompilerNotFoundError, CompileError):
             _logger.debug("eager kernel library unavailable", exc_info=True)
             _state["failed"] = True
+            return
+        if lib is not None:
+            _state["lib"] = lib
 
 
 def loaded() -> bool:
@@ -139,29 +189,35 @@ def reset() -> None:
         _requested.clear()
 
 
-def kernel_for(primitive):
-    """``fn(x) -> y`` running ``primitive`` on a C-contiguous float32 array through the
-    prebuilt library (``reduce_sum``: over every axis), or None when it has no kernel
-    for it or is not loaded."""
-    lib = _state.get("lib")
-    if lib is not None and primitive is SUM:
-        c_sum, ffi = lib.lib.tp_eager_sum_f32, lib.ffi
+#: kernel -> its number in the entry point's switch
+_NUMBERS = {k: i for i, k in enumerate(KERNELS, 1)}
 
-        def total(x: np.ndarray) -> np.ndarray:
-            return np.array(c_sum(ffi.cast("const float *", ffi.from_buffer(x)), x.size),
-                            _F32)
-        total.library = lib
-        return total
-    entry = PRIMITIVES.get(primitive)
-    if lib is None or entry is None:
+
+def kernel_for(primitive, dtype=_F32):
+    """``fn(x) -> y`` running ``primitive`` on a C-contiguous array of ``dtype`` through
+    the prebuilt library (``reduce_sum``: a float32 sum over every axis), or None when
+    it has no kernel for it or is not loaded."""
+    lib = _state.get("lib")
+    dt = np.dtype(dtype)
+    number = 0 if primitive is SUM and dt == _F32 else _NUMBERS.get((primitive, dt))
+    if lib is None or number is None:
         return None
-    c_fn = getattr(lib.lib, f"tp_eager_{entry[0]}_f32")
-    ffi = lib.ffi
+    entry, ffi = getattr(lib.lib, _ENTRY), lib.ffi
+    from_buffer = ffi.from_buffer
+
+    if number == 0:
+        def total(x: np.ndarray) -> np.ndarray:
+            y = np.zeros(1, _F32)
+            entry(from_buffer(np.array([0, x.size], np.int64)), from_buffer(x),
+                  from_buffer(y), ffi.NULL)
+            return y.reshape(())
+        total.library = lib   # keeps the library open while the kernel is cached
+        return total
 
     def run(x: np.ndarray) -> np.ndarray:
-        y = np.empty(x.shape, _F32)
-        c_fn(ffi.cast("const float *", ffi.from_buffer(x)),
-             ffi.cast("float *", ffi.from_buffer(y)), x.size)
+        y = np.empty(x.shape, dt)
+        entry(from_buffer(np.array([number, x.size], np.int64)), from_buffer(x),
+              from_buffer(y), ffi.NULL)
         return y
-    run.library = lib   # keeps the library open while the kernel is cached
+    run.library = lib
     return run

@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import core, float_checks, monitoring, tree_util
+from . import core, first_call, float_checks, monitoring, tree_util
 from .config import config
 from .core import Tracer
 from .interpreters.eval import eval_jaxpr, eval_jaxpr_numpy
@@ -245,7 +245,11 @@ class JitWrapped:
             return exe
         exe = entry.executable
         if exe is None:
-            exe = entry.executable = stages.executable_for(entry.closed_jaxpr, self._name)
+            # (the first call may run on NumPy while the library compiles: first_call.py)
+            exe = entry.executable = first_call.executable_for(entry.closed_jaxpr,
+                                                               self._name)
+        elif type(exe) is first_call.FirstCall and not exe.fresh:
+            exe = entry.executable = exe.finished()
         return exe
 
     def _run_device(self, leaves):
@@ -300,7 +304,8 @@ class JitWrapped:
             # Outside any transformation: run the compiled C (or CUDA).
             exe = self._executable(entry, self._run_device(leaves))
             unflatten = _unflattener(entry.out_tree)
-            if key is not None and not self._has_statics and _same_leaves(
+            if key is not None and not self._has_statics and \
+                    type(exe) is not first_call.FirstCall and _same_leaves(
                     args if fast_leaves is None else fast_leaves, leaves):
                 self._fast[key] = (exe.call, unflatten)
             outs = exe(leaves)

@@ -12,7 +12,6 @@ import sys
 import time
 from dataclasses import dataclass
 
-import numpy as np
 
 from . import core, monitoring, tree_util
 from .abi import EntryABI
@@ -32,7 +31,8 @@ from .tree_util import argument_paths as _leaf_paths
 from .version import __version__
 
 __all__ = ["Lowering", "lower_jaxpr", "compile_lowering", "compile_many", "executable_for",
-           "Lowered", "Compiled", "c_identifier"]
+           "cached_executable", "build_executable", "Prepared", "Lowered", "Compiled",
+           "c_identifier"]
 
 logger = logging.getLogger("transpile")
 
@@ -196,6 +196,17 @@ def _fingerprint(optimized: ClosedJaxpr, cname: str, text: str | None = None) ->
     return h.hexdigest()
 
 
+@dataclass
+class Prepared:
+    """What ``cached_executable`` computed on the way to the disk cache, which
+    ``build_executable`` goes on from."""
+    optimized: ClosedJaxpr
+    text: str
+    fingerprint: str
+    clock: _Clock
+    t0: float
+
+
 def executable_for(closed: ClosedJaxpr, name: str, device=None):
     """The ``Executable`` of ``closed``: from the disk cache through the lowering index
     when a previous process built it (no planning, no rendering, no compiler), else
@@ -204,32 +215,47 @@ def executable_for(closed: ClosedJaxpr, name: str, device=None):
     """
     if device is not None and device.platform != "cpu":
         return compile_lowering(lower_jaxpr(closed, name, target="cuda"), device)
+    exe, prepared = cached_executable(closed, name)
+    return exe if exe is not None else build_executable(closed, name, prepared)
+
+
+def cached_executable(closed: ClosedJaxpr, name: str):
+    """``(executable, prepared)``: the C ``Executable`` of ``closed`` when the disk
+    cache's lowering index has it (else None), and what ``build_executable`` needs."""
     t0 = time.perf_counter()
     clock = _Clock()
-    cname = c_identifier(name)
     optimized = optimize(closed)
     clock.lap("passes")
     text = str(optimized)
-    fp = _fingerprint(optimized, cname, text)
+    fp = _fingerprint(optimized, c_identifier(name), text)
     key = index_get(fp)
     clock.lap("print+index")
+    prepared = Prepared(optimized, text, fp, clock, t0)
     if key is not None:
         lib = load_entry(key)
         # (a program that calls back into Python needs its callbacks: it is planned)
         abi = _stored_abi(lib)
         if abi is not None and not abi.host:
-            _log_compile(cname, _signature_text(closed.in_avals), lib, t0)
+            _log_compile(c_identifier(name), _signature_text(closed.in_avals), lib, t0)
             exe = Executable(lib, abi,
                              [host_value(c) for c in optimized.consts], closed.out_avals)
             clock.lap("load")
-            clock.report(cname)
-            return exe
-    exe = compile_lowering(lower_jaxpr(closed, name, optimized, clock=clock, text=text))
-    index_put(fp, exe.library.key)
+            clock.report(c_identifier(name))
+            return exe, prepared
+    return None, prepared
+
+
+def build_executable(closed: ClosedJaxpr, name: str, prepared: Prepared):
+    """Plan, render, compile, load and index ``closed`` (the disk cache's lowering
+    index had no entry for it: ``cached_executable``)."""
+    clock = prepared.clock
+    exe = compile_lowering(lower_jaxpr(closed, name, prepared.optimized, clock=clock,
+                                       text=prepared.text))
+    index_put(prepared.fingerprint, exe.library.key)
     clock.lap("build+load")
     if not exe.library.disk_hit:
         clock.notes.append(f"; the C compiler {exe.library.seconds:.3f} s of build+load")
-    clock.report(cname)
+    clock.report(c_identifier(name))
     return exe
 
 

@@ -259,7 +259,8 @@ def _keep_failed(key: str, source: str, suffix: str = ".c") -> Path:
 
 
 def build(source: str, cdef: str, *, name: str, signature: str,
-          meta: dict | None = None, target: str = "c") -> Library:
+          meta: dict | None = None, target: str = "c",
+          compile_missing: bool = True) -> Library | None:
     """Compile ``source`` (or find it in the cache) and load it.
 
     Parameters
@@ -276,6 +277,9 @@ def build(source: str, cdef: str, *, name: str, signature: str,
         More JSON-able metadata to record with the entry.
     target : {"c", "cuda"}
         ``"cuda"``: ``source`` is CUDA C++, built by nvcc (:func:`cuda_compiler_info`).
+    compile_missing : bool
+        False: return None rather than run the compiler when the library is in neither
+        this process nor the disk cache.
 
     Returns
     -------
@@ -299,6 +303,13 @@ def build(source: str, cdef: str, *, name: str, signature: str,
     slot = (str(cache_dir()), key)
     found = _LOADED.get(slot)
     if found is not None:
+        return found
+    if not compile_missing:
+        # Without the lock, which a compile on another thread holds for seconds:
+        # readers need none, published entries are complete by construction.
+        found = _from_disk(key, info)
+        if found is not None:
+            _remember(slot, found, target)
         return found
     with _BUILD_LOCK:
         found = _LOADED.get(slot)
