@@ -72,8 +72,9 @@ def _exact_sum(x, *, axes, **_):
     """``reduce_sum`` of float32/float64 as the compiled code computes it: a double
     accumulator, operands read under DAZ, the result stored under FTZ. Any order of the
     additions gives the same double when every partial sum is exact: the operands are
-    all multiples of the smallest one's ulp, 2**q, so they are when the largest
-    absolute row sum stays below 2**(q + 53)."""
+    all multiples of 2**q (q: the lowest set bit among them), so they are when the sum
+    of their magnitudes stays below 2**(q + 53) (output by output) and no partial sum
+    can be subnormal (q >= -1022)."""
     dt = x.dtype
     if not np.isfinite(x).all():
         raise NotReproducible("a non-finite operand of a sum")
@@ -82,10 +83,15 @@ def _exact_sum(x, *, axes, **_):
     mag = np.abs(wide)
     wide[mag < tiny] = 0.0          # DAZ: subnormal operands read as zero
     mag[mag < tiny] = 0.0
-    if mag.size and mag.max() > 0:
-        _, e = np.frexp(mag[mag > 0].min())
-        q = int(e) - (24 if dt == _F32 else 53)
-        if q < -1022 or float(mag.sum(axis=axes).max()) * (1 + 2.0 ** -30) >= 2.0 ** (q + 53):
+    rows = mag.sum(axis=axes)    # each output's bound on its partial sums
+    if np.any(rows > 0):
+        # each operand is an odd integer times 2**k: k from its lowest set bit
+        frac, e = np.frexp(mag)
+        ints = (frac * 2.0 ** 53).astype(np.int64)
+        k = e.astype(np.int64) - 54 + np.frexp((ints & -ints).astype(np.float64))[1]
+        q = np.where(mag > 0, k, 1 << 20).min(axis=axes)
+        if np.any((rows > 0) & ((q < -1022) |
+                                (rows * (1 + 2.0 ** -30) >= np.ldexp(1.0, q + 53)))):
             raise NotReproducible("a sum whose order would matter")
     total = wide.sum(axis=axes) + 0.0   # the accumulator starts at +0.0: no -0.0 sum
     out = total.astype(dt)
@@ -108,14 +114,15 @@ def _nan_checked(impl):
 
 def _library(kernel):
     def run(x, **_):
-        return kernel(np.ascontiguousarray(x))
+        return kernel(_contiguous(x))
     return run
 
 
 def _plain_dtype(dt) -> bool:
     dt = np.dtype(dt)
-    return dt.kind in "biuf" and not dtypes.is_narrow_int(dt) and \
-        (not dtypes.is_small_float(dt) or dtypes.half_name(dt) in ("f16", "bf16"))
+    if dtypes.is_small_float(dt) or dtypes.is_narrow_int(dt):   # float8, int4: no
+        return dtypes.half_name(dt) in ("f16", "bf16")
+    return dt.kind in "biuf" or dtypes.half_name(dt) == "bf16"
 
 
 def _step(eqn):
@@ -195,8 +202,13 @@ def evaluate(optimized: ClosedJaxpr, steps, leaves) -> list:
                     out.shape != aval.shape:
                 out = np.asarray(out, aval.dtype).reshape(aval.shape)
             env[eqn.outvars[0]] = out
-    return [Array._new(np.ascontiguousarray(read(a)), aval.weak_type)
+    return [Array._new(_contiguous(read(a)), aval.weak_type)
             for a, aval in zip(jaxpr.outvars, optimized.out_avals, strict=True)]
+
+
+def _contiguous(x: np.ndarray) -> np.ndarray:
+    # (np.ascontiguousarray would make a 0-d array 1-d)
+    return x if x.flags.c_contiguous else np.array(x, order="C")
 
 
 # ---------------------------------------------------------------------------------------
