@@ -140,6 +140,9 @@ def _shard_map_linearize(primals, tangents, *, jaxpr, mesh, in_specs, out_specs,
         outs, lin, zero_out = ad.linearize_flat(_body_fn(jaxpr), list(xs), nz_in)
         fwd, res = [], []
         for r in lin.consts:
+            if not isinstance(r, core.Tracer):  # a constant: stays in the tangent body
+                fwd.append(None)
+                continue
             i = next((k for k, x in enumerate(xs) if _same(r, x)), None)
             j = None if i is not None else next(
                 (k for k, o in enumerate(outs) if _same(r, o)), None)
@@ -154,8 +157,7 @@ def _shard_map_linearize(primals, tangents, *, jaxpr, mesh, in_specs, out_specs,
     with _in_body(mesh, newly_manual_axes, check_vma):
         known_body = trace_to_jaxpr(known, jaxpr.in_avals)
     lin, zero_out, fwd = store["lin"], store["zero_out"], store["fwd"]
-    if known_body.consts or any(not isinstance(c, core.Tracer) for c in lin.consts):
-        # closed-over constants: not split (the expansion differentiates them)
+    if known_body.consts:  # closed-over arrays: not split (the expansion's JVP then)
         return _expanded_jvp(primals, tangents, **params)
     res_specs = [_residual_spec(a, mesh, newly_manual_axes, check_vma)
                  for a in store["res_avals"]]
@@ -165,7 +167,10 @@ def _shard_map_linearize(primals, tangents, *, jaxpr, mesh, in_specs, out_specs,
     computed, p_out = iter(outs[:len(res_specs)]), outs[len(res_specs):]
     spec_iter = iter(res_specs)
     residuals, all_res_specs, promote = [], [], []
-    for i, j in fwd:
+    for k, f in enumerate(fwd):
+        if f is None:
+            continue
+        i, j = f
         if i is not None:
             residuals.append(primals[i])
             all_res_specs.append(in_specs[i])
@@ -175,10 +180,9 @@ def _shard_map_linearize(primals, tangents, *, jaxpr, mesh, in_specs, out_specs,
         else:
             residuals.append(next(computed))
             all_res_specs.append(next(spec_iter))
-        promote.append(i is None and j is None and not lin.jaxpr.constvars[len(promote)]
-                       .aval.shape)
-    tan_body = _tangent_body(lin.jaxpr, promote, zero_out, mesh, newly_manual_axes,
-                             check_vma)
+        promote.append(i is None and j is None and not lin.jaxpr.constvars[k].aval.shape)
+    tan_body = _tangent_body(lin, [f is None for f in fwd], promote, zero_out, mesh,
+                             newly_manual_axes, check_vma)
     nz_t = [t for t in tangents if not isinstance(t, Zero)]
     t_outs = shard_map_p.bind(
         *residuals, *nz_t, jaxpr=tan_body, mesh=mesh,
@@ -190,19 +194,24 @@ def _shard_map_linearize(primals, tangents, *, jaxpr, mesh, in_specs, out_specs,
                    for p, z in zip(p_out, zero_out)]
 
 
-def _tangent_body(lin: Jaxpr, promote, zero_out, mesh, manual, check_vma) -> ClosedJaxpr:
+def _tangent_body(lin: ClosedJaxpr, closed, promote, zero_out, mesh, manual,
+                  check_vma) -> ClosedJaxpr:
     """The linear jaxpr with its residuals as leading operands (scalar ones promoted to
-    ``[1]`` blocks) and its symbolically zero outputs left out."""
-    flat = Jaxpr((), lin.constvars + lin.invars,
-                 tuple(v for v, z in zip(lin.outvars, zero_out) if not z), lin.eqns)
+    ``[1]`` blocks), its constants (``closed``) kept as constants and its symbolically
+    zero outputs left out."""
+    j = lin.jaxpr
+    consts = [c for c, k in zip(lin.consts, closed) if k]
+    res_vars = tuple(v for v, k in zip(j.constvars, closed) if not k)
+    flat = Jaxpr(tuple(v for v, k in zip(j.constvars, closed) if k), res_vars + j.invars,
+                 tuple(v for v, z in zip(j.outvars, zero_out) if not z), j.eqns)
     flat = _dce(flat)
-    n_res = len(lin.constvars)
+    n_res = len(res_vars)
 
     def fun(*args):
         res = [squeeze(r, (0,)) if p else r for r, p in zip(args[:n_res], promote)]
-        return eval_jaxpr(flat, [], *res, *args[n_res:])
+        return eval_jaxpr(flat, consts, *res, *args[n_res:])
     avals = [ShapedArray((1,), v.aval.dtype, v.aval.weak_type, v.aval.vma) if p else v.aval
-             for v, p in zip(lin.constvars, promote)] + [v.aval for v in lin.invars]
+             for v, p in zip(res_vars, promote)] + [v.aval for v in j.invars]
     with _in_body(mesh, manual, check_vma):
         return trace_to_jaxpr(fun, avals)
 
