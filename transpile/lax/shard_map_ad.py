@@ -92,6 +92,26 @@ def _body_fn(closed):
     return lambda *xs: eval_jaxpr(closed, None, *xs)
 
 
+def _known_body_fn(closed, trace):
+    """The body with its literals as values of ``trace`` (the known body's): a literal a
+    tangent equation reads is then a residual, as in JAX, not a literal of the tangent
+    body."""
+    j = closed.jaxpr
+
+    def fun(*xs):
+        env = dict(zip(j.constvars, closed.consts, strict=True))
+        env.update(zip(j.invars, xs, strict=True))
+
+        def read(a):
+            return trace.pure(a.val) if isinstance(a, Literal) else env[a]
+        for e in j.eqns:
+            outs = e.primitive.bind(*[read(a) for a in e.invars], **e.params)
+            env.update(zip(e.outvars, outs if e.primitive.multiple_results else [outs],
+                           strict=True))
+        return [read(a) for a in j.outvars]
+    return fun
+
+
 # ---------------------------------------------------------------------------------------
 # Forward mode
 
@@ -137,7 +157,8 @@ def _shard_map_linearize(primals, tangents, *, jaxpr, mesh, in_specs, out_specs,
     store = {}
 
     def known(*xs):
-        outs, lin, zero_out = ad.linearize_flat(_body_fn(jaxpr), list(xs), nz_in)
+        body = _known_body_fn(jaxpr, xs[0]._trace)
+        outs, lin, zero_out = ad.linearize_flat(body, list(xs), nz_in)
         fwd, res = [], []
         for r in lin.consts:
             if not isinstance(r, core.Tracer):  # a constant: stays in the tangent body
@@ -239,7 +260,8 @@ def _shard_map_transpose(cts, *args, jaxpr, mesh, in_specs, out_specs, check_vma
     def fun(*ins):
         it = iter(ins[:n_ct])
         full = [next(it) if nz else Zero(a) for a, nz in zip(out_avals, nz_ct)]
-        got = ad.backward_pass(rev, list(jaxpr.consts) + list(ins[n_ct:]), None, full)
+        pre, consts = _forward_part(rev, list(jaxpr.consts) + list(ins[n_ct:]))
+        got = ad.backward_pass(pre, consts, None, full)
         specs = [s for s, u in zip(in_specs, undef) if u]
         if not check_vma:
             got = [g if isinstance(g, Zero) else
@@ -261,6 +283,27 @@ def _shard_map_transpose(cts, *args, jaxpr, mesh, in_specs, out_specs, check_vma
         out_specs=out_sp, check_vma=check_vma, newly_manual_axes=manual)
     it, nz_it = iter(res), iter(store["nz"])
     return [(next(it) if next(nz_it) else None) if u else None for u in undef]
+
+
+def _forward_part(rev: Jaxpr, consts: list):
+    """Evaluate the equations of ``rev`` that read no linear input first, in order (as
+    JAX's transpose of a shard_map body does); ``rev`` without them, their outputs
+    constants."""
+    env = dict(zip(rev.constvars, consts, strict=True))
+    linear = set(rev.invars)
+    rest = []
+    for e in rev.eqns:
+        if any(not isinstance(a, Literal) and a in linear for a in e.invars):
+            linear.update(e.outvars)
+            rest.append(e)
+            continue
+        vals = [a.val if isinstance(a, Literal) else env[a] for a in e.invars]
+        outs = e.primitive.bind(*vals, **e.params)
+        env.update(zip(e.outvars, outs if e.primitive.multiple_results else [outs],
+                       strict=True))
+    known = list(env)
+    return (rev.replace(constvars=tuple(known), eqns=tuple(rest)),
+            [env[v] for v in known])
 
 
 def _divide(ct, n: int):
