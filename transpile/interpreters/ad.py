@@ -29,9 +29,9 @@ from ..ir import ClosedJaxpr, Jaxpr, Literal
 from .tracing import JaxprTrace, _Builder
 
 __all__ = ["Zero", "UndefinedPrimal", "is_undefined_primal", "jvp_rules",
-           "transpose_rules", "defjvp", "defjvp2", "defjvp_zero", "deflinear",
+           "transpose_rules", "linearize_rules", "defjvp", "defjvp2", "defjvp_zero", "deflinear",
            "deflinear2", "instantiate", "add_tangents", "zeros_like_aval", "JVPTracer",
-           "GradTracer", "LinearizeTracer", "is_jvp_trace", "linearize_rules", "jvp_flat", "linearize_flat", "backward_pass", "tangent_aval",
+           "GradTracer", "LinearizeTracer", "is_jvp_trace", "jvp_flat", "linearize_flat", "backward_pass", "tangent_aval",
            "float0"]
 
 #: primitive -> rule(primals, tangents, **params) -> (primal_out, tangent_out)
