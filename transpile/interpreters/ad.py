@@ -29,7 +29,7 @@ from ..ir import ClosedJaxpr, Jaxpr, Literal
 from .tracing import JaxprTrace, _Builder
 
 __all__ = ["Zero", "UndefinedPrimal", "is_undefined_primal", "jvp_rules",
-           "transpose_rules", "defjvp", "defjvp2", "defjvp_zero", "deflinear",
+           "transpose_rules", "linearize_rules", "defjvp", "defjvp2", "defjvp_zero", "deflinear",
            "deflinear2", "instantiate", "add_tangents", "zeros_like_aval", "JVPTracer",
            "GradTracer", "LinearizeTracer", "is_jvp_trace", "jvp_flat", "linearize_flat", "backward_pass", "tangent_aval",
            "float0"]
@@ -39,6 +39,10 @@ jvp_rules: dict = {}
 #: primitive -> rule(cts, *args, **params) -> one cotangent (or None) per argument;
 #: linear arguments arrive as ``UndefinedPrimal``.
 transpose_rules: dict = {}
+#: primitive -> rule(primals, tangents, **params) -> (primal_out, tangent_out), used by
+#: ``LinearizeTrace`` before ``jvp_rules``: where the primitive stages its primal and
+#: tangent parts as two equations (``shard_map``, as JAX splits it), not one JVP.
+linearize_rules: dict = {}
 
 #: The dtype of tangents of integer and boolean values (JAX's ``float0``).
 float0 = dtypes.float0
@@ -337,9 +341,20 @@ class LinearizeTrace(_JVPRuleTrace):
     the tangent-staging trace (one level up)."""
     tracer = LinearizeTracer
 
+    def process_primitive(self, primitive, tracers, params):
+        rule = linearize_rules.get(primitive)
+        if rule is None:
+            return super().process_primitive(primitive, tracers, params)
+        out, t_out = rule([t.primal for t in tracers], [t.tangent for t in tracers],
+                          **params)
+        if not primitive.multiple_results:
+            return self.tracer(self, out, t_out)
+        return [self.tracer(self, p, t) for p, t in zip(out, t_out, strict=True)]
 
-def linearize_flat(fun: Callable, primals: list):
-    """Linearize ``fun`` (flat lists in and out) at ``primals``.
+
+def linearize_flat(fun: Callable, primals: list, nonzero: list | None = None):
+    """Linearize ``fun`` (flat lists in and out) at ``primals`` (the tangents of those
+    where ``nonzero`` is False symbolic zeros, not inputs of the tangent jaxpr).
 
     Returns
     -------
@@ -354,8 +369,11 @@ def linearize_flat(fun: Callable, primals: list):
         lin = LinearizeTrace(lin_main)
         tan = JaxprTrace(tan_main)
         ins = []
-        for p in primals:
+        for i, p in enumerate(primals):
             aval = tangent_aval(core.get_aval(p))
+            if nonzero is not None and not nonzero[i]:
+                ins.append(LinearizeTracer(lin, p, Zero(aval)))
+                continue
             arg = tan.new_arg(aval)  # kept as an input even when symbolically zero
             ins.append(LinearizeTracer(lin, p, Zero(aval) if aval.dtype == float0 else arg))
         outs = [lin.full_raise(o) for o in fun(*ins)]

@@ -20,6 +20,7 @@ from ..interpreters.batching import (axis_batchers, batch_flat, bdim_at_front, m
 from ..interpreters.eval import eval_jaxpr
 from ..ir import jaxprs_in_params
 from .call import jit_p
+from ._base import numpy_api
 from . import parallel as par
 from . import process_collectives
 from .parallel import named, positional
@@ -180,8 +181,12 @@ def _ppermute_batch(axis, vals, dims, **params):
     if not _own(axis, params):
         return _pass_through(par.ppermute_p, [])(x, d, params)
     size = axis[0]
-    x = bdim_at_front(x, d, size)
     source = {dst: src for src, dst in params["perm"]}
+    if d is not not_mapped and len(source) == size:
+        # a full permutation: JAX's ``take`` of the members, in place
+        order = np.array([source[j] for j in range(size)], dtype=np.int32)
+        return numpy_api.take(x, order, axis=d), d
+    x = bdim_at_front(x, d, size)
     one = (1,) + _shape(x)[1:]
     zeros = None
     parts = []

@@ -10,8 +10,9 @@ global array by a reshape (mesh axes leading, in mesh order), the body runs unde
 batch traces, whose collective rules communicate over the batch axes
 (``parallel_batching``), and outputs are put back by the inverse reshape. The same
 function is the NumPy rule (eager), the compiled form (``lax.call.EXPANSIONS``: the
-plan sees ordinary kernels, parallel over the batch), and, applied under the JVP or
-batch trace, the differentiation and batching rules.
+plan sees ordinary kernels, parallel over the batch). The differentiation and batching
+rules (``shard_map_ad``) stage shard_maps, as JAX does; the expansion's JVP here is
+their fallback for a body that closes over arrays.
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ import numpy as np
 from .. import core
 from ..core import ShapedArray
 from ..interpreters import ad, batching
-from ..interpreters.batching import axis_batchers, bdim_at_front, primitive_batchers
+from ..interpreters.batching import axis_batchers, bdim_at_front
 from ..interpreters.tracing import trace_to_jaxpr
 from ..ir import Literal, pp_param_rules
 from . import parallel, process_collectives
@@ -259,12 +260,6 @@ def _shard_map_jvp(primals, tangents, **params):
     return ad.jvp_flat(lambda *xs: batched(list(xs), **params), list(primals), tangents)
 
 
-def _shard_map_batch(vals, dims, **params):
-    size = next(core.get_aval(v).shape[d] for v, d in zip(vals, dims) if d is not None)
-    return batching.batch_flat(lambda *xs: batched(list(xs), **params), list(vals),
-                               list(dims), size)
-
-
 class _Names:
     """A set of axis names printed as ``frozenset({'x', 'y'})`` in mesh order (a
     frozenset's own order changes with the string hash seed)."""
@@ -285,4 +280,3 @@ def _shard_map_pp(params):
 pp_param_rules[shard_map_p] = _shard_map_pp
 EXPANSIONS[shard_map_p] = _shard_map_expand
 ad.jvp_rules[shard_map_p] = _shard_map_jvp
-primitive_batchers[shard_map_p] = _shard_map_batch

@@ -86,7 +86,7 @@ newaxis = None
 _lax_base.numpy_api.__dict__.update(
     asarray=asarray, concatenate=concatenate, reshape=reshape, stack=stack,  # noqa: F405
     add=add, true_divide=true_divide, ensure_array=_ensure_array)  # noqa: F405
-_lax_base.numpy_api.__dict__.update(remainder=remainder, cumsum=cumsum)  # noqa: F405
+_lax_base.numpy_api.__dict__.update(remainder=remainder, cumsum=cumsum, take=take)  # noqa: F405
 
 _internal = {"check_int_overflow", "fill_scalar", "scalar_types", "concrete_value"}
 __all__ = sorted(
