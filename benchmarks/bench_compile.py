@@ -12,13 +12,20 @@ Run from the repository root:
 A child process imports the library and builds its inputs, then times the first call
 (tracing, optimisation, planning, rendering, the C compiler, loading, running) until
 the result is on the host. Prints medians and ratios (JAX time / transpile time: above
-1 means transpile's first call is faster).
+1 means transpile's first call is faster), and when transpile's library was ready for
+the second call ("compiled at", from the same start).
 
 ``--machine seeded`` (the default) copies what a cache holds for the machine rather
 than for a program into each fresh cache first, as on a machine where transpile has
 compiled before: the compiler probe, the precompiled runtime object and the
-precompiled prelude header (``backend/runtime_lib.py``), made once per machine, compiler and transpile
-version in a few seconds (printed first). ``--machine empty`` starts from nothing.
+precompiled prelude header (``backend/runtime_lib.py``), and the prebuilt library of
+elementwise kernels (``eager_kernels.py``, which a first call may evaluate with: see
+``first_call.py``), made once per machine, compiler and transpile version in a few
+seconds (printed first). ``--machine empty`` starts from nothing.
+
+The first call of transpile may be evaluated on NumPy while its library compiles
+(``first_call.py``); ``--compiled`` switches that off and times the first call that
+waits for the library, as before.
 
 Children write bytecode to a private ``PYTHONPYCACHEPREFIX`` (warmed by one import
 first), as an installed package has its ``.pyc`` files, whatever
@@ -117,7 +124,15 @@ def _child(case: str, which: str) -> None:
     leaves = [np.asarray(a) for a in lib.tree_util.tree_leaves(out)]
     seconds = time.perf_counter() - t0
     assert all(np.isfinite(a).all() for a in leaves)
-    print(json.dumps({"seconds": seconds}))
+    ready = seconds
+    if which != "jax":
+        try:   # when the library the second call runs is ready
+            from transpile import first_call
+            first_call.wait_for_compiles()
+            ready = time.perf_counter() - t0
+        except ImportError:
+            pass
+    print(json.dumps({"seconds": seconds, "ready": ready}))
 
 
 # ---------------------------------------------------------------------------------------
@@ -127,9 +142,10 @@ def _child(case: str, which: str) -> None:
 MACHINE_STATE = ("compilers", "runtime")
 
 
-def _child_env(root: str, cache: str, pycache: str) -> dict:
+def _child_env(root: str, cache: str, pycache: str, compiled: bool = False) -> dict:
     env = dict(os.environ, TRANSPILE_CACHE_DIR=cache, PYTHONPYCACHEPREFIX=pycache,
-               PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
+               PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               TRANSPILE_INTERPRET_FIRST_CALL="0" if compiled else "1")
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env.pop("TRANSPILE_DEBUG", None)
     return env
@@ -146,6 +162,14 @@ def _seed(python: str, root: str, pycache: str) -> str | None:
             "    runtime_lib.runtime_object(compiler_info())\n"
             "    for par in (False, True):\n"
             "        getattr(runtime_lib, 'prelude_header', lambda *a: None)(compiler_info(), par)\n"
+            "    from transpile import eager_kernels\n"
+            "    eager_kernels.load()\n"
+            "    lib = eager_kernels._state.get('lib')\n"
+            "    if lib is not None:\n"
+            "        import os\n"
+            "        folder = os.path.dirname(lib.path)\n"
+            "        with open(os.path.join(os.environ['TRANSPILE_CACHE_DIR'], 'EAGER'), 'w') as f:\n"
+            "            f.write(os.path.relpath(folder, os.environ['TRANSPILE_CACHE_DIR']))\n"
             "except ImportError:\n"
             "    pass\n")
     t0 = time.perf_counter()
@@ -161,7 +185,7 @@ def _seed(python: str, root: str, pycache: str) -> str | None:
 
 
 def _run_child(python: str, root: str, case: str, which: str, seed: str | None,
-               timeout: float, pycache: str) -> float | str:
+               timeout: float, pycache: str, compiled: bool = False) -> float | str:
     cache = tempfile.mkdtemp(prefix="tp-bench-cache-")
     try:
         for name in MACHINE_STATE if seed is not None else ():
@@ -169,7 +193,11 @@ def _run_child(python: str, root: str, case: str, which: str, seed: str | None,
                 shutil.copytree(os.path.join(seed, name), os.path.join(cache, name))
         if seed is not None and os.path.exists(os.path.join(seed, "CACHEDIR.TAG")):
             shutil.copy2(os.path.join(seed, "CACHEDIR.TAG"), cache)  # a marked cache
-        env = _child_env(root, cache, pycache)
+        if seed is not None and os.path.exists(os.path.join(seed, "EAGER")):
+            with open(os.path.join(seed, "EAGER")) as f:   # the prebuilt kernels' entry
+                rel = f.read().strip()
+            shutil.copytree(os.path.join(seed, rel), os.path.join(cache, rel))
+        env = _child_env(root, cache, pycache, compiled)
         try:
             proc = subprocess.run([python, os.path.abspath(__file__), "--child", case,
                                    "--lib", which], capture_output=True, text=True,
@@ -179,15 +207,17 @@ def _run_child(python: str, root: str, case: str, which: str, seed: str | None,
         if proc.returncode != 0:
             last = (proc.stderr.strip().splitlines() or ["?"])[-1]
             return "error: " + last[:60]
-        return json.loads(proc.stdout.strip().splitlines()[-1])["seconds"]
+        found = json.loads(proc.stdout.strip().splitlines()[-1])
+        return found["seconds"], found.get("ready", found["seconds"])
     finally:
         shutil.rmtree(cache, ignore_errors=True)
 
 
-def _median(xs):
-    nums = sorted(x for x in xs if isinstance(x, float))
+def _median(xs, which=0):
+    """The median of the runs' ``which``-th time, or the first failure."""
+    nums = sorted(x[which] for x in xs if isinstance(x, tuple))
     if len(nums) < len(xs):
-        return next(x for x in xs if not isinstance(x, float))
+        return next(x for x in xs if not isinstance(x, tuple))
     return nums[len(nums) // 2]
 
 
@@ -204,6 +234,8 @@ def main(argv=None) -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--timeout", type=float, default=120.0)
     ap.add_argument("--machine", choices=["seeded", "empty"], default="seeded")
+    ap.add_argument("--compiled", action="store_true",
+                    help="transpile's first call waits for its library (no NumPy first call)")
     args = ap.parse_args(argv)
     if args.child:
         _child(args.child, args.lib)
@@ -217,12 +249,14 @@ def main(argv=None) -> None:
                        env=_child_env(args.transpile_root, pycache, pycache))
     print(f"cold first call, median of {args.repeat} fresh processes; ratio = JAX / "
           f"transpile")
-    print(f"  {'case':22s} {'transpile':>12s} {'JAX':>12s} {'ratio':>8s} {'per eqn':>10s}")
+    print(f"  {'case':22s} {'transpile':>12s} {'JAX':>12s} {'ratio':>8s} {'per eqn':>10s} "
+          f"{'compiled at':>12s}")
     try:
         for case in cases:
             ts = [_run_child(sys.executable, args.transpile_root, case, "transpile", seed,
-                             args.timeout, pycache) for _ in range(args.repeat)]
-            t = _median(ts)
+                             args.timeout, pycache, args.compiled)
+                  for _ in range(args.repeat)]
+            t, ready = _median(ts), _median(ts, 1)
             j = None
             if args.contender == "jax":
                 j = _median([_run_child(args.jax_python, args.transpile_root, case, "jax",
@@ -235,7 +269,7 @@ def main(argv=None) -> None:
             per = f"{t / n * 1e3:7.3f} ms" if kind == "eqns" and isinstance(t, float) \
                 else ""
             print(f"  {case:22s} {fmt(t)} {fmt(j) if j is not None else '':>12s} "
-                  f"{ratio:>8s} {per:>10s}", flush=True)
+                  f"{ratio:>8s} {per:>10s} {fmt(ready)}", flush=True)
     finally:
         for folder in (seed, pycache):
             if folder is not None:
