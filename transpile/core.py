@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import operator
+import threading
 from typing import Any, Callable
 
 import numpy as np
@@ -328,7 +329,9 @@ class MainTrace:
         return f"MainTrace({self.level}, {self.trace_type.__name__})"
 
 
-class _TraceState:
+class _TraceState(threading.local):
+    # Per thread, as JAX keeps it: a library compiled on a worker thread (dispatch,
+    # first_call) or a user's own threads never see another thread's traces.
     def __init__(self):
         self.stack: list[MainTrace] = []
         self.dynamic: MainTrace | None = None
