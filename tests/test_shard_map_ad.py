@@ -22,7 +22,6 @@ CASES = build(jax, np)
 BODIES = bodies(jax, np)
 # Where JAX 0.10.2 differs and transpile does not follow (yet): the sharding of a
 # jitted result whose spec is all None (JAX's jit prints P(), its shard_map P(None,)).
-SHARDING_DIFFERS = {"jit_vmap_psum"}
 
 
 def _without_seed_reshard(text: str) -> str:
@@ -92,18 +91,8 @@ def test_values_and_shardings_match_jax(name):
         assert bool(getattr(g, "weak_type", False)) == w["weak_type"], name
         np.testing.assert_allclose(a, np.asarray(w["values"], a.dtype), rtol=2e-5,
                                    atol=1e-6, err_msg=name)
-    if "sharding" in want and name not in SHARDING_DIFFERS:
+    if "sharding" in want:
         assert [str(v.sharding) for v in leaves] == want["sharding"], name
-
-
-def test_known_sharding_difference_is_still_there():
-    # SHARDING_DIFFERS names one case; when it starts to match, drop it from the set
-    ndev, thunk = CASES["jit_vmap_psum"]
-    with device_count(ndev):
-        fn, args = thunk()
-        got = str(fn(*args).sharding)
-    assert got != RECORD["jit_vmap_psum"]["sharding"][0]
-    assert "P(None,)" in got
 
 
 @pytest.mark.parametrize("name", ["psum", "ppermute", "scalar_res", "mesh2d", "nocheck",

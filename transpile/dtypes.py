@@ -86,11 +86,22 @@ COMPLEX_OF = {float32: complex64, float64: complex128}
 def kind(dt) -> str:
     """``np.dtype(dt).kind``, but ``"f"`` for bfloat16 and the small floats and
     ``"i"``/``"u"`` for the narrow integers (whose NumPy kind is ``"V"``)."""
+    try:
+        return _KINDS[dt]   # every rule asks, for a handful of dtypes
+    except (KeyError, TypeError):
+        pass
     d = np.dtype(dt)
     if d in _EXTENSION_FLOATS:
-        return "f"
-    narrow = NARROW_INTS.get(d)
-    return d.kind if narrow is None else "iu"[not narrow[1]]
+        k = "f"
+    else:
+        narrow = NARROW_INTS.get(d)
+        k = d.kind if narrow is None else "iu"[not narrow[1]]
+    if isinstance(dt, (np.dtype, type)):
+        _KINDS[dt] = k
+    return k
+
+
+_KINDS: dict = {}
 
 
 def is_narrow_int(dt) -> bool:

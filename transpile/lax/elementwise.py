@@ -207,10 +207,33 @@ def _unop(name: str, accepted, impl, out_dtype=None):
         return ShapedArray(x.shape, dt, x.weak_type)
 
     p.def_abstract_eval(abstract)
-    p.def_impl(complex_rule(name, via_float32(_float8.via_wider(
-        _narrow_int.via_byte(name, impl)))))
+    p.def_impl(_layered(name, impl))
     p.unflushed_dtypes = getattr(impl, "unflushed_dtypes", frozenset())
     return p
+
+
+#: Operand dtypes that every layer of ``_layered`` passes through untouched.
+_PLAIN = frozenset(np.dtype(t) for t in (
+    np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
+    np.uint64, np.float32, np.float64))
+
+
+def _layered(name: str, impl):
+    """``impl`` with the layers for complex, bfloat16, float8 and narrow-integer
+    operands around it; operands of the common dtypes go straight to ``impl`` (the
+    layers' dtype tests cost more than a small eager operation's arithmetic)."""
+    full = complex_rule(name, via_float32(_float8.via_wider(_narrow_int.via_byte(name, impl))))
+
+    def rule(*args, **params):
+        for a in args:
+            if type(a) is not np.ndarray or a.dtype not in _PLAIN:
+                return full(*args, **params)
+        return impl(*args, **params)
+    rule.__name__ = getattr(full, "__name__", name)
+    for attr in ("bfloat16_native", "unflushed_dtypes"):
+        if hasattr(full, attr):
+            setattr(rule, attr, getattr(full, attr))
+    return rule
 
 
 def _binop(name: str, accepted, impl, out_dtype=None, jnp_name=None, dtype_rule=None):
@@ -233,8 +256,7 @@ def _binop(name: str, accepted, impl, out_dtype=None, jnp_name=None, dtype_rule=
                            x.weak_type and y.weak_type)
 
     p.def_abstract_eval(abstract)
-    p.def_impl(complex_rule(name, via_float32(_float8.via_wider(
-        _narrow_int.via_byte(name, impl)))))
+    p.def_impl(_layered(name, impl))
     p.unflushed_dtypes = getattr(impl, "unflushed_dtypes", frozenset())
     return p
 

@@ -162,7 +162,8 @@ def _placed(wrapped, out, sig, ins, out_shardings, args, kwargs):
     mkey = (sig[0], tuple(ins))
     derived = memo.get(mkey)
     if derived is None:
-        derived = jaxpr_out_shardings(wrapped.trace(*args, **kwargs).jaxpr.jaxpr, ins)
+        derived = [_as_compiled(d) for d in
+                   jaxpr_out_shardings(wrapped.trace(*args, **kwargs).jaxpr.jaxpr, ins)]
         memo[mkey] = derived
     out_leaves, tree = tree_util.tree_flatten(out)
     if out_shardings is not None:
@@ -172,6 +173,15 @@ def _placed(wrapped, out, sig, ins, out_shardings, args, kwargs):
                 g.check_compatible_aval(x.shape)
         derived = [d if g is None else g for d, g in zip(derived, given, strict=True)]
     return tree_util.tree_unflatten(tree, attach(out_leaves, derived))
+
+
+def _as_compiled(s):
+    """A jitted result's sharding as JAX reports it from the compiled program: a
+    replicated one is ``P()``, whatever spec of Nones the jaxpr's rules led to
+    (eagerly, ``vmap`` of a replicated shard_map result keeps ``P(None,)``)."""
+    if isinstance(s, NamedSharding) and len(s.spec) and all(e is None for e in s.spec):
+        return NamedSharding(s.mesh, PartitionSpec(), memory_kind=s.memory_kind)
+    return s
 
 
 def _given(out_shardings, out, tree) -> list:
