@@ -307,3 +307,23 @@ def test_an_exit_waits_for_the_compile_and_leaves_it_cached(tmp_path):
     assert [r.stdout.split() for r in runs] == [["False", "FirstCall", "8.5"],
                                                ["True", "Executable", "8.5"]], \
         [r.stderr[-2000:] for r in runs]
+
+
+@pytest.mark.parametrize("axis", [None, 0, 1], ids=str)
+def test_exact_reductions_give_the_compiled_bits(axis):
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((40, 70)).astype(np.float32)
+    x[3, 5], x[3, 9] = np.nan, -np.nan        # two NaNs in one row and one column
+    x[7, :] = -0.0
+    x[8, ::3] = 0.0
+    x[9, 4] = np.inf
+    i = rng.integers(-50, 50, (40, 70)).astype(np.int32)
+    b = x > 0.5
+
+    def f(x, i, b):
+        return (jnp.max(x, axis), jnp.min(x, axis), jnp.argmax(x, axis), jnp.argmin(x, axis),
+                jnp.max(i, axis), jnp.min(i, axis), jnp.sum(i, axis), jnp.any(b, axis),
+                jnp.all(b, axis), jnp.argmax(i, axis))
+    got, want = _both(f, x, i, b)
+    _assert_same_bits(got, want, ["max", "min", "argmax", "argmin", "imax", "imin", "isum",
+                                  "any", "all", "iargmax"])
