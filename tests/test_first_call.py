@@ -196,10 +196,11 @@ def test_two_nans_meeting_are_refused():
 
 
 @pytest.mark.parametrize("fn, args", [
-    (lambda a, b: a @ b, (np.ones((4, 4), np.float32),) * 2),      # no exact rule
+    (lambda a, b: a @ b, (np.ones((4, 4), np.int32),) * 2),        # not tp_gemm's
+    (lambda x: jax.lax.fori_loop(0, 3, lambda i, c: c * 2, x), (np.ones(4, np.float32),)),
     (lambda x: jnp.cumsum(x), (np.ones(8, np.float32),)),
     (lambda x: x.astype(np.complex64) * 1j, (np.ones(4, np.float32),)),
-], ids=["dot", "cumsum", "complex"])
+], ids=["int_dot", "loop", "cumsum", "complex"])
 def test_programs_without_an_exact_evaluation_compile(fn, args):
     assert first_call.plan(optimize(jax.make_jaxpr(fn)(*args))) is None
 
@@ -327,3 +328,55 @@ def test_exact_reductions_give_the_compiled_bits(axis):
     got, want = _both(f, x, i, b)
     _assert_same_bits(got, want, ["max", "min", "argmax", "argmin", "imax", "imin", "isum",
                                   "any", "all", "iargmax"])
+
+
+DOTS = [  # (name, lhs shape, rhs shape, dimension numbers)
+    ("mlp", (128, 784), (784, 64), (((1,), (0,)), ((), ()))),
+    ("tiny", (3, 4), (4, 5), (((1,), (0,)), ((), ()))),
+    ("row_vector", (1, 300), (300, 70), (((1,), (0,)), ((), ()))),
+    ("column", (70, 300), (300, 1), (((1,), (0,)), ((), ()))),
+    ("lhs_transposed", (300, 40), (300, 50), (((0,), (0,)), ((), ()))),
+    ("rhs_transposed", (40, 300), (50, 300), (((1,), (1,)), ((), ()))),
+    ("both_transposed", (33, 17), (29, 33), (((0,), (1,)), ((), ()))),
+    ("batched", (4, 30, 20), (4, 20, 10), (((2,), (1,)), ((0,), (0,)))),
+    ("batch_not_leading", (30, 4, 20), (20, 4, 10), (((2,), (0,)), ((1,), (1,)))),
+    ("two_contracting", (6, 7, 8), (7, 8, 9), (((1, 2), (0, 1)), ((), ()))),
+    ("vector_dot", (500,), (500,), (((0,), (0,)), ((), ()))),
+    ("empty_k", (5, 0), (0, 6), (((1,), (0,)), ((), ()))),
+]
+
+
+@pytest.mark.parametrize("dt", [F32, F64], ids=str)
+def test_dots_give_the_compiled_bits(library, dt):
+    rng = np.random.default_rng(13)
+    args, fns = [], []
+    for _, ls, rs, dims in DOTS:
+        args += [rng.standard_normal(ls).astype(dt), rng.standard_normal(rs).astype(dt)]
+        fns.append(lambda a, b, dims=dims: lax.dot_general(a, b, dims))
+
+    def f(*xs):
+        return tuple(fn(xs[2 * i], xs[2 * i + 1]) for i, fn in enumerate(fns))
+    got, want = _both(f, *args)
+    _assert_same_bits(got, want, [d[0] for d in DOTS])
+
+
+def test_an_mlp_step_is_evaluated_with_the_compiled_bits(library):
+    rng = np.random.default_rng(17)
+    params = (rng.standard_normal((784, 64)).astype(np.float32) * 0.05,
+              np.zeros(64, np.float32), rng.standard_normal((64, 10)).astype(np.float32) * 0.05,
+              np.zeros(10, np.float32))
+    x = rng.random((32, 784)).astype(np.float32)
+    y = np.eye(10, dtype=np.float32)[rng.integers(0, 10, 32)]
+
+    def loss(params, x, y):
+        w1, b1, w2, b2 = params
+        h = jnp.maximum(x @ w1 + b1, 0.0)
+        z = h @ w2 + b2
+        logp = z - jax.nn.logsumexp(z, axis=1, keepdims=True)
+        return -jnp.mean(jnp.sum(logp * y, axis=1))
+
+    def step(*leaves):
+        value, grads = jax.value_and_grad(loss)(leaves[:4], leaves[4], leaves[5])
+        return (value, *grads)
+    got, want = _both(step, *params, x, y)
+    _assert_same_bits(got, want, ["loss", "w1", "b1", "w2", "b2"])

@@ -31,8 +31,8 @@ from .core import ShapedArray
 from .lax import elementwise as ew
 from .lax import reduction
 
-__all__ = ["KERNELS", "PRIMITIVES", "SUM", "kernel_for", "load", "loaded", "request",
-           "reset"]
+__all__ = ["KERNELS", "PRIMITIVES", "SUM", "GEMM", "kernel_for", "gemm_for", "load",
+           "loaded", "request", "reset"]
 
 _logger = logging.getLogger("transpile")
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
@@ -58,6 +58,9 @@ PRIMITIVES = frozenset([ew.exp_p, ew.tanh_p, ew.logistic_p, ew.log_p, ew.log1p_p
                         ew.erf_inv_p])
 #: the reduction the library also holds (a float32 sum over every axis)
 SUM = reduction.reduce_sum_p
+#: dtype -> the number of the library's ``tp_gemm`` call (runtime/tp_matmul.h: the
+#: code of every compiled float32/float64 ``dot_general``)
+GEMM = {_F32: 1000, _F64: 1001}
 
 #: Full float32 sums: NumPy's pairwise summation in float (the NumPy rule is ``np.sum``
 #: of the float32 operand: a run of fewer than 8 in order, up to 128
@@ -99,9 +102,10 @@ static float tp_eager_sum_f32(const float *x, int64_t n)
 """
 
 #: The library's one entry point, in the shape of every jitted function's (so that
-#: loading it needs no C parsing: ``backend.ffi_module``): ``call`` points to two
-#: int64s, the kernel's number (0: the float32 sum, whose result goes to ``y[0]``; then
-#: ``KERNELS`` in order) and the element count.
+#: loading it needs no C parsing: ``backend.ffi_module``): ``call`` points to int64s,
+#: the kernel's number (0: the float32 sum, whose result goes to ``y[0]``; then
+#: ``KERNELS`` in order; ``GEMM``: a matrix product) and the element count (a product:
+#: M, N, K and the strides of A and B; ``x`` is A, ``y`` C and the last pointer B).
 _ENTRY = "tp_eager"
 _CDEF = f"int {_ENTRY}(void *, void *, void *, void *);\nint64_t {_ENTRY}_workspace_size(void);\n"
 
@@ -117,11 +121,22 @@ def _source() -> tuple[str, str]:
         y[i] = {expr};
 }}""")
         cases.append(f"    case {i}: {fname}((const {ct} *)x, ({ct} *)y, n); break;")
-    fns.append(f"""int {_ENTRY}(void *call, void *x, void *y, void *unused)
+    for dt, number in GEMM.items():
+        sfx, ct = emit_c._sfx(dt), emit_c.ctype(dt)
+        cases.append(f"""    case {number}: {{
+        const int64_t M = c[1], N = c[2], K = c[3];
+        const int64_t bytes = tp_gemm_workspace_bytes_{sfx}(M, N, K);
+        void *ws = bytes ? malloc((size_t)bytes) : NULL;
+        if (bytes && !ws) {{ tp_ftz_end(csr); return 2; }}
+        tp_gemm_{sfx}(M, N, K, (const {ct} *)x, c[4], c[5], (const {ct} *)b, c[6], c[7],
+                      ({ct} *)y, N, ws);
+        free(ws);
+        break;
+    }}""")
+    fns.append(f"""int {_ENTRY}(void *call, void *x, void *y, void *b)
 {{
     const int64_t *c = (const int64_t *)call;
     const int64_t n = c[1];
-    (void)unused;
     if (c[0] == 0) {{  /* the evaluator's sum keeps subnormals: no FTZ/DAZ */
         *(float *)y = tp_eager_sum_f32((const float *)x, n);
         return 0;
@@ -139,8 +154,9 @@ int64_t {_ENTRY}_workspace_size(void)
 {{
     return 0;
 }}""")
-    head = ('#include <math.h>\n#include <stdint.h>\n#include <string.h>\n'
-            '#include "transpile_macros.h"\n#include "tp_codegen.h"\n#include "tp_math_lib.h"\n')
+    head = ('#include <math.h>\n#include <stdint.h>\n#include <stdlib.h>\n#include <string.h>\n'
+            '#include "transpile_macros.h"\n#include "tp_codegen.h"\n#include "tp_math_lib.h"\n'
+            '#include "tp_matmul.h"\n')
     return head + "\n\n".join(fns) + "\n", _CDEF
 
 
@@ -221,3 +237,25 @@ def kernel_for(primitive, dtype=_F32):
         return y
     run.library = lib
     return run
+
+
+def gemm_for(dtype):
+    """``fn(M, N, K, a, off_a, rsa, csa, b, off_b, rsb, csb, c, off_c)``: ``tp_gemm`` of
+    ``dtype`` on the 1-D C-contiguous arrays ``a``, ``b`` into ``c`` from those element
+    offsets, as a compiled ``dot_general`` calls it; None when not loaded."""
+    lib = _state.get("lib")
+    dt = np.dtype(dtype)
+    number = GEMM.get(dt)
+    if lib is None or number is None:
+        return None
+    entry, ffi = getattr(lib.lib, _ENTRY), lib.ffi
+    ptr = f"{emit_c.ctype(dt)} *"
+
+    def gemm(M, N, K, a, off_a, rsa, csa, b, off_b, rsb, csb, c, off_c):
+        call = np.array([number, M, N, K, rsa, csa, rsb, csb], np.int64)
+        if entry(ffi.from_buffer(call), ffi.cast(ptr, ffi.from_buffer(a)) + off_a,
+                 ffi.cast(ptr, ffi.from_buffer(c)) + off_c,
+                 ffi.cast(ptr, ffi.from_buffer(b)) + off_b):
+            raise MemoryError("no memory for a matrix product's workspace")
+    gemm.library = lib
+    return gemm

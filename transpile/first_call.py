@@ -19,9 +19,11 @@ What "exactly the bits" takes, equation by equation (``_step``):
   library is already on disk (it is built once per machine);
 - float32 and float64 sums, which the compiled code accumulates in double in an order
   of its own: evaluated in float64 only when every partial sum in any order is exact
-  (``_exact_sum``), so the order cannot matter.
+  (``_exact_sum``), so the order cannot matter;
+- float32 and float64 ``dot_general``: the compiled kernel's own ``tp_gemm`` calls,
+  made through the same prebuilt library (``_dot``).
 
-Anything else (dots, loops, callbacks, random bits...), or an evaluation expected to
+Anything else (loops, callbacks, random bits...), or an evaluation expected to
 cost more than the compile (``_worth_it``), takes the usual road: compile, then call.
 A value the checks refuse at run time (``NotReproducible``) makes the first call wait
 for the library too. ``config.transpile_interpret_first_call`` (environment variable
@@ -44,7 +46,8 @@ from .array import Array
 from .backend.load import host_value
 from .config import config
 from .ir import ClosedJaxpr, Literal
-from .lax import numpy_bits, reduction
+from .codegen import dot_plan
+from .lax import contraction, numpy_bits, reduction
 
 __all__ = ["executable_for", "FirstCall", "NotReproducible", "wait_for_compiles"]
 
@@ -59,6 +62,8 @@ COMPILE_PER_EQN_S = 2.5e-4
 EVAL_PER_EQN_S = 1.5e-5
 _PER_ELEMENT_S = {"move": 1e-9, "arith": 2e-9, "divide": 3e-9, "transcendental": 3e-8,
                   "hash": 1e-7, "library": 3e-9, "sum": 1e-8}
+#: a matrix product's seconds per flop (about 30 GFLOP/s: small products, one thread)
+_GEMM_S_PER_FLOP = 1 / 30e9
 
 
 class NotReproducible(Exception):
@@ -118,6 +123,46 @@ def _library(kernel):
     return run
 
 
+def _dot(eqn):
+    """``dot_general`` of float32/float64 as its compiled kernel computes it: the same
+    ``tp_gemm`` calls (``codegen.dot_plan.gemm_layout``: sizes, strides, batch offsets,
+    operands copied first where the kernel copies them) through the prebuilt library,
+    whose products have the same bits whatever the number of threads."""
+    lhs, rhs = (a.aval for a in eqn.invars)
+    out = eqn.outvars[0].aval
+    lay = dot_plan.gemm_layout(eqn.params, lhs, rhs, out)
+    if not lay["gemm"]:
+        return None
+    gemm = eager_kernels.gemm_for(out.dtype)
+    if gemm is None:
+        _library_state["wanted"] = True
+        return None
+    M, N, K = lay["M"], lay["N"], lay["K"]
+
+    def operand(x, view):
+        x = _contiguous(x)
+        plan = view["copy_plan"]
+        if plan is not None:   # the kernel's copy, in [batch, rows, cols] order
+            x = np.transpose(x, plan["order"])
+        return np.ascontiguousarray(x).reshape(-1)
+
+    def run(a, b, **_):
+        a, b = operand(a, lay["a"]), operand(b, lay["b"])
+        c = np.empty(max(lay["B"] * M * N, 1), out.dtype)
+        for bi in range(lay["B"]):
+            offs = []
+            for side, view in (("a", lay["a"]), ("b", lay["b"])):
+                if view["copy_plan"] is not None:
+                    offs.append(bi * view["batch_block"])
+                else:
+                    offs.append(sum(((bi // div) % n) * st
+                                    for div, st, n in lay["batch_terms"][side]))
+            gemm(M, N, K, a, offs[0], lay["a"]["rs"], lay["a"]["cs"], b, offs[1],
+                 lay["b"]["rs"], lay["b"]["cs"], c, bi * M * N)
+        return c[:lay["B"] * M * N].reshape(out.shape)
+    return run, 2.0 * M * N * K * lay["B"] * _GEMM_S_PER_FLOP
+
+
 def _plain_dtype(dt) -> bool:
     dt = np.dtype(dt)
     if dtypes.is_small_float(dt) or dtypes.is_narrow_int(dt):   # float8, int4: no
@@ -135,6 +180,8 @@ def _step(eqn):
         return None
     if numpy_bits.moves_data(prim):
         return prim.impl, "move"
+    if prim is contraction.dot_general_p:
+        return _dot(eqn)
     if len(avals) == 1 and not params and \
             (prim, np.dtype(avals[0].dtype)) in eager_kernels.KERNELS:
         kernel = eager_kernels.kernel_for(prim, avals[0].dtype)
@@ -152,9 +199,11 @@ def _step(eqn):
 
 
 def _worth_it(jaxpr, costs) -> bool:
-    """Whether the evaluation is expected to cost less than the compile."""
+    """Whether the evaluation is expected to cost less than the compile (a cost is a
+    class of ``_PER_ELEMENT_S`` or the equation's seconds)."""
     n = len(jaxpr.eqns)
     evaluate = EVAL_PER_EQN_S * n + sum(
+        c if isinstance(c, float) else
         _PER_ELEMENT_S.get(c, 3e-8) * sum(v.aval.size for v in e.outvars)
         for e, c in zip(jaxpr.eqns, costs, strict=True))
     return evaluate < COMPILE_BASE_S + COMPILE_PER_EQN_S * n

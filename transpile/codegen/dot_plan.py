@@ -18,7 +18,7 @@ from . import emit_c
 from .index import row_major_strides
 from .kernel_plans import Scratch
 
-__all__ = ["dot_fields"]
+__all__ = ["dot_fields", "gemm_layout"]
 
 
 def _merge(dims, shape, strides):
@@ -33,9 +33,8 @@ def _merge(dims, shape, strides):
     return strides[dims[-1]]
 
 
-def _view(b, batch, rows, cols):
+def _view(aval, shape, batch, rows, cols):
     """(row stride, col stride, batch dims and strides, copy plan or None)."""
-    shape = b.aval.shape
     strides = row_major_strides(shape)
     rs, cs = _merge(rows, shape, strides), _merge(cols, shape, strides)
     bstrides = [strides[d] for d in batch]
@@ -47,40 +46,53 @@ def _view(b, batch, rows, cols):
     n_rows = int(np.prod([shape[d] for d in rows], dtype=np.int64))
     n_cols = int(np.prod([shape[d] for d in cols], dtype=np.int64))
     n_batch = int(np.prod([shape[d] for d in batch], dtype=np.int64))
-    copy = dict(shape=dst_shape, src_strides=[strides[d] for d in order],
+    copy = dict(shape=dst_shape, order=order, src_strides=[strides[d] for d in order],
                 dst_strides=list(row_major_strides(dst_shape)), size=int(np.prod(dst_shape)),
                 terms=list(zip(row_major_strides(dst_shape), [strides[d] for d in order])),
-                nbytes=(int(np.prod(dst_shape)) * b.aval.dtype.itemsize + 63) // 64 * 64)
+                nbytes=(int(np.prod(dst_shape)) * aval.dtype.itemsize + 63) // 64 * 64)
     return dict(rs=n_cols, cs=1, batch_strides=None, batch_block=n_rows * n_cols, copy_plan=copy,
                 n_batch=n_batch)
+
+
+def gemm_layout(params, lhs, rhs, out) -> dict:
+    """How ``dot_general[params]`` of avals ``lhs``, ``rhs`` into ``out`` is computed:
+    ``M``, ``N``, ``K``, ``B`` (batches), ``batch_shape``, each operand's view ``a``/``b``
+    (``_view``), ``batch_terms`` (per side, ``(divisor, stride, size)`` of each batch
+    dimension: the offset of batch ``bi``), and ``gemm`` (whether ``tp_gemm`` computes
+    it). ``first_call`` makes the same calls from NumPy."""
+    (lc, rc), (lb, rb) = params["dimension_numbers"]
+    lfree = [d for d in range(lhs.ndim) if d not in lb and d not in lc]
+    rfree = [d for d in range(rhs.ndim) if d not in rb and d not in rc]
+    ls, rs_ = lhs.shape, rhs.shape
+    batch_shape = [ls[d] for d in lb]
+    a = _view(lhs, ls, lb, lfree, lc)
+    b = _view(rhs, rs_, rb, rc, rfree)
+    out_dt = np.dtype(out.dtype)
+    return dict(
+        M=int(np.prod([ls[d] for d in lfree], dtype=np.int64)),
+        N=int(np.prod([rs_[d] for d in rfree], dtype=np.int64)),
+        K=int(np.prod([ls[d] for d in lc], dtype=np.int64)),
+        B=int(np.prod(batch_shape, dtype=np.int64)), batch_shape=batch_shape, a=a, b=b,
+        batch_terms={side: [] if v["copy_plan"] else
+                     list(zip(row_major_strides(batch_shape), v["batch_strides"], batch_shape))
+                     for side, v in (("a", a), ("b", b))},
+        gemm=(lhs.dtype == rhs.dtype == out_dt and
+              out_dt in (np.dtype(np.float32), np.dtype(np.float64))))
 
 
 def dot_fields(e, ins, out) -> dict:
     """Template fields of a dot_general kernel."""
     lhs, rhs = ins
-    (lc, rc), (lb, rb) = e.params["dimension_numbers"]
-    lfree = [d for d in range(lhs.aval.ndim) if d not in lb and d not in lc]
-    rfree = [d for d in range(rhs.aval.ndim) if d not in rb and d not in rc]
-    ls, rs_ = lhs.aval.shape, rhs.aval.shape
-    M = int(np.prod([ls[d] for d in lfree], dtype=np.int64))
-    N = int(np.prod([rs_[d] for d in rfree], dtype=np.int64))
-    K = int(np.prod([ls[d] for d in lc], dtype=np.int64))
-    batch_shape = [ls[d] for d in lb]
-    B = int(np.prod(batch_shape, dtype=np.int64))
-    a = _view(lhs, lb, lfree, lc)
-    b = _view(rhs, rb, rc, rfree)
+    lay = gemm_layout(e.params, lhs.aval, rhs.aval, out.aval)
+    M, N, K, B, batch_shape = (lay[k] for k in ("M", "N", "K", "B", "batch_shape"))
+    a, b, gemm = lay["a"], lay["b"], lay["gemm"]
     out_dt = np.dtype(out.aval.dtype)
     op_dt = dot_mod._result_dtype(np.dtype(lhs.aval.dtype), np.dtype(rhs.aval.dtype))
     compute = dot_mod._compute_dtype(op_dt, out_dt)
-    gemm = (lhs.aval.dtype == rhs.aval.dtype == out_dt and out_dt in
-            (np.dtype(np.float32), np.dtype(np.float64)))
     sfx = "f32" if out_dt == np.float32 else "f64"
     copies_bytes = sum(v["copy_plan"]["nbytes"] for v in (a, b) if v["copy_plan"])
     fields = dict(
-        M=M, N=N, K=K, B=B, batch_shape=batch_shape,
-        batch_terms={side: [] if v["copy_plan"] else
-                     list(zip(row_major_strides(batch_shape), v["batch_strides"], batch_shape))
-                     for side, v in (("a", a), ("b", b))},
+        M=M, N=N, K=K, B=B, batch_shape=batch_shape, batch_terms=lay["batch_terms"],
         out_type=out.ctype,
         a=a, b=b, lhs=lhs.name, rhs=rhs.name, out=out.name,
         lhs_type=lhs.ctype, rhs_type=rhs.ctype, gemm=gemm, sfx=sfx,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import elementwise, fma, layout, reduction, slicing, structural
+from . import elementwise, fma, layout, reduction, slicing, sorting, structural
 
 __all__ = ["ELEMENTWISE", "REDUCTIONS", "MOVES", "moves_data"]
 
@@ -38,7 +38,8 @@ ELEMENTWISE: dict = {
     **_exact("log log1p rsqrt cbrt acosh atanh erf_inv exp tanh logistic floor ceil round "
              "is_finite rem pow atan2 nextafter", F32),
     **_exact("sqrt", F32, F64),
-    **_exact("neg abs sign square max min add sub mul div lt le gt ge", F32, F64, I32),
+    **_exact("neg abs sign square max min add add_any sub mul div lt le gt ge", F32, F64,
+             I32),
     **_exact("eq ne", F32, F64, I32, BOOL),
     **_exact("and or xor not", I32, BOOL),
     **_exact("shift_left shift_right_arithmetic shift_right_logical", I32),
@@ -63,7 +64,7 @@ REDUCTIONS = frozenset([reduction.reduce_sum_p, reduction.reduce_max_p,
 MOVES = frozenset([structural.broadcast_in_dim_p, structural.reshape_p,
                    structural.squeeze_p, structural.transpose_p, structural.rev_p,
                    slicing.slice_p, slicing.concatenate_p, slicing.pad_p, slicing.iota_p,
-                   layout.copy_p])
+                   layout.copy_p, sorting.stop_gradient_p])
 
 
 def moves_data(primitive) -> bool:
