@@ -138,9 +138,10 @@ def test_int32_and_bool_rules_give_the_compiled_bits():
         return (x + y, x - y, x * y, lax.div(x, y), jnp.maximum(x, y),
                 -x, jnp.abs(x), x & y, x | y, x ^ y, ~x, lax.shift_left(x, y & 31),
                 lax.shift_right_arithmetic(x, y & 31), lax.shift_right_logical(x, y & 31),
-                b & (x > 0), b | (y < 0), x == y, lax.select(b, x, y))
+                b & (x > 0), b | (y < 0), x == y, lax.select(b, x, y),
+                b.astype(np.float32), b.astype(np.int32))
     got, want = _both(f, x, y)
-    _assert_same_bits(got, want, [str(i) for i in range(18)])
+    _assert_same_bits(got, want, [str(i) for i in range(20)])
 
 
 MOVE_DTYPES = [np.bool_, np.int8, np.uint16, np.int32, np.float16, jnp.bfloat16,
