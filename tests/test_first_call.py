@@ -59,7 +59,7 @@ def _floats(dt, n=1200, seed=0) -> np.ndarray:
 def _both(fn, *args):
     """``(evaluated, compiled)``: ``fn``'s jaxpr on ``args`` through ``first_call`` and
     through its compiled library (64-bit mode for float64 operands)."""
-    if any(np.asarray(a).dtype == F64 for a in args) and not config.x64_enabled:
+    if any(getattr(a, "dtype", None) == F64 for a in args) and not config.x64_enabled:
         with jax.enable_x64():
             return _both(fn, *args)
     closed = jax.make_jaxpr(fn)(*args)
@@ -381,3 +381,12 @@ def test_an_mlp_step_is_evaluated_with_the_compiled_bits(library):
         return (value, *grads)
     got, want = _both(step, *params, x, y)
     _assert_same_bits(got, want, ["loss", "w1", "b1", "w2", "b2"])
+
+
+def test_random_bits_give_the_compiled_bits():
+    key = jax.random.key(42)
+    got, want = _both(lambda k: (jax.random.normal(k, (3000,)),
+                                 jax.random.uniform(jax.random.split(k, 4)[2], (7, 5)),
+                                 jax.random.bernoulli(jax.random.fold_in(k, 3), 0.3, (64,)),
+                                 jax.random.bits(k, (9,), np.uint32)), key)
+    _assert_same_bits(got, want, ["normal", "uniform", "bernoulli", "bits"])

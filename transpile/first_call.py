@@ -21,9 +21,10 @@ What "exactly the bits" takes, equation by equation (``_step``):
   of its own: evaluated in float64 only when every partial sum in any order is exact
   (``_exact_sum``), so the order cannot matter;
 - float32 and float64 ``dot_general``: the compiled kernel's own ``tp_gemm`` calls,
-  made through the same prebuilt library (``_dot``).
+  made through the same prebuilt library (``_dot``);
+- the PRNG's hashes (threefry: integer arithmetic on both sides).
 
-Anything else (loops, callbacks, random bits...), or an evaluation expected to
+Anything else (loops, sorts, callbacks, gathers...), or an evaluation expected to
 cost more than the compile (``_worth_it``), takes the usual road: compile, then call.
 A value the checks refuse at run time (``NotReproducible``) makes the first call wait
 for the library too. ``config.transpile_interpret_first_call`` (environment variable
@@ -170,16 +171,23 @@ def _plain_dtype(dt) -> bool:
     return dt.kind in "biuf" or dtypes.half_name(dt) == "bf16"
 
 
+#: the primitives whose operands or results may be PRNG keys here
+_KEYED = numpy_bits.PRNG | numpy_bits.MOVES
+
+
 def _step(eqn):
     """``(fn, cost class)`` computing the equation's compiled bits from NumPy operands,
     or None."""
     prim, params = eqn.primitive, eqn.params
     avals = [a.aval for a in eqn.invars]
     if prim.multiple_results or prim.effectful or not all(
-            _plain_dtype(a.dtype) for a in (*avals, *(v.aval for v in eqn.outvars))):
+            _plain_dtype(a.dtype) or (dtypes.is_key(a.dtype) and prim in _KEYED)
+            for a in (*avals, *(v.aval for v in eqn.outvars))):
         return None
     if numpy_bits.moves_data(prim):
         return prim.impl, "move"
+    if prim in numpy_bits.PRNG:
+        return prim.impl, "hash"
     if prim is contraction.dot_general_p:
         return _dot(eqn)
     if len(avals) == 1 and not params and \
@@ -213,6 +221,8 @@ def plan(optimized: ClosedJaxpr):
     """Per equation of ``optimized`` the function computing its compiled bits, or None
     when some equation has none or the evaluation would not pay."""
     jaxpr = optimized.jaxpr
+    if any(dtypes.is_key(a.dtype) for a in optimized.out_avals):
+        return None   # (a key result is wrapped by the compiled entry's own rules)
     if not eager_kernels.loaded() and not _library_state.get("looked"):
         eager_kernels.load(compile_missing=False)   # from disk, or not at all
         _library_state["looked"] = True

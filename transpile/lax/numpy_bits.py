@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import elementwise, fma, layout, reduction, slicing, sorting, structural
+from . import elementwise, fma, keys, layout, reduction, slicing, sorting, structural
 
-__all__ = ["ELEMENTWISE", "REDUCTIONS", "MOVES", "moves_data"]
+__all__ = ["ELEMENTWISE", "REDUCTIONS", "MOVES", "PRNG", "moves_data"]
 
-F32, F64, I32, BOOL = (np.dtype(t) for t in (np.float32, np.float64, np.int32, np.bool_))
+F32, F64, I32, U32, BOOL = (np.dtype(t) for t in (np.float32, np.float64, np.int32,
+                                                    np.uint32, np.bool_))
 
 
 def _exact(names: str, *dts) -> dict:
@@ -40,9 +41,9 @@ ELEMENTWISE: dict = {
     **_exact("sqrt", F32, F64),
     **_exact("neg abs sign square max min add add_any sub mul div lt le gt ge", F32, F64,
              I32),
-    **_exact("eq ne", F32, F64, I32, BOOL),
-    **_exact("and or xor not", I32, BOOL),
-    **_exact("shift_left shift_right_arithmetic shift_right_logical", I32),
+    **_exact("eq ne", F32, F64, I32, U32, BOOL),
+    **_exact("and or xor not", I32, U32, BOOL),
+    **_exact("shift_left shift_right_arithmetic shift_right_logical", I32, U32),
     **_exact("select_n", F32, I32),
     **_exact("convert_element_type", F32, I32, BOOL),
     **_exact("argmax argmin", F32, I32, BOOL),
@@ -61,11 +62,16 @@ REDUCTIONS = frozenset([reduction.reduce_sum_p, reduction.reduce_max_p,
                         reduction.reduce_min_p, reduction.reduce_and_p,
                         reduction.reduce_or_p, reduction.argmax_p, reduction.argmin_p])
 
-#: Primitives that only move, copy or select elements: exact for every dtype.
+#: Primitives that only move, copy, select or reinterpret elements: exact for every
+#: dtype (PRNG keys included).
 MOVES = frozenset([structural.broadcast_in_dim_p, structural.reshape_p,
                    structural.squeeze_p, structural.transpose_p, structural.rev_p,
                    slicing.slice_p, slicing.concatenate_p, slicing.pad_p, slicing.iota_p,
-                   layout.copy_p, sorting.stop_gradient_p])
+                   layout.copy_p, sorting.stop_gradient_p, layout.bitcast_convert_type_p,
+                   keys.random_wrap_p, keys.random_unwrap_p])
+#: The counter-based PRNG's primitives: integer arithmetic (threefry) on both sides,
+#: JAX's bits in the NumPy rules and in the C (codegen/prng_c.py).
+PRNG = frozenset([keys.random_bits_p, keys.random_split_p, keys.random_fold_in_p])
 
 
 def moves_data(primitive) -> bool:
