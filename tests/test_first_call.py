@@ -113,6 +113,8 @@ def test_exact_numpy_rules_give_the_compiled_bits(dt):
             out.append(p.bind(x, y) if n in BINARY_EXACT else p.bind(x))
         if dt == F32:
             out.append(x * np.asarray(1.25, dt) + y)   # the passes make it an fma
+            out += [lax.integer_pow(x, n) for n in (-3, 0, 2, 3, 7)]
+            out += [lax.clamp(np.float32(-1), x, np.float32(2)), lax.clamp(x[0], y, x[1])]
         return tuple(out)
     # (without the library: every function of the table through its NumPy rule)
     saved = eager_kernels._state.copy()
@@ -123,7 +125,8 @@ def test_exact_numpy_rules_give_the_compiled_bits(dt):
     finally:
         eager_kernels._state.clear()
         eager_kernels._state.update(saved)
-    _assert_same_bits(got, want, names + ["fma"] * (dt == F32))
+    _assert_same_bits(got, want, names + ["fma", "ipow-3", "ipow0", "ipow2", "ipow3", "ipow7",
+                                          "clamp", "clamp_arrays"] * (dt == F32))
 
 
 def test_int32_and_bool_rules_give_the_compiled_bits():
@@ -139,9 +142,10 @@ def test_int32_and_bool_rules_give_the_compiled_bits():
                 -x, jnp.abs(x), x & y, x | y, x ^ y, ~x, lax.shift_left(x, y & 31),
                 lax.shift_right_arithmetic(x, y & 31), lax.shift_right_logical(x, y & 31),
                 b & (x > 0), b | (y < 0), x == y, lax.select(b, x, y),
-                b.astype(np.float32), b.astype(np.int32))
+                b.astype(np.float32), b.astype(np.int32), lax.integer_pow(x, 3),
+                lax.clamp(np.int32(-7), x, np.int32(9)))
     got, want = _both(f, x, y)
-    _assert_same_bits(got, want, [str(i) for i in range(20)])
+    _assert_same_bits(got, want, [str(i) for i in range(22)])
 
 
 MOVE_DTYPES = [np.bool_, np.int8, np.uint16, np.int32, np.float16, jnp.bfloat16,

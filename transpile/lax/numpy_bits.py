@@ -44,7 +44,7 @@ ELEMENTWISE: dict = {
     **_exact("eq ne", F32, F64, I32, U32, BOOL),
     **_exact("and or xor not", I32, U32, BOOL),
     **_exact("shift_left shift_right_arithmetic shift_right_logical", I32, U32),
-    **_exact("select_n", F32, I32),
+    **_exact("select_n clamp integer_pow", F32, I32),
     **_exact("convert_element_type", F32, I32, BOOL),
     **_exact("argmax argmin", F32, I32, BOOL),
     **_exact("reduce_max reduce_min", F32, I32),
