@@ -61,8 +61,8 @@ COMPILE_BASE_S = 0.06
 COMPILE_PER_EQN_S = 2.5e-4
 #: An evaluation's cost (seconds): per equation, and per element by the road it takes.
 EVAL_PER_EQN_S = 1.5e-5
-_PER_ELEMENT_S = {"move": 1e-9, "free": 1e-9, "arith": 2e-9, "divide": 3e-9, "transcendental": 3e-8,
-                  "hash": 1e-7, "library": 3e-9, "sum": 1e-8}
+_PER_ELEMENT_S = {"move": 1e-9, "free": 1e-9, "arith": 2e-9, "divide": 3e-9,
+                  "transcendental": 3e-8, "hash": 1e-7, "library": 3e-9, "sum": 1e-8}
 #: a matrix product's seconds per flop (about 30 GFLOP/s: small products, one thread)
 _GEMM_S_PER_FLOP = 1 / 30e9
 
