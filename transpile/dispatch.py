@@ -182,8 +182,9 @@ def _resolve(primitive, args, params) -> _Route:
     out = primitive.abstract_eval(*avals, **params)
     out_avals = list(out) if primitive.multiple_results else [out]
     route = _Route(out_avals, None, params, _compilable(primitive, avals))
-    route.prebuilt_ok = (primitive in eager_kernels.PRIMITIVES and len(avals) == 1
-                         and avals[0].dtype == _F32 and route.compilable
+    route.prebuilt_ok = ((primitive in eager_kernels.PRIMITIVES and route.compilable
+                          or eager_kernels.has_rule_twin(primitive)) and len(avals) == 1
+                         and avals[0].dtype == _F32
                          and all(v is None for v in params.values())) or (
         primitive is eager_kernels.SUM and avals[0].dtype == _F32
         and len(params["axes"]) == len(avals[0].shape) >= 1
@@ -270,7 +271,7 @@ def _prebuilt(primitive, route) -> bool:
         if not eager_kernels.loaded():
             request_prebuilt()
             return False
-        route.prebuilt = eager_kernels.kernel_for(primitive)
+        route.prebuilt = eager_kernels.kernel_for(primitive, rule=True)
         if route.prebuilt is None:   # no library here (no compiler)
             route.prebuilt_ok = False
             return False

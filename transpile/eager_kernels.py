@@ -30,9 +30,10 @@ from .codegen import emit_c
 from .core import ShapedArray
 from .lax import elementwise as ew
 from .lax import reduction
+from .lax._xla_math import libm_twin
 
-__all__ = ["KERNELS", "PRIMITIVES", "SUM", "GEMM", "kernel_for", "gemm_for", "load",
-           "loaded", "request", "reset"]
+__all__ = ["KERNELS", "PRIMITIVES", "RULE_TWINS", "SUM", "GEMM", "kernel_for", "gemm_for",
+           "has_rule_twin", "load", "loaded", "request", "reset"]
 
 _logger = logging.getLogger("transpile")
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
@@ -56,6 +57,15 @@ KERNELS = {(getattr(ew, n + "_p"), dt): f"tp_eager_{n}_{emit_c._sfx(dt)}"
 #: same bits slowly (the others' rules differ from the kernels in the last bit).
 PRIMITIVES = frozenset([ew.exp_p, ew.tanh_p, ew.logistic_p, ew.log_p, ew.log1p_p,
                         ew.erf_inv_p])
+#: float32 functions whose NumPy rule is the float64 C library function rounded once
+#: (and flushed as the primitive flushes): the library holds that computation too, for
+#: eager dispatch (its compiled kernels use faster polynomials with other last bits).
+#: primitive -> (C function, the NumPy float64 function the rule calls)
+RULE_TWINS = {ew.sin_p: ("sin", np.sin), ew.cos_p: ("cos", np.cos), ew.tan_p: ("tan", np.tan),
+              ew.asin_p: ("asin", np.arcsin), ew.acos_p: ("acos", np.arccos),
+              ew.atan_p: ("atan", np.arctan), ew.sinh_p: ("sinh", np.sinh),
+              ew.cosh_p: ("cosh", np.cosh), ew.asinh_p: ("asinh", np.arcsinh)}
+_RULE_BASE = 2000   # the twins' numbers in the entry point's switch
 #: the reduction the library also holds (a float32 sum over every axis)
 SUM = reduction.reduce_sum_p
 #: dtype -> the number of the library's ``tp_gemm`` call (runtime/tp_matmul.h: the
@@ -121,6 +131,16 @@ def _source() -> tuple[str, str]:
         y[i] = {expr};
 }}""")
         cases.append(f"    case {i}: {fname}((const {ct} *)x, ({ct} *)y, n); break;")
+    plain = []   # twins of rules that keep subnormals: outside FTZ/DAZ
+    for i, (prim, (c_fn, _)) in enumerate(RULE_TWINS.items()):
+        fns.append(f"""static void tp_eager_rule_{c_fn}_f32(const float *x, float *y, int64_t n)
+{{
+    for (int64_t i = 0; i < n; i++)
+        y[i] = (float){c_fn}((double)x[i]);
+}}""")
+        call = (f"    case {_RULE_BASE + i}: "
+                f"tp_eager_rule_{c_fn}_f32((const float *)x, (float *)y, n); break;")
+        (plain if _F32 in prim.unflushed_dtypes else cases).append(call)
     for dt, number in GEMM.items():
         sfx, ct = emit_c._sfx(dt), emit_c.ctype(dt)
         cases.append(f"""    case {number}: {{
@@ -137,9 +157,10 @@ def _source() -> tuple[str, str]:
 {{
     const int64_t *c = (const int64_t *)call;
     const int64_t n = c[1];
-    if (c[0] == 0) {{  /* the evaluator's sum keeps subnormals: no FTZ/DAZ */
-        *(float *)y = tp_eager_sum_f32((const float *)x, n);
-        return 0;
+    switch (c[0]) {{  /* the evaluator's sum and these rules keep subnormals: no FTZ/DAZ */
+    case 0: *(float *)y = tp_eager_sum_f32((const float *)x, n); return 0;
+{chr(10).join(p.replace("break;", "return 0;") for p in plain)}
+    default: break;
     }}
     const unsigned csr = tp_ftz_begin();
     switch (c[0]) {{
@@ -207,15 +228,31 @@ def reset() -> None:
 
 #: kernel -> its number in the entry point's switch
 _NUMBERS = {k: i for i, k in enumerate(KERNELS, 1)}
+_RULE_NUMBERS = {p: _RULE_BASE + i for i, p in enumerate(RULE_TWINS)}
+_TWIN_OK: dict = {}
 
 
-def kernel_for(primitive, dtype=_F32):
+def has_rule_twin(primitive) -> bool:
+    """Whether eager ``primitive`` on float32 can run the library's twin of its NumPy
+    rule: NumPy's float64 function must be the C library's here (``libm_twin``'s probe,
+    on first use), since the twin calls the C library."""
+    ok = _TWIN_OK.get(primitive)
+    if ok is None:
+        entry = RULE_TWINS.get(primitive)
+        ok = _TWIN_OK[primitive] = entry is not None and libm_twin(entry[1]) is entry[1]
+    return ok
+
+
+def kernel_for(primitive, dtype=_F32, rule: bool = False):
     """``fn(x) -> y`` running ``primitive`` on a C-contiguous array of ``dtype`` through
     the prebuilt library (``reduce_sum``: a float32 sum over every axis), or None when
-    it has no kernel for it or is not loaded."""
+    it has no kernel for it or is not loaded. ``rule``: the NumPy rule's bits (a
+    ``RULE_TWINS`` kernel where there is one), not the compiled code's."""
     lib = _state.get("lib")
     dt = np.dtype(dtype)
     number = 0 if primitive is SUM and dt == _F32 else _NUMBERS.get((primitive, dt))
+    if rule and dt == _F32 and has_rule_twin(primitive):
+        number = _RULE_NUMBERS[primitive]
     if lib is None or number is None:
         return None
     entry, ffi = getattr(lib.lib, _ENTRY), lib.ffi
