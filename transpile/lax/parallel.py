@@ -362,6 +362,8 @@ def check_groups(axis_index_groups, names, size: int, main, vmap_message: str,
                          f"{groups} cover {count} of the {size} indices of the axis "
                          f"{names[0]!r}")
     if equal is not None and len({len(g) for g in groups}) > 1:
+        if equal == "all_to_all":  # JAX's own check
+            raise ValueError("Replica groups must be equally sized")
         raise ValueError(f"{equal} requires axis_index_groups of equal sizes (as XLA's "
                          f"replica groups), got {groups}")
     return groups
