@@ -449,7 +449,10 @@ def _as_varying(x, names, main):
 
 def all_gather(x, axis_name, *, axis_index_groups=None, axis: int = 0, tiled: bool = False):
     """Gather ``x`` from every member of the named axis: stacked along a new axis
-    ``axis`` (or concatenated along ``axis`` when ``tiled``)."""
+    ``axis`` (or concatenated along ``axis`` when ``tiled``).
+
+    With ``axis_index_groups`` (groups of one size covering every index once) each
+    member gathers its group's members only, in the group's order."""
     names, size, main = _single(axis_name, "all_gather")
     if axis_index_groups is not None:
         axis_index_groups = check_groups(axis_index_groups, names, size, main,
@@ -470,7 +473,10 @@ def all_gather(x, axis_name, *, axis_index_groups=None, axis: int = 0, tiled: bo
 def psum_scatter(x, axis_name, *, scatter_dimension: int = 0, axis_index_groups=None,
                  tiled: bool = False):
     """Sum ``x`` over the named axis and give each member its block of the result along
-    ``scatter_dimension`` (JAX's ``reduce_scatter``)."""
+    ``scatter_dimension`` (JAX's ``reduce_scatter``).
+
+    With ``axis_index_groups`` (groups of one size) the sum is over the member's group
+    and the ``p``-th member of a group gets block ``p``."""
     names, size, main = _single(axis_name, "psum_scatter")
     if axis_index_groups is not None:
         axis_index_groups = check_groups(axis_index_groups, names, size, main,
@@ -513,7 +519,10 @@ def all_to_all(x, axis_name, split_axis: int, concat_axis: int, *, axis_index_gr
                tiled: bool = False):
     """Split ``x`` along ``split_axis`` into one block per member, send block ``j`` to
     member ``j`` and concatenate the received blocks along ``concat_axis``; untiled, the
-    split axis (of the axis's size) is replaced by the new axis ``concat_axis``."""
+    split axis (of the axis's size) is replaced by the new axis ``concat_axis``.
+
+    With ``axis_index_groups`` (groups of one size ``g``) the exchange is within each
+    group: ``g`` blocks, block ``p`` to the group's ``p``-th member."""
     names, size, main = _single(axis_name, "all_to_all")
     name = names[0] if len(names) == 1 else names
     if axis_index_groups is not None:
