@@ -5,8 +5,10 @@ axis, the batch axis *is* the named axis: the rule does the communication over i
 in device order, a gather, a permutation of slices) and the result is unbatched (the
 same on every member) or batched again (one block per member). A collective over other
 axes passes the batch axis through: moved to the front, the collective's own axes
-shifted past it. ``cross_process`` marks where an axis that spans processes would also
-call the process-level primitive after the local part.
+shifted past it. With ``axis_index_groups`` the communication is done for every group
+at once (members gathered group after group, one reduction or exchange over them, each
+member given its group's result by one gather). ``cross_process`` marks where an axis
+that spans processes would also call the process-level primitive after the local part.
 """
 from __future__ import annotations
 
