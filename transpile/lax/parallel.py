@@ -23,7 +23,8 @@ from .. import core, tree_util
 from ..core import ShapedArray, Tracer
 from ..interpreters.tracing import trace_to_jaxpr
 from .call import EXPANSIONS
-from .elementwise import div, mul
+from ._base import numpy_api
+from .elementwise import convert_element_type, div, mul
 from .reduction import reduce_max_p, reduce_min_p, reduce_sum_p
 from .structural import expand_dims, squeeze
 
@@ -183,9 +184,9 @@ def _reduce_scatter_abstract(x, *, scatter_dimension, axis_name, axis_index_grou
     shape = list(x.shape)
     if tiled:
         if shape[scatter_dimension] % axis_size:
-            raise ValueError(f"reduce_scatter operand scatter dimension size "
-                             f"{shape[scatter_dimension]} must be divisible by shard "
-                             f"count {axis_size}")
+            raise ValueError(f"tiled reduce_scatter operand scatter dimension size "
+                             f"{shape[scatter_dimension]} must be divisible by "
+                             f"shard_count {axis_size}")
         shape[scatter_dimension] //= axis_size
     else:
         if shape[scatter_dimension] != axis_size:
@@ -199,7 +200,8 @@ def _reduce_scatter_abstract(x, *, scatter_dimension, axis_name, axis_index_grou
 @all_to_all_p.def_abstract_eval
 def _all_to_all_abstract(x, *, axis_name, split_axis, concat_axis, axis_index_groups,
                          tiled):
-    size = core.axis_frame(axis_name, "all_to_all")[0]
+    size = len(axis_index_groups[0]) if axis_index_groups is not None else \
+        core.axis_frame(axis_name, "all_to_all")[0]
     shape = list(x.shape)
     if shape[split_axis] % size:
         raise ValueError(f"all_to_all requires the size of the mapped axis axis_name to "
@@ -302,12 +304,69 @@ def _reduce_leaf(prim, x, axes, what: str):
 
 
 def _tree_reduce(prim, x, axis_name, axis_index_groups, what):
-    if axis_index_groups is not None:
-        raise NotImplementedError("axis_index_groups is not supported")
     axes = _names(axis_name)
     leaves, tree = tree_util.tree_flatten(x)
-    return tree_util.tree_unflatten(tree, [_reduce_leaf(prim, v, axes, what)
-                                           for v in leaves])
+    if prim is psum_p:  # booleans are counted (JAX sums them as int32)
+        leaves = [convert_element_type(v, np.int32)
+                  if core.get_aval(v).dtype == np.bool_ else v for v in leaves]
+    if axis_index_groups is None:
+        return tree_util.tree_unflatten(tree, [_reduce_leaf(prim, v, axes, what)
+                                               for v in leaves])
+    if positional(axes):
+        raise ValueError("axis_index_groups only supported for sums over just named axes")
+    groups = _cover_check(axis_index_groups)
+    if prim is psum_p and not any(isinstance(v, Tracer) for v in leaves):
+        # constants: scaled by the first group's size, as JAX does (uneven groups too)
+        return tree_util.tree_unflatten(tree, [_scale(v, len(groups[0]))
+                                               for v in leaves])
+    names, size, main = _single(axes, what)
+    groups = check_groups(groups, names, size, main, _VMAP_REDUCE)
+    if prim is psum_p and _check_vma_on():
+        raise NotImplementedError  # JAX 0.10.2 has no varying-axes rule for it
+    return tree_util.tree_unflatten(tree, [
+        prim.bind(_as_varying(v, names, main), axes=names, axis_index_groups=groups)
+        for v in leaves])
+
+
+_VMAP_REDUCE = "axis_index_groups not supported in vmap collectives. Please open a " \
+               "feature request!"
+
+
+def _cover_check(axis_index_groups) -> tuple:
+    """The groups as a tuple of tuples (as the jaxpr prints them); JAX's ValueError
+    when they do not number ``0 .. n-1`` once each."""
+    groups = tuple(tuple(int(i) for i in g) for g in axis_index_groups)
+    members = [i for g in groups for i in g]
+    if sorted(members) != list(range(len(members))):
+        raise ValueError("axis_index_groups must cover all indices exactly once")
+    return groups
+
+
+def check_groups(axis_index_groups, names, size: int, main, vmap_message: str,
+                 equal: str = None) -> tuple:
+    """The checked groups of a collective over ``names`` (of ``size`` members).
+
+    JAX's errors: a duplicate or missing index (ValueError), groups under ``vmap``
+    (``main`` set: NotImplementedError ``vmap_message``). Our own where JAX 0.10.2 only
+    fails in XLA's verifier: groups covering fewer members than the axis has, and
+    (``equal``: the collective's name) groups of different sizes for the collectives
+    whose result shape is the group size."""
+    groups = _cover_check(axis_index_groups)
+    if main is not None:
+        raise NotImplementedError(vmap_message)
+    if len(names) != 1:
+        raise NotImplementedError(f"axis_index_groups over several named axes {names}")
+    count = sum(len(g) for g in groups)
+    if count != size:
+        raise ValueError(f"axis_index_groups must cover all indices exactly once: "
+                         f"{groups} cover {count} of the {size} indices of the axis "
+                         f"{names[0]!r}")
+    if equal is not None and len({len(g) for g in groups}) > 1:
+        if equal == "all_to_all":  # JAX's own check
+            raise ValueError("Replica groups must be equally sized")
+        raise ValueError(f"{equal} requires axis_index_groups of equal sizes (as XLA's "
+                         f"replica groups), got {groups}")
+    return groups
 
 
 def psum(x, axis_name, *, axis_index_groups=None):
@@ -318,8 +377,10 @@ def psum(x, axis_name, *, axis_index_groups=None):
     x : array or pytree of arrays
     axis_name : hashable or tuple of hashables
         Axes bound by ``vmap``/``shard_map``/``pmap``; integers name positional axes.
-    axis_index_groups : None
-        Not supported (JAX's groups of devices).
+    axis_index_groups : sequence of sequences of int, optional
+        Groups of members (indices along the axis) that each sum among themselves;
+        together they cover every index once. Named axes only, one axis, not under
+        ``vmap``; under a ``shard_map`` with ``check_vma`` JAX 0.10.2 refuses them.
 
     Returns
     -------
@@ -346,17 +407,25 @@ def axis_size(axis_name) -> int:
 
 def pmean(x, axis_name, *, axis_index_groups=None):
     """The mean of ``x`` over the named axis ``axis_name``: ``psum`` divided by the
-    axis size."""
+    axis size (with ``axis_index_groups``, by the first group's size, as JAX does)."""
     axes = _names(axis_name)
-    n = axis_size(named(axes)) if named(axes) else 1
     s = psum(x, axis_name, axis_index_groups=axis_index_groups)
+    if axis_index_groups is not None:  # JAX divides by the first group's size
+        n = len(tuple(axis_index_groups)[0])
+    else:
+        n = axis_size(named(axes)) if named(axes) else 1
     leaves, tree = tree_util.tree_flatten(s)
     src = tree_util.tree_leaves(x)
     outs = []
     for v, orig in zip(leaves, src):
         m = n * int(np.prod([core.get_aval(orig).shape[a] for a in positional(axes)],
                             dtype=np.int64))
-        outs.append(div(v, float(m)) if not isinstance(v, (int, float)) else v / m)
+        if isinstance(v, (int, float)):
+            outs.append(v / m)
+        elif np.issubdtype(core.get_aval(v).dtype, np.inexact):
+            outs.append(div(v, float(m)))
+        else:  # an integer mean is a float one (JAX's true division)
+            outs.append(numpy_api.true_divide(v, m))
     return tree_util.tree_unflatten(tree, outs)
 
 
@@ -380,8 +449,16 @@ def _as_varying(x, names, main):
 
 def all_gather(x, axis_name, *, axis_index_groups=None, axis: int = 0, tiled: bool = False):
     """Gather ``x`` from every member of the named axis: stacked along a new axis
-    ``axis`` (or concatenated along ``axis`` when ``tiled``)."""
+    ``axis`` (or concatenated along ``axis`` when ``tiled``).
+
+    With ``axis_index_groups`` (groups of one size covering every index once) each
+    member gathers its group's members only, in the group's order."""
     names, size, main = _single(axis_name, "all_gather")
+    if axis_index_groups is not None:
+        axis_index_groups = check_groups(axis_index_groups, names, size, main,
+                                         "axis_index_groups not supported in vmap",
+                                         "all_gather")
+        size = len(axis_index_groups[0])
 
     def one(v):
         v = _as_varying(v, names, main)
@@ -396,8 +473,16 @@ def all_gather(x, axis_name, *, axis_index_groups=None, axis: int = 0, tiled: bo
 def psum_scatter(x, axis_name, *, scatter_dimension: int = 0, axis_index_groups=None,
                  tiled: bool = False):
     """Sum ``x`` over the named axis and give each member its block of the result along
-    ``scatter_dimension`` (JAX's ``reduce_scatter``)."""
+    ``scatter_dimension`` (JAX's ``reduce_scatter``).
+
+    With ``axis_index_groups`` (groups of one size) the sum is over the member's group
+    and the ``p``-th member of a group gets block ``p``."""
     names, size, main = _single(axis_name, "psum_scatter")
+    if axis_index_groups is not None:
+        axis_index_groups = check_groups(axis_index_groups, names, size, main,
+                                         "axis_index_groups not supported in vmap",
+                                         "psum_scatter")
+        size = len(axis_index_groups[0])
 
     def one(v):
         v = _as_varying(v, names, main)
@@ -434,21 +519,35 @@ def all_to_all(x, axis_name, split_axis: int, concat_axis: int, *, axis_index_gr
                tiled: bool = False):
     """Split ``x`` along ``split_axis`` into one block per member, send block ``j`` to
     member ``j`` and concatenate the received blocks along ``concat_axis``; untiled, the
-    split axis (of the axis's size) is replaced by the new axis ``concat_axis``."""
+    split axis (of the axis's size) is replaced by the new axis ``concat_axis``.
+
+    With ``axis_index_groups`` (groups of one size ``g``) the exchange is within each
+    group: ``g`` blocks, block ``p`` to the group's ``p``-th member."""
     names, size, main = _single(axis_name, "all_to_all")
     name = names[0] if len(names) == 1 else names
+    if axis_index_groups is not None:
+        axis_index_groups = check_groups(axis_index_groups, names, size, main,
+                                         "Please open a feature request!", "all_to_all")
+        size = len(axis_index_groups[0])
 
     def one(v):
         v = _as_varying(v, names, main)
         nd = core.get_aval(v).ndim
         s, c = split_axis % nd, concat_axis % nd
         if tiled:
+            if core.get_aval(v).shape[s] % size:
+                raise ValueError(f"The size of all_to_all split_axis "
+                                 f"({core.get_aval(v).shape[s]}) has to be divisible by "
+                                 f"the size of the named axis {axis_name} ({size})")
             return all_to_all_p.bind(v, axis_name=name, split_axis=s, concat_axis=c,
                                      axis_index_groups=axis_index_groups, tiled=True)
         if core.get_aval(v).shape[s] != size:
             raise ValueError(f"all_to_all requires the size of the mapped axis axis_name "
                              f"to equal x.shape[split_axis], but they are {size} and "
                              f"{core.get_aval(v).shape[s]} respectively.")
+        if s == c:  # blocks of one: the same exchange as the tiled one (JAX binds it so)
+            return all_to_all_p.bind(v, axis_name=name, split_axis=s, concat_axis=c,
+                                     axis_index_groups=axis_index_groups, tiled=False)
         ins = c + 1 if s <= c else c
         v = expand_dims(v, (ins,))
         s2 = s if s < ins else s + 1

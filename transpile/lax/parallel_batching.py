@@ -5,8 +5,10 @@ axis, the batch axis *is* the named axis: the rule does the communication over i
 in device order, a gather, a permutation of slices) and the result is unbatched (the
 same on every member) or batched again (one block per member). A collective over other
 axes passes the batch axis through: moved to the front, the collective's own axes
-shifted past it. ``cross_process`` marks where an axis that spans processes would also
-call the process-level primitive after the local part.
+shifted past it. With ``axis_index_groups`` the communication is done for every group
+at once (members gathered group after group, one reduction or exchange over them, each
+member given its group's result by one gather). ``cross_process`` marks where an axis
+that spans processes would also call the process-level primitive after the local part.
 """
 from __future__ import annotations
 
@@ -67,12 +69,108 @@ def _sum_over_processes(x, d: int, name):
     return par.psum_p.bind(g, axes=(0,), axis_index_groups=None)
 
 
+# ---------------------------------------------------------------------------------------
+# axis_index_groups: each group of members communicates among itself
+
+def _take(x, idx):
+    """Members ``idx`` of ``x`` (members first), in that order (nothing to gather for
+    the identity)."""
+    idx = np.asarray(idx, dtype=np.int32)
+    if np.array_equal(idx, np.arange(_shape(x)[0])):
+        return x
+    return numpy_api.take(x, idx, axis=0)
+
+
+def _group_layout(groups, name) -> tuple:
+    """``(owner, slot)``: each member's group and its position in the group."""
+    if par.cross_process(name):
+        raise NotImplementedError(f"axis_index_groups over the mesh axis {name!r}, which "
+                                  f"spans processes")
+    owner, slot = {}, {}
+    for k, grp in enumerate(groups):
+        for p, i in enumerate(grp):
+            owner[i], slot[i] = k, p
+    n = len(owner)
+    return [owner[i] for i in range(n)], [slot[i] for i in range(n)]
+
+
+def _per_group(prim, x, groups):
+    """``x`` (members first) -> one row per group: its members reduced by ``prim``, one
+    after another in the group's order (deterministic, as the ungrouped reduction)."""
+    sizes = {len(g) for g in groups}
+    if len(sizes) == 1:  # one gather, one reduction over the group axis
+        x = _take(x, [i for g in groups for i in g])
+        x = reshape(x, (len(groups), sizes.pop()) + _shape(x)[1:])
+        return prim.bind(x, axes=(1,), axis_index_groups=None)
+    rows = [prim.bind(_take(x, g), axes=(0,), axis_index_groups=None) for g in groups]
+    return concatenate([reshape(r, (1,) + _shape(r)) for r in rows], 0)
+
+
+def _grouped_reduce(prim, x, d, size: int, name, groups):
+    """``psum``/``pmax``/``pmin`` within each group: every member gets its group's."""
+    owner, _ = _group_layout(groups, name)
+    if d is not_mapped:
+        if prim is not par.psum_p:
+            return x, not_mapped
+        if len({len(g) for g in groups}) == 1:
+            return par._scale(x, len(groups[0])), not_mapped
+    rows = _per_group(prim, bdim_at_front(x, d, size), groups)
+    if len(groups) == 1:
+        return index_in_dim(rows, 0, 0, keepdims=False), not_mapped
+    return _take(rows, owner), 0
+
+
+def _grouped_all_gather(x, d, size: int, name, groups, dim: int, tiled: bool):
+    """Each member gets its group's members' ``x``, stacked (or concatenated) at
+    ``dim`` in the group's order."""
+    owner, _ = _group_layout(groups, name)
+    g = len(groups[0])
+    x = bdim_at_front(x, d, size)
+    y = _take(x, [i for m in range(size) for i in groups[owner[m]]])
+    y = moveaxis(reshape(y, (size, g) + _shape(x)[1:]), 1, dim + 1)
+    if tiled:
+        shape = list(_shape(y))
+        shape[dim + 1:dim + 3] = [shape[dim + 1] * shape[dim + 2]]
+        y = reshape(y, tuple(shape))
+    return y, 0
+
+
+def _grouped_reduce_scatter(x, d, size: int, name, groups, dim: int, tiled: bool):
+    """The sum over each group, member ``p`` of a group getting block ``p`` of it along
+    ``dim``."""
+    owner, slot = _group_layout(groups, name)
+    g = len(groups[0])
+    sums = _per_group(par.psum_p, bdim_at_front(x, d, size), groups)  # (groups, ...)
+    if tiled:
+        shape = list(_shape(sums))
+        shape[dim + 1:dim + 2] = [g, shape[dim + 1] // g]
+        sums = reshape(sums, tuple(shape))
+    blocks = moveaxis(sums, dim + 1, 1)  # (groups, g, ...)
+    shape = _shape(blocks)
+    blocks = reshape(blocks, (shape[0] * g,) + shape[2:])
+    return _take(blocks, [owner[m] * g + slot[m] for m in range(size)]), 0
+
+
+def _grouped_all_to_all(x, d, size: int, name, groups, s: int, c: int):
+    """``all_to_all`` within each group: the members regrouped group after group, the
+    exchange done for every group at once, the results put back in member order."""
+    owner, slot = _group_layout(groups, name)
+    g = len(groups[0])
+    x = _take(bdim_at_front(x, d, size), [i for grp in groups for i in grp])
+    x = reshape(x, (len(groups), g) + _shape(x)[1:])
+    y = _exchange(x, g, s, c, lead=1)
+    y = reshape(y, (size,) + _shape(y)[2:])
+    return _take(y, [owner[m] * g + slot[m] for m in range(size)]), 0
+
+
 def _reduce_batch(prim):
     def rule(axis, vals, dims, *, axes, axis_index_groups):
         size, name = axis
         (x,), (d,) = vals, dims
         names, pos = list(named(axes)), positional(axes)
         own = name in names
+        if own and axis_index_groups is not None:  # over this axis alone (the API's check)
+            return _grouped_reduce(prim, x, d, size, name, axis_index_groups)
         if own:
             names.remove(name)
         if d is not_mapped:
@@ -151,8 +249,11 @@ def _all_gather_batch(axis, vals, dims, **params):
     if not _own(axis, params):
         return _pass_through(par.all_gather_p, ["all_gather_dimension"])(x, d, params)
     size = axis[0]
-    x = bdim_at_front(x, d, size)
     dim = params["all_gather_dimension"]
+    if params["axis_index_groups"] is not None:
+        return _grouped_all_gather(x, d, size, axis[1], params["axis_index_groups"], dim,
+                                   params["tiled"])
+    x = bdim_at_front(x, d, size)
     out = moveaxis(x, 0, dim)
     if params["tiled"]:
         shape = list(_shape(out))
@@ -166,9 +267,12 @@ def _reduce_scatter_batch(axis, vals, dims, **params):
     if not _own(axis, params):
         return _pass_through(par.reduce_scatter_p, ["scatter_dimension"])(x, d, params)
     size = axis[0]
+    dim = params["scatter_dimension"]
+    if params["axis_index_groups"] is not None:
+        return _grouped_reduce_scatter(x, d, size, axis[1], params["axis_index_groups"],
+                                       dim, params["tiled"])
     x = bdim_at_front(x, d, size)
     s = par.psum_p.bind(x, axes=(0,), axis_index_groups=None)
-    dim = params["scatter_dimension"]
     if params["tiled"]:
         shape = list(_shape(s))
         shape[dim:dim + 1] = [size, shape[dim] // size]
@@ -205,22 +309,32 @@ def _all_to_all_batch(axis, vals, dims, **params):
     if not _own(axis, params):
         return _pass_through(par.all_to_all_p, ["split_axis", "concat_axis"])(x, d, params)
     size = axis[0]
-    x = bdim_at_front(x, d, size)
     s, c = params["split_axis"], params["concat_axis"]
-    dev = list(_shape(x)[1:])
+    if params["axis_index_groups"] is not None:
+        return _grouped_all_to_all(x, d, size, axis[1], params["axis_index_groups"], s, c)
+    return _exchange(bdim_at_front(x, d, size), size, s, c), 0
+
+
+def _exchange(x, size: int, s: int, c: int, lead: int = 0):
+    """The all_to_all of ``size`` members on axis ``lead`` of ``x`` (after ``lead``
+    axes that pass through: one per group), split axis ``s``, concat axis ``c`` of a
+    member's block."""
+    outer = list(_shape(x)[:lead])
+    dev = list(_shape(x)[lead + 1:])
     # labels of x with the split axis cut into (destination J, block M)
-    labels = ["I"] + [("d", k) for k in range(len(dev))]
-    sizes = [size] + dev
+    labels = [("g", k) for k in range(lead)] + ["I"] + [("d", k) for k in range(len(dev))]
+    sizes = outer + [size] + dev
     at = labels.index(("d", s))
     labels[at:at + 1], sizes[at:at + 1] = ["J", ("d", s)], [size, dev[s] // size]
     x = reshape(x, tuple(sizes))
     target = ["J"] + [("d", k) for k in range(len(dev))]
     target.insert(target.index(("d", c)), "I")  # received blocks in source order
+    target = [("g", k) for k in range(lead)] + target
     x = transpose(x, tuple(labels.index(t) for t in target))
     out = list(dev)
     out[s] //= size
     out[c] *= size
-    return reshape(x, (size, *out)), 0
+    return reshape(x, (*outer, size, *out))
 
 
 def _axis_index_batch(axis, vals, dims, *, axis_name):
