@@ -94,8 +94,8 @@ RULE_TABLES = [
         "cumlogsumexp",
         # its JVP is the body's JVP, so it never appears in a tangent jaxpr
         "custom_vmap_call",
-        # collectives that are not linear; shard_map's JVP is its batched expansion's
-        "pmax", "pmin", "axis_index", "shard_map",
+        # collectives that are not linear
+        "pmax", "pmin", "axis_index",
         # no operand, an integer result: never in a linear jaxpr
         "process_index",
     }),
