@@ -38,7 +38,8 @@ def device_count(n: int):
         devices._reset_for_tests(before)
 
 
-def _compare_leaves(got, want, name) -> None:
+def compare_leaves(got, want, name, rtol=1e-6, atol=0.0) -> None:
+    """The leaves of ``got`` against recorded ``want`` (shape, dtype, weak type, values)."""
     leaves = tree_util.tree_leaves(got)
     assert len(leaves) == len(want), name
     for g, w in zip(leaves, want):
@@ -46,8 +47,8 @@ def _compare_leaves(got, want, name) -> None:
         assert list(a.shape) == w["shape"], (name, a.shape, w["shape"])
         assert str(a.dtype) == w["dtype"], (name, a.dtype, w["dtype"])
         assert bool(getattr(g, "weak_type", False)) == w["weak_type"], name
-        np.testing.assert_allclose(a, np.asarray(w["values"], dtype=a.dtype), rtol=1e-6,
-                                   err_msg=name)
+        np.testing.assert_allclose(a, np.asarray(w["values"], dtype=a.dtype), rtol=rtol,
+                                   atol=atol, err_msg=name)
 
 
 def check_case(name: str, use_jit: bool = False) -> None:
@@ -71,7 +72,7 @@ def check_case(name: str, use_jit: bool = False) -> None:
                     raise AssertionError(f"{name}: no error, JAX raises {err['error']}")
             return
         out = run(*args)
-        _compare_leaves(out, want["value"], name)
+        compare_leaves(out, want["value"], name)
         if "sharding" in want:
             assert [repr(v.sharding) for v in tree_util.tree_leaves(out)] \
                 == want["sharding"], name

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 import transpile as jax
-from transpile import tree_util
 
 from axis_index_groups_cases import ORDER, build
+from shard_map_checks import compare_leaves
 from sharding_fixtures import four_devices  # noqa: F401 - the fixture
 
 RECORD = json.loads((Path(__file__).parent / "data" / "axis_index_groups.json").read_text())
@@ -41,15 +41,7 @@ def _names(kinds) -> list:
 
 
 def _compare(got, want, name) -> None:
-    leaves = tree_util.tree_leaves(got)
-    assert len(leaves) == len(want), name
-    for g, w in zip(leaves, want):
-        a = np.asarray(g)
-        assert list(a.shape) == w["shape"], (name, a.shape, w["shape"])
-        assert str(a.dtype) == w["dtype"], (name, a.dtype, w["dtype"])
-        assert bool(getattr(g, "weak_type", False)) == w["weak_type"], name
-        np.testing.assert_allclose(a, np.asarray(w["values"], dtype=a.dtype), rtol=1e-5,
-                                   atol=1e-5, err_msg=name)
+    compare_leaves(got, want, name, rtol=1e-5, atol=1e-5)
 
 
 @pytest.mark.parametrize("name", _names({"value", "jaxpr"}))

@@ -16,16 +16,10 @@ import json
 import sys
 from pathlib import Path
 
+import jax_device_counts   # tools/, beside this script
+
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "tests" / "data" / "axis_index_groups.json"
-
-
-def _leaf(v) -> dict:
-    import numpy as np
-    a = np.asarray(v)
-    return {"shape": list(a.shape), "dtype": str(a.dtype),
-            "weak_type": bool(getattr(getattr(v, "aval", None), "weak_type", False)),
-            "values": a.tolist()}
 
 
 def main() -> None:
@@ -42,7 +36,7 @@ def main() -> None:
             if kind == "jaxpr":
                 entry["jaxpr"] = str(jax.make_jaxpr(fn)(*args))
             res = fn(*args)
-            entry["value"] = [_leaf(v) for v in jax.tree_util.tree_leaves(res)]
+            entry["value"] = [jax_device_counts.leaf(v) for v in jax.tree_util.tree_leaves(res)]
         except Exception as e:  # noqa: BLE001 - recorded
             # the first line: XLA's verifier errors go on with a stack of its own
             entry["error"] = {"error": type(e).__name__,

@@ -14,22 +14,13 @@ cases ``"sharding"`` (each result's ``repr(sharding)``).
 """
 from __future__ import annotations
 
-import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
+import jax_device_counts   # tools/, beside this script
+
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "tests" / "data" / "shard_map.json"
-
-
-def _leaf(v) -> dict:
-    import numpy as np
-    a = np.asarray(v)
-    return {"shape": list(a.shape), "dtype": str(a.dtype),
-            "weak_type": bool(getattr(getattr(v, "aval", None), "weak_type", False)),
-            "values": a.tolist()}
 
 
 def _child(ndev: int) -> dict:
@@ -47,7 +38,7 @@ def _child(ndev: int) -> dict:
             entry["jaxpr"] = str(jax.make_jaxpr(fn)(*args))
         try:
             res = fn(*args)
-            entry["value"] = [_leaf(v) for v in jax.tree_util.tree_leaves(res)]
+            entry["value"] = [jax_device_counts.leaf(v) for v in jax.tree_util.tree_leaves(res)]
             # where the results live (not yet for grad and vmap of shard_map: their
             # results come from the batched expansion, not a transposed shard_map)
             if name.startswith(("sm_", "pmap_")) and not any(
@@ -61,17 +52,7 @@ def _child(ndev: int) -> dict:
 
 
 def main() -> None:
-    if len(sys.argv) > 2 and sys.argv[1] == "--child":
-        print(json.dumps(_child(int(sys.argv[2]))))
-        return
-    data = {}
-    for ndev in (2, 4):
-        env = dict(os.environ, JAX_NUM_CPU_DEVICES=str(ndev), JAX_PLATFORMS="cpu")
-        res = subprocess.run([sys.executable, __file__, "--child", str(ndev)], env=env,
-                             check=True, capture_output=True, text=True)
-        data.update(json.loads(res.stdout.strip().splitlines()[-1]))
-    OUT.write_text(json.dumps(dict(sorted(data.items())), indent=1) + "\n")
-    print(f"wrote {OUT} ({len(data)} cases)")
+    jax_device_counts.record(__file__, OUT, _child)
 
 
 if __name__ == "__main__":

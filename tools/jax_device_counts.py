@@ -1,0 +1,36 @@
+"""Shared by the recording scripts that run JAX with several CPU devices: each device
+count in a child process of its own (JAX fixes the count at its first use), the cases
+each child records merged into one JSON file."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+
+def record(script: str, out: Path, child, counts=(2, 4)) -> None:
+    """Run ``script --child N`` for each N of ``counts`` with ``JAX_NUM_CPU_DEVICES=N``
+    and write the merged cases to ``out``; in a child (``--child N``), print
+    ``child(N)`` as JSON instead."""
+    if len(sys.argv) > 2 and sys.argv[1] == "--child":
+        print(json.dumps(child(int(sys.argv[2]))))
+        return
+    data = {}
+    for ndev in counts:
+        env = dict(os.environ, JAX_NUM_CPU_DEVICES=str(ndev), JAX_PLATFORMS="cpu")
+        res = subprocess.run([sys.executable, script, "--child", str(ndev)], env=env,
+                             check=True, capture_output=True, text=True)
+        data.update(json.loads(res.stdout.strip().splitlines()[-1]))
+    out.write_text(json.dumps(dict(sorted(data.items())), indent=1) + "\n")
+    print(f"wrote {out} ({len(data)} cases)")
+
+
+def leaf(v) -> dict:
+    """A recorded array: shape, dtype, weak type and values."""
+    import numpy as np
+    a = np.asarray(v)
+    return {"shape": list(a.shape), "dtype": str(a.dtype),
+            "weak_type": bool(getattr(getattr(v, "aval", None), "weak_type", False)),
+            "values": a.tolist()}
