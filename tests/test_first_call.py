@@ -394,3 +394,19 @@ def test_random_bits_give_the_compiled_bits():
                                  jax.random.bernoulli(jax.random.fold_in(k, 3), 0.3, (64,)),
                                  jax.random.bits(k, (9,), np.uint32)), key)
     _assert_same_bits(got, want, ["normal", "uniform", "bernoulli", "bits"])
+
+
+def test_indexing_gives_the_compiled_bits():
+    rng = np.random.default_rng(19)
+    x = rng.standard_normal((50, 7)).astype(np.float32)
+    idx = rng.integers(-60, 60, 30).astype(np.int32)
+    i = np.int32(45)
+
+    def f(x, idx, i):
+        return (x[idx], x[i], lax.dynamic_slice(x, (i, 2), (10, 3)),
+                lax.dynamic_update_slice(x, x[:3, :2] * 2, (i, 6)),
+                jnp.take(x, idx, axis=1, mode="clip"), x[idx % 50, idx % 7], x[::2][idx],
+                x.at[idx].get(mode="fill", fill_value=-1.0), lax.rem(idx, i - 45 + idx))
+    got, want = _both(f, x, idx, i)
+    _assert_same_bits(got, want, ["take", "row", "dynamic_slice", "dynamic_update_slice",
+                                  "take_clip", "pairs", "strided", "fill", "rem"])

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import elementwise, fma, keys, layout, reduction, slicing, sorting, structural
+from . import (dynamic_slicing, elementwise, fma, indexing, keys, layout, reduction, slicing,
+               sorting, structural)
 
 __all__ = ["ELEMENTWISE", "REDUCTIONS", "MOVES", "PRNG", "moves_data"]
 
@@ -37,10 +38,11 @@ def _exact(names: str, *dts) -> dict:
 #: the rule's.
 ELEMENTWISE: dict = {
     **_exact("log log1p rsqrt cbrt acosh atanh erf_inv exp tanh logistic floor ceil round "
-             "is_finite rem pow atan2 nextafter", F32),
+             "is_finite pow atan2 nextafter", F32),
     **_exact("sqrt", F32, F64),
     **_exact("neg abs sign square max min add add_any sub mul div lt le gt ge", F32, F64,
              I32),
+    **_exact("rem", F32, I32),
     **_exact("eq ne", F32, F64, I32, U32, BOOL),
     **_exact("and or xor not", I32, U32, BOOL),
     **_exact("shift_left shift_right_arithmetic shift_right_logical", I32, U32),
@@ -68,7 +70,10 @@ MOVES = frozenset([structural.broadcast_in_dim_p, structural.reshape_p,
                    structural.squeeze_p, structural.transpose_p, structural.rev_p,
                    slicing.slice_p, slicing.concatenate_p, slicing.pad_p, slicing.iota_p,
                    layout.copy_p, sorting.stop_gradient_p, layout.bitcast_convert_type_p,
-                   keys.random_wrap_p, keys.random_unwrap_p])
+                   keys.random_wrap_p, keys.random_unwrap_p,
+                   # indices clamped (or filled) by the same rules on both sides
+                   indexing.gather_p, dynamic_slicing.dynamic_slice_p,
+                   dynamic_slicing.dynamic_update_slice_p])
 #: The counter-based PRNG's primitives: integer arithmetic (threefry) on both sides,
 #: JAX's bits in the NumPy rules and in the C (codegen/prng_c.py).
 PRNG = frozenset([keys.random_bits_p, keys.random_split_p, keys.random_fold_in_p])
