@@ -10,7 +10,8 @@ those of the compiled code: only the time of the first call changes.
 
 What "exactly the bits" takes, equation by equation (``_step``):
 
-- primitives that only move data (reshape, transpose, slices...), any dtype;
+- primitives that only move data (reshape, transpose, slices, gathers, dynamic
+  slices...), any dtype;
 - elementwise primitives whose NumPy rules give the compiled kernels' bits
   (``lax.numpy_bits``), with a check that no two NaNs meet in one operation (which of
   them propagates can differ);
@@ -24,7 +25,7 @@ What "exactly the bits" takes, equation by equation (``_step``):
   made through the same prebuilt library (``_dot``);
 - the PRNG's hashes (threefry: integer arithmetic on both sides).
 
-Anything else (loops, sorts, callbacks, gathers...), or an evaluation expected to
+Anything else (loops, sorts, scatters, callbacks...), or an evaluation expected to
 cost more than the compile (``_worth_it``), takes the usual road: compile, then call.
 A value the checks refuse at run time (``NotReproducible``) makes the first call wait
 for the library too. ``config.transpile_interpret_first_call`` (environment variable
@@ -46,8 +47,8 @@ from . import core, dispatch, dtypes, eager_kernels, stages
 from .array import Array
 from .backend.load import host_value
 from .config import config
-from .ir import ClosedJaxpr, Literal
 from .codegen import dot_plan
+from .ir import ClosedJaxpr, Literal
 from .lax import contraction, numpy_bits, reduction
 
 __all__ = ["executable_for", "FirstCall", "NotReproducible", "wait_for_compiles"]
