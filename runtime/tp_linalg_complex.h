@@ -371,6 +371,9 @@ TP_DEFINE_QR_C(c128, tp_c128, double, creal, cimag, sqrt, conj)
 TP_DEFINE_EIGH_C(c64, tp_c64, float, crealf, cimagf, sqrtf, conjf, f32)
 TP_DEFINE_EIGH_C(c128, tp_c128, double, creal, cimag, sqrt, conj, f64)
 
+#ifndef DBG_SVDC
+#define DBG_SVDC
+#endif
 #define TP_DEFINE_SVD_C(SFX, T, R, RE, IM, SQRT, FABS, CONJ, FREXP, LDEXP, BIG_EXP, RSFX) \
     /* larfg's reflector of x[0], x[stride], ... (len entries, see the header comment): \
      * returns beta (real), or re x[0] when there is nothing to reflect (tau = 0). */   \
@@ -407,7 +410,18 @@ TP_DEFINE_EIGH_C(c128, tp_c128, double, creal, cimag, sqrt, conj, f64)
             wr[c] = RE(y[c]);                                                          \
             wi[c] = IM(y[c]);                                                          \
         }                                                                              \
-        for (i = 1; i < rows; i++) {                                                   \
+        for (i = 1; i + 1 < rows; i += 2) { /* two rows a pass, each added in turn */  \
+            const R vr = RE(v[i * vs]), vi = -IM(v[i * vs]), *yi = (const R *)(y + i * ld); \
+            const R ur = RE(v[(i + 1) * vs]), ui = -IM(v[(i + 1) * vs]);               \
+            const R *yj = (const R *)(y + (i + 1) * ld);                               \
+            for (c = 0; c < cols; c++) {                                               \
+                const R yr = yi[2 * c], ym = yi[2 * c + 1];                            \
+                const R zr = yj[2 * c], zm = yj[2 * c + 1];                            \
+                wr[c] = (wr[c] + (vr * yr - vi * ym)) + (ur * zr - ui * zm);           \
+                wi[c] = (wi[c] + (vr * ym + vi * yr)) + (ur * zm + ui * zr);           \
+            }                                                                          \
+        }                                                                              \
+        for (; i < rows; i++) {                                                        \
             const R vr = RE(v[i * vs]), vi = -IM(v[i * vs]), *yi = (const R *)(y + i * ld); \
             for (c = 0; c < cols; c++) {                                               \
                 const R yr = yi[2 * c], ym = yi[2 * c + 1];                            \
@@ -455,11 +469,12 @@ TP_DEFINE_EIGH_C(c128, tp_c128, double, creal, cimag, sqrt, conj, f64)
             for (b = 0; b < nb; b++) {                                                 \
                 const R a = tr * sr[b] - ti * si[b], c = tr * si[b] + ti * sr[b];      \
                 R *yi = yb[b];                                                         \
-                for (j = 0; j < cols; j++) {                                           \
-                    const R vr = vp[2 * j], nvi = -vp[2 * j + 1];                      \
-                    yi[2 * j] = yi[2 * j] - (a * vr - c * nvi);                        \
-                    yi[2 * j + 1] = yi[2 * j + 1] - (a * nvi + c * vr);                \
-                }                                                                      \
+                /* the parts in separate loops: gcc 12 vectorises a loop of whole      \
+                 * complex products by an invariant with other rounding */             \
+                for (j = 0; j < cols; j++)                                             \
+                    yi[2 * j] = yi[2 * j] - (a * vp[2 * j] - c * -vp[2 * j + 1]);      \
+                for (j = 0; j < cols; j++)                                             \
+                    yi[2 * j + 1] = yi[2 * j + 1] - (a * -vp[2 * j + 1] + c * vp[2 * j]); \
             }                                                                          \
         }                                                                              \
     }                                                                                  \
@@ -519,6 +534,7 @@ TP_DEFINE_EIGH_C(c128, tp_c128, double, creal, cimag, sqrt, conj, f64)
                                          nn - k - 1);                                  \
             }                                                                          \
         }                                                                              \
+        DBG_SVDC                                                                       \
         if (u) { /* U = Q, V = P by backward accumulation, then transposed */          \
             for (i = 0; i < mm; i++)                                                   \
                 for (j = 0; j < uc; j++) uu[i * uc + j] = tp_cmake_##SFX((R)(i == j), 0); \
