@@ -15,8 +15,10 @@
  *
  * qr: as the real one (geqrf, then orgqr), with LAPACK's complex reflectors (larfg):
  * beta = -sign(re alpha) sqrt(|alpha|^2 + ss), tau = ((beta - re alpha) / beta,
- * -im alpha / beta), v = column / (alpha - beta); a column is reflected unless ss and
- * im alpha are both 0, so that r's diagonal is real. geqrf applies H^H = I - conj(tau)
+ * -im alpha / beta), v = column / (alpha - beta); a column is reflected unless it is 0
+ * below alpha and im alpha is 0, so that r's diagonal is real. |alpha|^2 + ss outside
+ * [QR_TINY, max] (overflowed, or digits lost to underflow) is recomputed from the
+ * column scaled by a power of two. geqrf applies H^H = I - conj(tau)
  * v v^H to the columns on the right, orgqr H = I - tau v v^H to build q.
  *
  * eigh: as the real kernel, with zhetrd's reflectors (larfg's, as qr's, on column k
@@ -150,7 +152,8 @@ TP_DEFINE_TRIANGULAR_SOLVE_C(c128, tp_c128, conj)
 TP_DEFINE_LU_C(c64, tp_c64, float, crealf, cimagf, fabsf)
 TP_DEFINE_LU_C(c128, tp_c128, double, creal, cimag, fabs)
 
-#define TP_DEFINE_QR_C(SFX, T, R, RE, IM, SQRT, CONJ)                                \
+#define TP_DEFINE_QR_C(SFX, T, R, RE, IM, SQRT, CONJ, FABS, FREXP, LDEXP, QR_TINY,     \
+                       QR_HUGE)                                                        \
     /* y -= t v (v^H y) on columns c0..c1 of y, rows j..m-1 (v: below row j of column  \
      * j of x, a leading 1). */                                                        \
     TP_INLINE void tp_qr_reflect_##SFX(const T *x, int64_t n, T t, T *y, int64_t ld,   \
@@ -193,6 +196,40 @@ TP_DEFINE_LU_C(c128, tp_c128, double, creal, cimag, fabs)
             }                                                                          \
         }                                                                              \
     }                                                                                  \
+    /* Whether column j has a nonzero entry below row j (its sum of squares may have  \
+     * underflowed to 0). */                                                           \
+    TP_INLINE int tp_qr_nonzero_##SFX(const T *x, int64_t n, int64_t m, int64_t j)     \
+    {                                                                                  \
+        int64_t i;                                                                     \
+        for (i = j + 1; i < m; i++)                                                    \
+            if (RE(x[i * n + j]) != 0 || IM(x[i * n + j]) != 0) return 1;              \
+        return 0;                                                                      \
+    }                                                                                  \
+    /* |column j from row j| from its sum of squares nrm2, unless nrm2 overflowed or   \
+     * is small enough to have lost digits to underflow: then from the entries scaled \
+     * by the power of two that brings the largest part near 1 (exact). */            \
+    TP_INLINE R tp_qr_norm_##SFX(const T *x, int64_t n, int64_t m, int64_t j, R nrm2)  \
+    {                                                                                  \
+        R amax = 0, sc, s2 = 0, re, im;                                                \
+        int64_t i;                                                                     \
+        int ex = 0;                                                                    \
+        if (nrm2 >= (R)QR_TINY && nrm2 <= (R)QR_HUGE) return SQRT(nrm2);               \
+        for (i = j; i < m; i++) {                                                      \
+            re = FABS(RE(x[i * n + j]));                                               \
+            im = FABS(IM(x[i * n + j]));                                               \
+            if (re > amax) amax = re;                                                  \
+            if (im > amax) amax = im;                                                  \
+        }                                                                              \
+        if (!(amax > 0 && amax <= (R)QR_HUGE)) return SQRT(nrm2); /* NaN, inf */      \
+        FREXP(amax, &ex);                                                              \
+        sc = LDEXP((R)1, -ex);                                                         \
+        for (i = j; i < m; i++) {                                                      \
+            re = RE(x[i * n + j]) * sc;                                                \
+            im = IM(x[i * n + j]) * sc;                                                \
+            s2 = s2 + (re * re + im * im);                                             \
+        }                                                                              \
+        return SQRT(s2) * LDEXP((R)1, ex);                                             \
+    }                                                                                  \
     /* As tp_qr_f32; geqrf's complex reflectors make r's diagonal real. */             \
     TP_INLINE void tp_qr_##SFX(const T *a, T *q, T *r, int64_t m, int64_t n, int full, \
                                T *work, int32_t *perm)                                 \
@@ -215,8 +252,8 @@ TP_DEFINE_LU_C(c128, tp_c128, double, creal, cimag, fabs)
                 ss = ss + (re * re + im * im);                                         \
             }                                                                          \
             tau[j] = tp_cmake_##SFX(0, 0);                                             \
-            if (ss != 0 || ai != 0) {                                                  \
-                R beta = SQRT((ar * ar + ai * ai) + ss);                               \
+            if (ss != 0 || ai != 0 || tp_qr_nonzero_##SFX(x, n, m, j)) {               \
+                R beta = tp_qr_norm_##SFX(x, n, m, j, (ar * ar + ai * ai) + ss);       \
                 T scale;                                                               \
                 if (ar >= 0) beta = -beta;                                             \
                 tau[j] = tp_cmake_##SFX((beta - ar) / beta, -ai / beta);               \
@@ -236,8 +273,12 @@ TP_DEFINE_LU_C(c128, tp_c128, double, creal, cimag, fabs)
             tp_qr_reflect_##SFX(x, n, tau[j], q, qc, m, j, j, qc, w);                  \
     }
 
-TP_DEFINE_QR_C(c64, tp_c64, float, crealf, cimagf, sqrtf, conjf)
-TP_DEFINE_QR_C(c128, tp_c128, double, creal, cimag, sqrt, conj)
+/* QR_TINY: sums of squares below it are recomputed scaled (squares of parts below
+ * 2^-63 (float) / 2^-511 (double) may be subnormal, and compiled code flushes those) */
+TP_DEFINE_QR_C(c64, tp_c64, float, crealf, cimagf, sqrtf, conjf, fabsf, frexpf, ldexpf,
+               0x1p-100f, FLT_MAX)
+TP_DEFINE_QR_C(c128, tp_c128, double, creal, cimag, sqrt, conj, fabs, frexp, ldexp,
+               0x1p-900, DBL_MAX)
 
 #define TP_DEFINE_EIGH_C(SFX, T, R, RE, IM, SQRT, CONJ, RSFX)                         \
     /* tre[j], tim[j] = the textbook product c y[j] (y[j] conjugated when cj), the     \
