@@ -5,7 +5,7 @@
 (``n x n`` or ``k x n``) with ``u @ diag(s) @ vt == x``. Golub-Kahan bidiagonalisation
 then implicit-shift QR (``runtime/tp_svd.h``; NumPy rule in ``linalg_svd_real``); complex
 matrices reduce to a real bidiagonal with LAPACK's complex reflectors and share the real
-QR (``runtime/tp_linalg_complex.h``; NumPy rule here). The NumPy rules run the same
+QR (``runtime/tp_svd_complex.h``; NumPy rule here). The NumPy rules run the same
 operations in the operand's dtype, so eager and compiled results agree bit for bit. As
 in LAPACK, the signs of singular vectors are not defined: they may differ from JAX's. A
 complex matrix has real singular values (``float32``/``float64``) and complex vectors
