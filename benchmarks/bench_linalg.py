@@ -5,7 +5,8 @@ Run from the repository root with an interpreter that has JAX (``$JAX_PYTHON``, 
     PYTHONPATH=. $JAX_PYTHON benchmarks/bench_linalg.py [n]
 
 ``jit``-compiled ``jnp.linalg.solve`` (one right-hand side), ``eigh`` and (when
-transpile has it) ``svd`` of an ``n x n`` matrix (256 by default), float32 and float64.
+transpile has it) ``svd`` of an ``n x n`` matrix (256 by default), float32 and float64;
+then ``svd`` of a complex64 and a complex128 matrix.
 Every contender runs in this one process, calls interleaved; the figures are medians.
 Ratios are JAX time / transpile time (above 1: transpile is faster).
 """
@@ -28,7 +29,7 @@ def _block(out):
         _ready(leaf)
 
 
-def _medians(fns, repeat=15, warmup=2):
+def _medians(fns, repeat=int(os.environ.get("BENCH_REPEAT", 15)), warmup=2):
     for fn in fns:
         for _ in range(warmup):
             fn()
@@ -50,6 +51,9 @@ def _cases(n, dtype):
     b = rng.standard_normal(n).astype(dtype)
     cases = [("solve", (a, b), lambda L: L.solve, np.linalg.solve),
              ("eigh", (s,), lambda L: L.eigh, np.linalg.eigh)]
+    if np.dtype(dtype).kind == "c":  # complex: svd only
+        c = (m + 1j * rng.standard_normal((n, n))).astype(dtype)
+        return [("svd", (c,), lambda L: L.svd, np.linalg.svd)]
     if hasattr(tnp.linalg, "svd"):
         cases.append(("svd", (a,), lambda L: L.svd, np.linalg.svd))
     return cases
@@ -60,9 +64,9 @@ def main():
     jax.config.update("jax_enable_x64", True)
     print(f"n = {n}; medians in ms; ratio = JAX / transpile")
     print(f"{'op':8} {'dtype':8} {'transpile':>10} {'JAX':>10} {'NumPy':>10} {'ratio':>7}")
-    for dtype in (np.float32, np.float64):
+    for dtype in (np.float32, np.float64, np.complex64, np.complex128):
         for name, args, pick, np_fn in _cases(n, dtype):
-            with enable_x64(dtype == np.float64):
+            with enable_x64(dtype in (np.float64, np.complex128)):
                 f_tp = tp.jit(pick(tnp.linalg))
                 f_tp(*args)
                 f_jax = jax.jit(pick(jnp.linalg))

@@ -15,8 +15,10 @@
  *
  * qr: as the real one (geqrf, then orgqr), with LAPACK's complex reflectors (larfg):
  * beta = -sign(re alpha) sqrt(|alpha|^2 + ss), tau = ((beta - re alpha) / beta,
- * -im alpha / beta), v = column / (alpha - beta); a column is reflected unless ss and
- * im alpha are both 0, so that r's diagonal is real. geqrf applies H^H = I - conj(tau)
+ * -im alpha / beta), v = column / (alpha - beta); a column is reflected unless it is 0
+ * below alpha and im alpha is 0, so that r's diagonal is real. |alpha|^2 + ss outside
+ * [QR_TINY, max] (overflowed, or digits lost to underflow) is recomputed from the
+ * column scaled by a power of two. geqrf applies H^H = I - conj(tau)
  * v v^H to the columns on the right, orgqr H = I - tau v v^H to build q.
  *
  * eigh: as the real kernel, with zhetrd's reflectors (larfg's, as qr's, on column k
@@ -24,17 +26,7 @@
  * v, B -= v w^H + w v^H; the tridiagonal is then real (beta), and the real QL runs with
  * its rotations applied to the real and imaginary parts of Q^T's rows.
  *
- * svd: one-sided (Hestenes) Jacobi on the r = min(m, n) rows of X (A^T when m >= n,
- * else A; each row has L = max(m, n) elements) with Y = I (r x r) rotated alike. A pair
- * (p, q) with g = X_p^H X_q is skipped when g == 0 or |g| <= eps sqrt(|X_p|^2 |X_q|^2);
- * otherwise row q is multiplied by conj(g / |g|) (g becomes real), then zeta =
- * (|X_q|^2 - |X_p|^2) / (2 g), t = sign(zeta) / (|zeta| + sqrt(1 + zeta^2)), c = 1 /
- * sqrt(1 + t^2), s = c t, and rows become c X_p - s X_q, s X_p + c X_q. Sweeps stop when
- * one rotates nothing. Singular values (real) are the row norms, descending (stable); the
- * long-side vectors are the rows divided by them, and slots without one (a zero
- * singular value, or beyond r for full matrices) are completed in order, each from the
- * unit vector with the largest part outside the slots filled so far, by two passes of
- * Gram-Schmidt against them, then normalised.
+ * svd: tp_svd_complex.h.
  *
  * Not compiled for CUDA: the CUDA backend refuses complex linear algebra. */
 #ifndef TP_LINALG_COMPLEX_H
@@ -154,7 +146,8 @@ TP_DEFINE_TRIANGULAR_SOLVE_C(c128, tp_c128, conj)
 TP_DEFINE_LU_C(c64, tp_c64, float, crealf, cimagf, fabsf)
 TP_DEFINE_LU_C(c128, tp_c128, double, creal, cimag, fabs)
 
-#define TP_DEFINE_QR_C(SFX, T, R, RE, IM, SQRT, CONJ)                                \
+#define TP_DEFINE_QR_C(SFX, T, R, RE, IM, SQRT, CONJ, FABS, FREXP, LDEXP, QR_TINY,     \
+                       QR_HUGE)                                                        \
     /* y -= t v (v^H y) on columns c0..c1 of y, rows j..m-1 (v: below row j of column  \
      * j of x, a leading 1). */                                                        \
     TP_INLINE void tp_qr_reflect_##SFX(const T *x, int64_t n, T t, T *y, int64_t ld,   \
@@ -197,6 +190,40 @@ TP_DEFINE_LU_C(c128, tp_c128, double, creal, cimag, fabs)
             }                                                                          \
         }                                                                              \
     }                                                                                  \
+    /* Whether column j has a nonzero entry below row j (its sum of squares may have  \
+     * underflowed to 0). */                                                           \
+    TP_INLINE int tp_qr_nonzero_##SFX(const T *x, int64_t n, int64_t m, int64_t j)     \
+    {                                                                                  \
+        int64_t i;                                                                     \
+        for (i = j + 1; i < m; i++)                                                    \
+            if (RE(x[i * n + j]) != 0 || IM(x[i * n + j]) != 0) return 1;              \
+        return 0;                                                                      \
+    }                                                                                  \
+    /* |column j from row j| from its sum of squares nrm2, unless nrm2 overflowed or   \
+     * is small enough to have lost digits to underflow: then from the entries scaled \
+     * by the power of two that brings the largest part near 1 (exact). */            \
+    TP_INLINE R tp_qr_norm_##SFX(const T *x, int64_t n, int64_t m, int64_t j, R nrm2)  \
+    {                                                                                  \
+        R amax = 0, sc, s2 = 0, re, im;                                                \
+        int64_t i;                                                                     \
+        int ex = 0;                                                                    \
+        if (nrm2 >= (R)QR_TINY && nrm2 <= (R)QR_HUGE) return SQRT(nrm2);               \
+        for (i = j; i < m; i++) {                                                      \
+            re = FABS(RE(x[i * n + j]));                                               \
+            im = FABS(IM(x[i * n + j]));                                               \
+            if (re > amax) amax = re;                                                  \
+            if (im > amax) amax = im;                                                  \
+        }                                                                              \
+        if (!(amax > 0 && amax <= (R)QR_HUGE)) return SQRT(nrm2); /* NaN, inf */      \
+        FREXP(amax, &ex);                                                              \
+        sc = LDEXP((R)1, -ex);                                                         \
+        for (i = j; i < m; i++) {                                                      \
+            re = RE(x[i * n + j]) * sc;                                                \
+            im = IM(x[i * n + j]) * sc;                                                \
+            s2 = s2 + (re * re + im * im);                                             \
+        }                                                                              \
+        return SQRT(s2) * LDEXP((R)1, ex);                                             \
+    }                                                                                  \
     /* As tp_qr_f32; geqrf's complex reflectors make r's diagonal real. */             \
     TP_INLINE void tp_qr_##SFX(const T *a, T *q, T *r, int64_t m, int64_t n, int full, \
                                T *work, int32_t *perm)                                 \
@@ -219,8 +246,8 @@ TP_DEFINE_LU_C(c128, tp_c128, double, creal, cimag, fabs)
                 ss = ss + (re * re + im * im);                                         \
             }                                                                          \
             tau[j] = tp_cmake_##SFX(0, 0);                                             \
-            if (ss != 0 || ai != 0) {                                                  \
-                R beta = SQRT((ar * ar + ai * ai) + ss);                               \
+            if (ss != 0 || ai != 0 || tp_qr_nonzero_##SFX(x, n, m, j)) {               \
+                R beta = tp_qr_norm_##SFX(x, n, m, j, (ar * ar + ai * ai) + ss);       \
                 T scale;                                                               \
                 if (ar >= 0) beta = -beta;                                             \
                 tau[j] = tp_cmake_##SFX((beta - ar) / beta, -ai / beta);               \
@@ -240,8 +267,12 @@ TP_DEFINE_LU_C(c128, tp_c128, double, creal, cimag, fabs)
             tp_qr_reflect_##SFX(x, n, tau[j], q, qc, m, j, j, qc, w);                  \
     }
 
-TP_DEFINE_QR_C(c64, tp_c64, float, crealf, cimagf, sqrtf, conjf)
-TP_DEFINE_QR_C(c128, tp_c128, double, creal, cimag, sqrt, conj)
+/* QR_TINY: sums of squares below it are recomputed scaled (squares of parts below
+ * 2^-63 (float) / 2^-511 (double) may be subnormal, and compiled code flushes those) */
+TP_DEFINE_QR_C(c64, tp_c64, float, crealf, cimagf, sqrtf, conjf, fabsf, frexpf, ldexpf,
+               0x1p-100f, FLT_MAX)
+TP_DEFINE_QR_C(c128, tp_c128, double, creal, cimag, sqrt, conj, fabs, frexp, ldexp,
+               0x1p-900, DBL_MAX)
 
 #define TP_DEFINE_EIGH_C(SFX, T, R, RE, IM, SQRT, CONJ, RSFX)                         \
     /* tre[j], tim[j] = the textbook product c y[j] (y[j] conjugated when cj), the     \
@@ -375,136 +406,7 @@ TP_DEFINE_QR_C(c128, tp_c128, double, creal, cimag, sqrt, conj)
 TP_DEFINE_EIGH_C(c64, tp_c64, float, crealf, cimagf, sqrtf, conjf, f32)
 TP_DEFINE_EIGH_C(c128, tp_c128, double, creal, cimag, sqrt, conj, f64)
 
-#define TP_DEFINE_SVD_C(SFX, T, R, RE, IM, SQRT, FABS, HYPOT, CONJ, EPS)            \
-    TP_INLINE T tp_svd_dot_##SFX(const T *x, const T *y, int64_t len)                  \
-    {                                                                                  \
-        T acc = tp_cmake_##SFX(0, 0);                                                  \
-        int64_t i;                                                                     \
-        for (i = 0; i < len; i++) acc = acc + tp_cmul_##SFX(CONJ(x[i]), y[i]);         \
-        return acc;                                                                    \
-    }                                                                                  \
-    TP_INLINE R tp_svd_sq_##SFX(const T *x, int64_t len)                               \
-    {                                                                                  \
-        R acc = 0;                                                                     \
-        int64_t i;                                                                     \
-        for (i = 0; i < len; i++) {                                                    \
-            R re = RE(x[i]), im = IM(x[i]);                                            \
-            acc = acc + (re * re + im * im);                                           \
-        }                                                                              \
-        return acc;                                                                    \
-    }                                                                                  \
-    /* As tp_svd_f32: x_p^H x_q for g, whose phase row q takes off first; s is real,   \
-     * y's rows are conjugated at the end (vt when tall, u^T when wide). */            \
-    TP_INLINE void tp_svd_##SFX(const T *a, R *sv, T *u, T *vt, int64_t m, int64_t n,  \
-                                int full, void *work)                                  \
-    {                                                                                  \
-        int tall = m >= n;                                                             \
-        int64_t r = tall ? n : m, len = tall ? m : n, i, j, p, q, sweep;               \
-        int64_t slots = full ? len : r;                                                \
-        int64_t *order = (int64_t *)work;                                              \
-        unsigned char *filled = (unsigned char *)(order + r + 1);                      \
-        T *x = (T *)(filled + ((slots + 15) & ~(int64_t)15));                          \
-        T *y = x + r * len, *basis = y + r * r + r, *ys = basis + len * len;           \
-        R *sn = (R *)(y + r * r);                                                      \
-        for (i = 0; i < r; i++)                                                        \
-            for (j = 0; j < len; j++) x[i * len + j] = tall ? a[j * n + i] : a[i * n + j]; \
-        for (i = 0; i < r; i++)                                                        \
-            for (j = 0; j < r; j++) y[i * r + j] = tp_cmake_##SFX((R)(i == j), 0);     \
-        for (sweep = 0; sweep < TP_EIGH_SWEEPS; sweep++) {                             \
-            int rotated = 0;                                                           \
-            for (p = 0; p < r; p++)                                                    \
-                for (q = p + 1; q < r; q++) {                                          \
-                    T *xp = x + p * len, *xq = x + q * len, *yp = y + p * r, *yq = y + q * r; \
-                    R al = tp_svd_sq_##SFX(xp, len), be = tp_svd_sq_##SFX(xq, len);    \
-                    T g = tp_svd_dot_##SFX(xp, xq, len), ec;                           \
-                    R mag = HYPOT(RE(g), IM(g)), zeta, t, c, s;                        \
-                    if ((RE(g) == 0 && IM(g) == 0) || mag <= EPS * SQRT(al * be)) continue; \
-                    rotated = 1;                                                       \
-                    ec = CONJ(tp_cmake_##SFX(RE(g) / mag, IM(g) / mag));               \
-                    for (j = 0; j < len; j++) xq[j] = tp_cmul_##SFX(xq[j], ec);        \
-                    for (j = 0; j < r; j++) yq[j] = tp_cmul_##SFX(yq[j], ec);          \
-                    zeta = (be - al) / (2 * mag);                                      \
-                    t = 1 / (FABS(zeta) + SQRT(1 + zeta * zeta));                      \
-                    if (zeta < 0) t = -t;                                              \
-                    c = 1 / SQRT(1 + t * t);                                           \
-                    s = c * t;                                                         \
-                    TP_SVD_C_ROTATE(SFX, R, RE, IM, xp, xq, len, c, s)                 \
-                    TP_SVD_C_ROTATE(SFX, R, RE, IM, yp, yq, r, c, s)                   \
-                }                                                                      \
-            if (!rotated) break;                                                       \
-        }                                                                              \
-        for (i = 0; i < r; i++) {                                                      \
-            sn[i] = SQRT(tp_svd_sq_##SFX(x + i * len, len));                           \
-            order[i] = i;                                                              \
-        }                                                                              \
-        for (i = 1; i < r; i++) { /* stable insertion sort, descending */              \
-            int64_t o = order[i];                                                      \
-            for (j = i; j > 0 && sn[order[j - 1]] < sn[o]; j--) order[j] = order[j - 1]; \
-            order[j] = o;                                                              \
-        }                                                                              \
-        for (i = 0; i < r; i++) sv[i] = sn[order[i]];                                  \
-        if (!u) return;                                                                \
-        for (i = 0; i < slots; i++) filled[i] = 0;                                     \
-        for (i = 0; i < r; i++) {                                                      \
-            const T *xi = x + order[i] * len;                                          \
-            for (j = 0; j < r; j++) ys[i * r + j] = CONJ(y[order[i] * r + j]);         \
-            if (sv[i] != 0) {                                                          \
-                for (j = 0; j < len; j++)                                              \
-                    basis[i * len + j] = tp_cmake_##SFX(RE(xi[j]) / sv[i], IM(xi[j]) / sv[i]); \
-                filled[i] = 1;                                                         \
-            }                                                                          \
-        }                                                                              \
-        for (i = 0; i < slots; i++) {                                                  \
-            T *b = basis + i * len;                                                    \
-            R best = -1, nrm;                                                          \
-            int64_t cand = 0;                                                          \
-            int pass;                                                                  \
-            if (filled[i]) continue;                                                   \
-            for (j = 0; j < len; j++) {                                                \
-                R out = 1;                                                             \
-                for (p = 0; p < slots; p++)                                            \
-                    if (filled[p]) {                                                   \
-                        R re = RE(basis[p * len + j]), im = IM(basis[p * len + j]);    \
-                        out = out - (re * re + im * im);                               \
-                    }                                                                  \
-                if (out > best) { best = out; cand = j; }                              \
-            }                                                                          \
-            for (j = 0; j < len; j++) b[j] = tp_cmake_##SFX((R)(j == cand), 0);        \
-            for (pass = 0; pass < 2; pass++)                                           \
-                for (p = 0; p < slots; p++) {                                          \
-                    T d;                                                               \
-                    if (!filled[p]) continue;                                          \
-                    d = tp_svd_dot_##SFX(basis + p * len, b, len);                     \
-                    for (j = 0; j < len; j++)                                          \
-                        b[j] = b[j] - tp_cmul_##SFX(d, basis[p * len + j]);            \
-                }                                                                      \
-            nrm = SQRT(tp_svd_sq_##SFX(b, len));                                       \
-            for (j = 0; j < len; j++) b[j] = tp_cmake_##SFX(RE(b[j]) / nrm, IM(b[j]) / nrm); \
-            filled[i] = 1;                                                             \
-        }                                                                              \
-        if (tall) {                                                                    \
-            for (i = 0; i < m; i++)                                                    \
-                for (j = 0; j < slots; j++) u[i * slots + j] = basis[j * len + i];     \
-            for (i = 0; i < r; i++)                                                    \
-                for (j = 0; j < n; j++) vt[i * n + j] = ys[i * r + j];                 \
-        } else {                                                                       \
-            for (i = 0; i < m; i++)                                                    \
-                for (j = 0; j < r; j++) u[i * r + j] = ys[j * r + i];                  \
-            for (i = 0; i < slots; i++)                                                \
-                for (j = 0; j < n; j++) vt[i * n + j] = basis[i * len + j];            \
-        }                                                                              \
-    }
-
-/* Rows zp, zq become c zp - s zq and s zp + c zq, real c and s part by part. */
-#define TP_SVD_C_ROTATE(SFX, R, RE, IM, zp, zq, len, c, s)                            \
-    for (j = 0; j < len; j++) {                                                        \
-        R pr = RE(zp[j]), pi = IM(zp[j]), qr = RE(zq[j]), qi = IM(zq[j]);              \
-        zp[j] = tp_cmake_##SFX(c * pr - s * qr, c * pi - s * qi);                      \
-        zq[j] = tp_cmake_##SFX(s * pr + c * qr, s * pi + c * qi);                      \
-    }
-
-TP_DEFINE_SVD_C(c64, tp_c64, float, crealf, cimagf, sqrtf, fabsf, hypotf, conjf, FLT_EPSILON)
-TP_DEFINE_SVD_C(c128, tp_c128, double, creal, cimag, sqrt, fabs, hypot, conj, DBL_EPSILON)
+#include "tp_svd_complex.h"
 
 #endif /* __CUDACC__ */
 #endif /* TP_LINALG_COMPLEX_H */

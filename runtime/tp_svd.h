@@ -115,8 +115,10 @@
         }                                                                              \
     }                                                                                  \
     /* QR sweeps on the upper bidiagonal (s, e) (n entries, e[n-1] == 0); rows of ut   \
-     * (ulen long) and vt (n long) rotated alike unless ut is null. */                 \
-    TP_INLINE void tp_svd_bdsqr_##SFX(T *s, T *e, int64_t n, T *ut, int64_t ulen, T *vt) \
+     * (ulen long) and vt (vlen long: n, or 2 n for a complex V's parts) rotated alike  \
+     * unless ut is null. */                                                           \
+    TP_INLINE void tp_svd_bdsqr_##SFX(T *s, T *e, int64_t n, T *ut, int64_t ulen, T *vt, \
+                                      int64_t vlen)                                    \
     {                                                                                  \
         int64_t p = n, k, ks, j;                                                       \
         int iter = 0;                                                                  \
@@ -153,7 +155,7 @@
                         f = -sn * e[j - 1];                                            \
                         e[j - 1] = cs * e[j - 1];                                      \
                     }                                                                  \
-                    if (ut) tp_svd_rot_##SFX(vt + j * n, vt + (p - 1) * n, n, cs, sn); \
+                    if (ut) tp_svd_rot_##SFX(vt + j * vlen, vt + (p - 1) * vlen, vlen, cs, sn); \
                 }                                                                      \
             } else if (kase == 2) { /* split at the negligible s[k-1] */               \
                 f = e[k - 1];                                                          \
@@ -192,7 +194,7 @@
                     e[j] = cs * e[j] - sn * s[j];                                      \
                     g = sn * s[j + 1];                                                 \
                     s[j + 1] = cs * s[j + 1];                                          \
-                    if (ut) tp_svd_rot_##SFX(vt + j * n, vt + (j + 1) * n, n, cs, sn); \
+                    if (ut) tp_svd_rot_##SFX(vt + j * vlen, vt + (j + 1) * vlen, vlen, cs, sn); \
                     s[j] = tp_svd_givens_##SFX(f, g, &cs, &sn);                        \
                     f = cs * e[j] + sn * s[j + 1];                                     \
                     s[j + 1] = cs * s[j + 1] - sn * e[j];                              \
@@ -207,7 +209,7 @@
                 if (s[k] <= 0) {                                                       \
                     s[k] = s[k] < 0 ? -s[k] : (T)0;                                    \
                     if (ut)                                                            \
-                        for (j = 0; j < n; j++) vt[k * n + j] = -vt[k * n + j];        \
+                        for (j = 0; j < vlen; j++) vt[k * vlen + j] = -vt[k * vlen + j]; \
                 }                                                                      \
                 iter = 0;                                                              \
                 p--;                                                                   \
@@ -281,7 +283,7 @@
             for (i = 0; i < nn; i++)                                                   \
                 for (j = 0; j < nn; j++) vtt[j * nn + i] = vv[i * nn + j];             \
         }                                                                              \
-        tp_svd_bdsqr_##SFX(d, e, nn, u ? ut : 0, mm, vtt);                             \
+        tp_svd_bdsqr_##SFX(d, e, nn, u ? ut : 0, mm, vtt, nn);                         \
         for (i = 0; i < nn; i++) idx[i] = (T)i;                                        \
         TP_SORT_PAIRS(T, d, idx, nn, <, i, j); /* stable, descending */                \
         for (i = 0; i < nn; i++) sv[i] = d[i] * unscale;                               \

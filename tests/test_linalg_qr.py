@@ -123,3 +123,41 @@ def test_raw_is_not_implemented():  # pivoting: test_linalg_eig.py
     a = np.eye(2, dtype=np.float32)
     with pytest.raises(NotImplementedError):
         jnp.linalg.qr(a, mode="raw")
+
+
+def _scaled_complex(kind, seed=5):
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal((5, 3)) + 1j * rng.standard_normal((5, 3))
+    if kind == "mixed":  # huge, tiny and unit entries in every row and column
+        return a * np.array([1e19, 1e-19, 1.0])[np.add.outer(np.arange(5), np.arange(3)) % 3]
+    return a * kind
+
+
+#: magnitudes whose sums of squares overflow, or underflow (to subnormals, which compiled
+#: code flushes), in the dtype; "mixed" puts 1e19 and 1e-19 in one column
+SCALED = {np.complex64: [1e19, 1e-19, 1e-25, "mixed"],
+          np.complex128: [1e19, 1e-19, 1e160, 1e-160, "mixed"]}
+
+
+@pytest.mark.parametrize("dtype", list(SCALED), ids=lambda d: np.dtype(d).name)
+def test_complex_qr_large_and_small_magnitudes(dtype):
+    # Issue 20: R held inf (sum of squares overflowing) where JAX's is finite. Eager and
+    # compiled: finite, residuals relative to |A|, unitary Q, and |diag R| as NumPy's
+    # complex128 QR (the Householder norms, whatever the phases).
+    arrays = [_scaled_complex(k).astype(dtype) for k in SCALED[dtype]]
+    f = lambda *xs: tuple(jnp.linalg.qr(x, mode="complete") for x in xs)  # noqa: E731
+    eps = np.finfo(np.dtype(dtype).char.lower()).eps * 5
+    with x64_mode(dtype == np.complex128):
+        results = [f(*arrays), transpile.jit(f)(*arrays)]
+    for outs in results:
+        for kind, a, (q, r) in zip(SCALED[dtype], arrays, outs, strict=True):
+            q, r = np.asarray(q, np.complex128), np.asarray(r, np.complex128)
+            a = a.astype(np.complex128)
+            norm = np.linalg.norm(a)
+            assert np.isfinite(q).all() and np.isfinite(r).all(), kind
+            assert np.all(np.diagonal(r).imag == 0) and np.allclose(np.tril(r, -1), 0)
+            assert np.abs(q @ r - a).max() <= 4 * eps * norm, kind
+            assert np.abs(np.conj(q.T) @ q - np.eye(5)).max() <= 4 * eps, kind
+            ref = np.abs(np.diagonal(np.linalg.qr(a)[1]))
+            np.testing.assert_allclose(np.abs(np.diagonal(r)), ref, rtol=0,
+                                       atol=4 * eps * norm, err_msg=str(kind))

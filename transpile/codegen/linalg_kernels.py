@@ -154,14 +154,6 @@ def _eigh(e, ins, outs) -> tuple:
     return "kernel_eigh.j2", fields
 
 
-def svd_work_bytes(m: int, n: int, full: bool, itemsize: int) -> int:
-    """The work space the complex ``tp_svd_*`` (Jacobi) lays out: pivot order and flags, then its matrices."""
-    r, length = min(m, n), max(m, n)
-    slots = length if full else r
-    floats = r * length + 2 * r * r + r + length * length
-    return (r + 1) * 8 + (slots + 15) // 16 * 16 + floats * itemsize
-
-
 def _svd(e, ins, outs) -> tuple:
     x = ins[0]
     dt = x.aval.dtype
@@ -173,8 +165,8 @@ def _svd(e, ins, outs) -> tuple:
     batch = int(np.prod(x.aval.shape[:-2], dtype=np.int64))
     if m * n == 0 and not (uv and full and m + n):
         batch = 0  # nothing to compute (empty outputs, or a zero-size s only)
-    if dt.kind == "c":
-        work = svd_work_bytes(m, n, full, dt.itemsize)
+    if dt.kind == "c":  # real elements: the parts of the complex matrices, then d, e...
+        work = linalg_svd.work_elements(m, n, full) * dt.itemsize // 2
     else:  # tp_svd.h's bidiagonalisation + QR
         work = linalg_svd_real.work_elements(m, n, full) * dt.itemsize
     parallel = batch > 1 and batch * m * n * k >= PARALLEL_MIN_FLOPS

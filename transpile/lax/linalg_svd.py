@@ -2,14 +2,14 @@
 
 ``svd_p`` gives ``s`` (descending, ``(..., k)`` with ``k = min(m, n)``) and, with
 ``compute_uv``, ``u`` (``m x m`` with ``full_matrices``, else ``m x k``) and ``vt``
-(``n x n`` or ``k x n``) with ``u @ diag(s) @ vt == x``. Real matrices: Golub-Kahan
-bidiagonalisation then implicit-shift QR (``runtime/tp_svd.h``; NumPy rule in
-``linalg_svd_real``); complex ones: one-sided (Hestenes) Jacobi rotations
-(``runtime/tp_linalg_complex.h`` says which, and how vectors of zero singular values and
-the extra columns of full matrices are completed). The NumPy rules run the same
-operations in the operand's dtype, so eager and compiled results agree bit for bit. As in LAPACK, the signs of singular vectors are not defined: they may differ from
-JAX's. A complex matrix has real singular values (``float32``/``float64``) and complex
-vectors (each defined up to a phase).
+(``n x n`` or ``k x n``) with ``u @ diag(s) @ vt == x``. Golub-Kahan bidiagonalisation
+then implicit-shift QR (``runtime/tp_svd.h``; NumPy rule in ``linalg_svd_real``); complex
+matrices reduce to a real bidiagonal with LAPACK's complex reflectors and share the real
+QR (``runtime/tp_svd_complex.h``; NumPy rule here). The NumPy rules run the same
+operations in the operand's dtype, so eager and compiled results agree bit for bit. As
+in LAPACK, the signs of singular vectors are not defined: they may differ from JAX's. A
+complex matrix has real singular values (``float32``/``float64``) and complex vectors
+(each defined up to a phase).
 
 JVP: JAX's rule (reduced matrices only; full ones raise as in JAX).
 """
@@ -25,12 +25,12 @@ from ..interpreters.batching import moveaxis, primitive_batchers
 from . import elementwise as ew
 from . import complex_ops, structural
 from .linalg_ad import _eye, _matmul
-from .linalg_base import _check_supported, abs2, check_operand, div_real, mul
-from .linalg_eigh import SWEEPS, diagonal, real_dtype
+from .linalg_base import _check_supported, abs2, check_operand, complex_nan, mul
+from .linalg_eigh import _cplx, _first_then, diagonal, real_dtype
 from .linalg_qr import adjoint
-from .linalg_svd_real import golub_kahan
+from .linalg_svd_real import bdsqr, golub_kahan
 
-__all__ = ["svd", "svd_p"]
+__all__ = ["svd", "svd_p", "work_elements"]
 
 svd_p = core.new_primitive("svd", multiple_results=True)
 
@@ -52,102 +52,98 @@ def _svd_abstract(x, *, full_matrices, compute_uv, subset_by_index, algorithm):
             ShapedArray(batch + (vr, n), x.dtype, x.weak_type)]
 
 
-def _dot(x, y):
-    """``x^H y`` summed in index order (``x . y`` when real)."""
-    acc = x.dtype.type(0)
-    for a, b in zip(x, y, strict=True):
-        acc = acc + np.conj(a) * b
-    return acc
+def work_elements(m: int, n: int, full: bool) -> int:
+    """Scratch (real) elements ``tp_svd_c64``/``_c128`` lay out for one ``m x n`` matrix."""
+    mm, nn = max(m, n), min(m, n)
+    uc = mm if full else nn
+    return 2 * (mm * nn + 2 * mm * uc + 2 * nn * nn + 2 * nn) + 3 * nn + 2 * mm
 
 
-def _sq(x):
-    """``|x|^2`` summed in index order, in the real dtype."""
-    acc = x.real.dtype.type(0)
-    for a in x:
-        acc = acc + abs2(a)
-    return acc
+def _house(x):
+    """larfg's reflector of the 1-D view ``x`` (``tp_svdc_house_*``), ``x`` changed in
+    place into ``v`` (``v[0] = 1``): returns ``(tau, beta)``, ``(0, re x[0])`` (``x``
+    untouched) when there is nothing to reflect."""
+    rt = x.real.dtype.type
+    ar, ai = x[0].real, x[0].imag
+    ss = _first_then(rt(0), abs2(x[1:]))
+    if ss == 0 and ai == 0:
+        return x.dtype.type(0), ar
+    beta = np.sqrt((ar * ar + ai * ai) + ss)
+    if ar >= 0:
+        beta = -beta
+    tau = _cplx((beta - ar) / beta, -ai / beta, x.dtype)
+    scale = _cplx(ar - beta, ai, x.dtype)
+    x[0] = 1
+    x[1:] = x[1:] / np.full(1, scale)
+    return tau, beta
 
 
-def _dots(rows, v):
-    """``rows @ v`` with each sum in index order (the C helper's)."""
-    acc = np.zeros(rows.shape[0], rows.dtype)
-    for j in range(rows.shape[1]):
-        acc = acc + rows[:, j] * v[j]
-    return acc
+def _lapply(v, t, y):
+    """``y = (I - t v v^H) y`` (``tp_svdc_lapply_*``): rows combined in order."""
+    w = mul(np.array(t), _first_then(y[0], mul(np.conj(v[1:])[:, None], y[1:])))
+    y -= mul(v[:, None], w[None, :])
 
 
-def _hestenes(a: np.ndarray, full: bool, compute_uv: bool):
-    """One matrix: the C kernel's steps (``tp_svd_*``)."""
+def _rapply(v, t, y):
+    """``y = y (I - t v v^H)`` (``tp_svdc_rapply_*``): each row's sum in order."""
+    terms = mul(y[:, 1:], v[None, 1:])
+    s = np.add.accumulate(np.concatenate([y[:, :1], terms], axis=1), axis=1)[:, -1]
+    s = mul(np.array(t), s)
+    y -= mul(s[:, None], np.conj(v)[None, :])
+
+
+def _golub_kahan_complex(a: np.ndarray, full: bool, compute_uv: bool):
+    """One complex matrix: the C kernel's steps (``tp_svd_c*``): gebrd's reflectors
+    leave a real bidiagonal, ``U`` and ``V`` by backward accumulation, then the real
+    implicit QR with its rotations on the parts of ``U^T``'s and ``V^T``'s rows."""
     m, n = a.shape
-    dt = a.real.dtype.type
-    cplx = a.dtype.kind == "c"
+    rt = a.real.dtype.type
     tall = m >= n
-    r, length = (n, m) if tall else (m, n)
-    slots = length if full else r
-    x = (a.T if tall else a).copy()
-    y = np.eye(r, dtype=a.dtype)
-    eps, one, two = dt(np.finfo(dt).eps), dt(1), dt(2)
-    for _ in range(SWEEPS):
-        rotated = False
-        for p in range(r):
-            for q in range(p + 1, r):
-                al, be = _sq(x[p]), _sq(x[q])
-                g = _dot(x[p], x[q])
-                mag = np.hypot(g.real, g.imag) if cplx else abs(g)
-                if g == 0 or mag <= eps * np.sqrt(al * be):
-                    continue
-                rotated = True
-                if cplx:
-                    # a phase on row q makes g real (|g|), then the real rotation
-                    ec = np.conj(div_real(np.array(g), mag))
-                    x[q], y[q] = mul(x[q], ec), mul(y[q], ec)
-                    g = mag
-                zeta = (be - al) / (two * g)
-                t = one / (abs(zeta) + np.sqrt(one + zeta * zeta))
-                if zeta < 0:
-                    t = -t
-                c = one / np.sqrt(one + t * t)
-                s = c * t
-                for z in (x, y):
-                    vp, vq = z[p].copy(), z[q].copy()
-                    z[p] = c * vp - s * vq
-                    z[q] = s * vp + c * vq
-        if not rotated:
-            break
-    sn = np.array([np.sqrt(_sq(row)) for row in x], dt).reshape(r)
-    order = sorted(range(r), key=lambda i: -sn[i]) if r else []
-    sv = sn[order] if r else sn
+    x = (a if tall else np.conj(a.T)).copy()
+    mm, nn = x.shape
+    uc = mm if full else nn
+    if not (np.isfinite(x.real).all() and np.isfinite(x.imag).all()):
+        nan = complex_nan(a.dtype)
+        uv = (np.full((m, uc if tall else m), nan), np.full((n if tall else uc, n), nan))
+        return (np.full(nn, np.nan, rt),) + (uv if compute_uv else (None, None))
+    big = 50 if rt == np.float32 else 500
+    amax = max(np.abs(x.real).max(), np.abs(x.imag).max()) if x.size else rt(0)
+    unscale = rt(1)
+    if amax > 0 and (amax > np.ldexp(rt(1), big) or amax < np.ldexp(rt(1), -big)):
+        ex = int(np.frexp(amax)[1])
+        x = _cplx(x.real * np.ldexp(rt(1), -ex), x.imag * np.ldexp(rt(1), -ex), a.dtype)
+        unscale = np.ldexp(rt(1), ex)
+    d, e = np.zeros(nn, rt), np.zeros(nn, rt)
+    tl, tr = np.zeros(nn, a.dtype), np.zeros(nn, a.dtype)
+    for k in range(nn):
+        tl[k], d[k] = _house(x[k:, k])
+        if tl[k] != 0:
+            _lapply(x[k:, k], np.conj(tl[k]), x[k:, k + 1:])
+        if k + 1 < nn:
+            x[k, k + 1:] = np.conj(x[k, k + 1:])
+            tr[k], e[k] = _house(x[k, k + 1:])
+            if tr[k] != 0:
+                _rapply(x[k, k + 1:], tr[k], x[k + 1:, k + 1:])
+    ut = vtt = None
+    if compute_uv:
+        uu = np.eye(mm, uc, dtype=a.dtype)
+        for k in range(nn - 1, -1, -1):
+            if tl[k] != 0:
+                _lapply(x[k:, k], tl[k], uu[k:, k:])
+        vv = np.eye(nn, dtype=a.dtype)
+        for k in range(nn - 2, -1, -1):
+            if tr[k] != 0:
+                _lapply(x[k, k + 1:], tr[k], vv[k + 1:, k + 1:])
+        ut, vtt = uu.T.copy(), vv.T.copy()
+    bdsqr(d, e, None if ut is None else ut.view(rt), None if vtt is None else vtt.view(rt))
+    order = sorted(range(nn), key=lambda i: -d[i])  # stable, descending
+    sv = d[order] * unscale
     if not compute_uv:
         return sv, None, None
-    basis = np.zeros((slots, length), a.dtype)
-    filled = np.zeros(slots, bool)
-    ys = y[order] if r else y
-    for i in range(r):
-        if sv[i] != 0:
-            basis[i] = div_real(x[order[i]], sv[i])
-            filled[i] = True
-    for i in range(slots):
-        if filled[i]:
-            continue
-        # the unit vector with the largest part outside the filled slots
-        out = np.ones(length, dt)
-        for p in range(slots):
-            if filled[p]:
-                out = out - abs2(basis[p])
-        cand = int(np.argmax(out))
-        b = np.zeros(length, a.dtype)
-        b[cand] = 1
-        for _ in range(2):
-            for p in range(slots):
-                if filled[p]:
-                    b = b - mul(_dot(basis[p], b), basis[p])
-        basis[i] = div_real(b, np.sqrt(_sq(b)))
-        filled[i] = True
-    # complex rows of y hold conj(v) (tall) or conj(u^T) (wide)
-    ys = np.conj(ys)
+    rows = order + list(range(nn, uc))
     if tall:
-        return sv, basis.T.copy(), ys.copy()
-    return sv, ys.T.copy(), basis
+        return sv, ut[rows].T.copy(), np.conj(vtt[order])
+    return sv, vtt[order].T.copy(), np.conj(ut[rows])
 
 
 @svd_p.def_impl
@@ -162,7 +158,7 @@ def _svd_impl(x, *, full_matrices, compute_uv, subset_by_index, algorithm):
     res = [np.zeros((nb,) + o.shape[len(batch):], o.dtype) for o in outs]
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         for b in range(nb):
-            parts = (_hestenes if x.dtype.kind == "c" else golub_kahan)(
+            parts = (_golub_kahan_complex if x.dtype.kind == "c" else golub_kahan)(
                 flat[b], full_matrices, compute_uv)
             for out, part in zip(res, parts, strict=False):
                 out[b] = part

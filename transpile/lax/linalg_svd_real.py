@@ -11,7 +11,7 @@ import numpy as np
 
 from .linalg_base import householder_reflector
 
-__all__ = ["golub_kahan", "work_elements"]
+__all__ = ["bdsqr", "golub_kahan", "work_elements"]
 
 #: The C kernel's TP_SVD_ITERS (QR steps per singular value before accepting it).
 ITERS = 75
@@ -65,9 +65,10 @@ def _rot(z, i, j, c, s):
     z[j] = c * y - s * x
 
 
-def _bdsqr(s, e, ut, vt):
+def bdsqr(s, e, ut, vt):
     """``tp_svd_bdsqr_*``: QR sweeps on the bidiagonal ``(s, e)`` in place, rotating
-    rows of ``ut`` and ``vt`` (unless ``ut`` is None)."""
+    rows of ``ut`` and ``vt`` (unless ``ut`` is None; a complex svd passes real views
+    of its rows' parts)."""
     dt = s.dtype.type
     eps, tiny, _ = _consts(s.dtype.type)
     zero, two = dt(0), dt(2)
@@ -203,7 +204,7 @@ def golub_kahan(a: np.ndarray, full: bool, compute_uv: bool):
             if tr[k] != 0:
                 _lapply(x[k, k + 1:], tr[k], vv[k + 1:, k + 1:])
         ut, vtt = uu.T.copy(), vv.T.copy()
-    _bdsqr(d, e, ut, vtt)
+    bdsqr(d, e, ut, vtt)
     order = sorted(range(nn), key=lambda i: -d[i])  # stable, descending
     sv = d[order] * unscale
     if not compute_uv:
