@@ -410,3 +410,19 @@ def test_indexing_gives_the_compiled_bits():
     got, want = _both(f, x, idx, i)
     _assert_same_bits(got, want, ["take", "row", "dynamic_slice", "dynamic_update_slice",
                                   "take_clip", "pairs", "strided", "fill", "rem"])
+
+
+def test_without_a_compiler_the_first_call_raises_as_before(tmp_path):
+    script = textwrap.dedent("""
+        import numpy as np, transpile as jax
+        from transpile.backend.build import CompilerNotFoundError
+        try:
+            jax.jit(lambda x: x * 2.0)(np.ones(3, np.float32))
+        except CompilerNotFoundError:
+            print("raised")
+    """)
+    env = dict(os.environ, PYTHONPATH=REPO, CC=str(tmp_path / "no-such-cc"),
+               TRANSPILE_CACHE_DIR=str(tmp_path / "cache"), TRANSPILE_INTERPRET_FIRST_CALL="1")
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                         text=True, timeout=120)
+    assert out.stdout.split() == ["raised"], out.stderr[-2000:]

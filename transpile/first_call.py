@@ -45,6 +45,8 @@ import numpy as np
 
 from . import core, dispatch, dtypes, eager_kernels, stages
 from .array import Array
+from .backend import compiler_info
+from .backend.build import CompilerNotFoundError
 from .backend.load import host_value
 from .config import config
 from .codegen import dot_plan
@@ -395,8 +397,18 @@ def executable_for(closed: ClosedJaxpr, name: str):
     exe, prepared = stages.cached_executable(closed, name)
     if exe is not None:
         return exe
-    if config.transpile_interpret_first_call and not config.jax_disable_jit:
+    if config.transpile_interpret_first_call and not config.jax_disable_jit and \
+            _have_compiler():
         steps = plan(prepared.optimized)
         if steps is not None:
             return FirstCall(closed, name, prepared, steps)
     return stages.build_executable(closed, name, prepared)
+
+
+def _have_compiler() -> bool:
+    # Without one the first call raises CompilerNotFoundError as before, not the second
+    try:
+        compiler_info()
+    except CompilerNotFoundError:
+        return False
+    return True
