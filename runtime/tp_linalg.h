@@ -65,6 +65,7 @@
 #include <string.h>
 #include "transpile_macros.h"
 #include "tp_sort.h"
+#include "tp_parallel.h"
 
 #define TP_KEY_SIGN ((uint64_t)1 << 63)
 
@@ -319,16 +320,46 @@ TP_DEFINE_QR(f64, double, sqrt)
 /* QL iterations per eigenvalue before giving up on it */
 #define TP_EIGH_ITERS 60
 
+/* hypot for the float64 QL: libm's hypot takes ~60 ns, and the QL calls it once per
+ * rotation (most of its time at n = 256). Where neither square can overflow and the
+ * larger one is a normal number, sqrt(f^2 + g^2) (within an ulp of it); elsewhere libm.
+ * float32 keeps hypotf (computed in double: already fast). */
+TP_INLINE double tp_eigh_hypot_f64(double f, double g)
+{
+    double af = fabs(f), ag = fabs(g), mx = af > ag ? af : ag;
+    return mx > 0x1p-450 && mx < 0x1p450 ? sqrt(f * f + g * g) : hypot(f, g);
+}
+
+/* The QL's rotations are recorded (TP_EIGH_ROTS at a time) and then applied to the
+ * vectors a column chunk at a time (TP_EIGH_CHUNK bytes of each row, so that the chunk
+ * of every row stays in L1 through the whole batch), chunks shared among threads: every
+ * element still sees the same rotations in the same order, so the result is the one of
+ * rotating whole rows at once. The backward accumulation of Q runs by column chunks too
+ * (each column of Q is transformed on its own). */
+#ifndef TP_EIGH_ROTS
+#define TP_EIGH_ROTS 1024
+#endif
+#ifndef TP_EIGH_CHUNK
+#define TP_EIGH_CHUNK 2048
+#endif
+#if defined(_OPENMP) && !defined(__CUDACC__)
+#include <omp.h>
+#define TP_EIGH_PRAGMA_(x) _Pragma(#x)
+#define TP_EIGH_THREAD_() omp_get_thread_num()
+#else
+#define TP_EIGH_THREAD_() 0
+#define TP_EIGH_PRAGMA_(x)
+#endif
+
 #define TP_DEFINE_EIGH(SFX, T, SQRT, FABS, HYPOT)                                     \
-    /* Householder step k of the tridiagonal reduction: x holds the full symmetric    \
-     * matrix; row k right of the diagonal (k+1..n-1) becomes the reflector v (v[0] = 1) \
-     * and the trailing block B gets B - (v q^T + q v^T). Returns tau (0: no reflector);  \
-     * *off is the new sub-diagonal entry. p holds n elements. */                      \
-    TP_INLINE T tp_eigh_house_##SFX(T *x, int64_t n, int64_t k, T *p, T *off)          \
+    /* The reflector of v (m >= 2 elements): ss = sum of squares of v[1..] (in order); \
+     * ss == 0: none (tau 0, v left as it is, *off = v[0]); otherwise beta = -sign(v[0]) \
+     * sqrt(v[0]^2 + ss), tau = (beta - v[0]) / beta, v = v / (v[0] - beta) below a    \
+     * leading 1, *off = beta. Returns tau. */                                         \
+    TP_INLINE T tp_eigh_reflector_##SFX(T *v, int64_t m, T *off)                       \
     {                                                                                  \
-        T *v = x + k * n + k + 1, alpha = v[0], ss, beta, tau, scale, kk;              \
-        int64_t m = n - k - 1, i, j;                                                   \
-        ss = v[1] * v[1];                                                              \
+        T alpha = v[0], ss = v[1] * v[1], beta, tau, scale;                            \
+        int64_t i;                                                                     \
         for (i = 2; i < m; i++) ss = ss + v[i] * v[i];                                 \
         if (ss == 0) {                                                                 \
             *off = alpha;                                                              \
@@ -341,36 +372,118 @@ TP_DEFINE_QR(f64, double, sqrt)
         v[0] = 1;                                                                      \
         for (i = 1; i < m; i++) v[i] = v[i] * scale;                                   \
         *off = beta;                                                                   \
-        /* p = tau B v, B's rows combined in order (contiguous, vectorised) */         \
-        {                                                                              \
-            const T *b0 = x + (k + 1) * n + k + 1;                                     \
-            for (j = 0; j < m; j++) p[j] = b0[j];                                      \
-            for (i = 1; i < m; i++) {                                                  \
-                const T *bi = b0 + i * n;                                              \
-                T vi = v[i];                                                           \
-                for (j = 0; j < m; j++) p[j] = p[j] + vi * bi[j];                      \
-            }                                                                          \
-        }                                                                              \
-        for (j = 0; j < m; j++) p[j] = tau * p[j];                                     \
-        kk = p[0] * v[0];                                                              \
-        for (i = 1; i < m; i++) kk = kk + p[i] * v[i];                                 \
-        kk = (T)0.5 * tau * kk;                                                        \
-        for (j = 0; j < m; j++) p[j] = p[j] - kk * v[j];                               \
-        for (i = 0; i < m; i++) {                                                      \
-            T *bi = x + (k + 1 + i) * n + k + 1;                                       \
-            T vi = v[i], qi = p[i];                                                    \
-            for (j = 0; j < m; j++) bi[j] = bi[j] - (vi * p[j] + qi * v[j]);           \
-        }                                                                              \
         return tau;                                                                    \
     }                                                                                  \
-    /* Implicit QL with shifts on the tridiagonal (d, e) in place (d becomes the      \
-     * eigenvalues); each rotation combines rows i, i + 1 of z (n rows of len). */    \
-    TP_INLINE void tp_eigh_ql_##SFX(T *d, T *e, T *z, int64_t n, int64_t len)          \
+    /* p = B v for the m x m block B at b (rows n apart): B's rows combined in order. */ \
+    TP_INLINE void tp_eigh_combine_##SFX(const T *b, int64_t n, const T *v, int64_t m, \
+                                         T *p)                                         \
     {                                                                                  \
-        int64_t i, l, r;                                                               \
-        for (l = 0; l < n; l++) {                                                      \
-            int iter;                                                                  \
-            for (iter = 0; iter < TP_EIGH_ITERS; iter++) {                             \
+        int64_t i, j;                                                                  \
+        for (j = 0; j < m; j++) p[j] = b[j];                                           \
+        for (i = 1; i < m; i++) {                                                      \
+            const T *bi = b + i * n;                                                   \
+            T vi = v[i];                                                               \
+            for (j = 0; j < m; j++) p[j] = p[j] + vi * bi[j];                          \
+        }                                                                              \
+    }                                                                                  \
+    /* Householder reduction of the full symmetric x (n x n) to the tridiagonal (d, e): \
+     * step k (k = 0 .. n-3) turns row k right of the diagonal into its reflector v    \
+     * (taus[k]) and the trailing block B into B - (v q^T + q v^T), with p = tau B v,  \
+     * K = tau/2 p.v, q = p - K v. Step k's update of B's row i and the next step's    \
+     * product B' v' (its rows combined in order) share one pass over the row: once the \
+     * first row is updated the next reflector is known. p, pn: n elements each. */    \
+    TP_INLINE void tp_eigh_tridiag_##SFX(T *x, int64_t n, T *d, T *e, T *taus, T *p,   \
+                                         T *pn)                                        \
+    {                                                                                  \
+        int64_t k, i, j;                                                               \
+        if (n >= 3) {                                                                  \
+            taus[0] = tp_eigh_reflector_##SFX(x + 1, n - 1, &e[0]);                    \
+            if (taus[0] != 0) tp_eigh_combine_##SFX(x + n + 1, n, x + 1, n - 1, p);    \
+        }                                                                              \
+        for (k = 0; k + 2 < n; k++) {                                                  \
+            T *v = x + k * n + k + 1, *b0 = v + n, *vn = b0 + 1, tau = taus[k], tn = 0; \
+            T kk, *t;                                                                  \
+            int64_t m = n - k - 1;                                                     \
+            int next = k + 3 < n;                                                      \
+            if (tau == 0) { /* the block stays: the next product on its own */         \
+                if (next) {                                                            \
+                    taus[k + 1] = tp_eigh_reflector_##SFX(vn, m - 1, &e[k + 1]);       \
+                    if (taus[k + 1] != 0) tp_eigh_combine_##SFX(vn + n, n, vn, m - 1, pn); \
+                }                                                                      \
+                t = p; p = pn; pn = t;                                                 \
+                continue;                                                              \
+            }                                                                          \
+            for (j = 0; j < m; j++) p[j] = tau * p[j];                                 \
+            kk = p[0] * v[0];                                                          \
+            for (i = 1; i < m; i++) kk = kk + p[i] * v[i];                             \
+            kk = (T)0.5 * tau * kk;                                                    \
+            for (j = 0; j < m; j++) p[j] = p[j] - kk * v[j];                           \
+            for (i = 0; i < m; i++) {                                                  \
+                T *bi = b0 + i * n, vi = v[i], qi = p[i];                              \
+                for (j = 0; j < m; j++) bi[j] = bi[j] - (vi * p[j] + qi * v[j]);       \
+                if (i == 0) {                                                          \
+                    if (next) tn = taus[k + 1] = tp_eigh_reflector_##SFX(vn, m - 1, &e[k + 1]); \
+                } else if (tn != 0) {                                                  \
+                    const T *bj = bi + 1;                                              \
+                    if (i == 1) {                                                      \
+                        for (j = 0; j < m - 1; j++) pn[j] = bj[j];                     \
+                    } else {                                                           \
+                        T u = vn[i - 1];                                               \
+                        for (j = 0; j < m - 1; j++) pn[j] = pn[j] + u * bj[j];         \
+                    }                                                                  \
+                }                                                                      \
+            }                                                                          \
+            t = p; p = pn; pn = t;                                                     \
+        }                                                                              \
+        for (k = 0; k < n; k++) d[k] = x[k * n + k];                                   \
+        if (n >= 2) e[n - 2] = x[(n - 2) * n + n - 1];                                 \
+        e[n - 1] = 0;                                                                  \
+    }                                                                                  \
+    /* Rotations k < nrot (rows ri[k], ri[k] + 1 of z, rows of len elements, by cosine \
+     * rc[k] and sine rs[k]), in order, to columns c0..c1-1. */                        \
+    TP_INLINE void tp_eigh_rotate_##SFX(const T *rc, const T *rs, const int32_t *ri,   \
+                                        int64_t nrot, T *z, int64_t len, int64_t c0,   \
+                                        int64_t c1)                                    \
+    {                                                                                  \
+        int64_t k, r;                                                                  \
+        for (k = 0; k < nrot; k++) {                                                   \
+            T *zi = z + ri[k] * len, *zj = zi + len, c = rc[k], s = rs[k];             \
+            if (k + 1 < nrot && ri[k + 1] == ri[k] - 1) {                              \
+                /* the next rotation (rows i - 1, i) in the same pass: one load and    \
+                 * one store of row i fewer */                                         \
+                T *zh = zi - len, c2 = rc[k + 1], s2 = rs[k + 1];                      \
+                for (r = c0; r < c1; r++) {                                            \
+                    T a = zh[r], b = zi[r], zr = zj[r], b1;                            \
+                    zj[r] = s * b + c * zr;                                            \
+                    b1 = c * b - s * zr;                                               \
+                    zi[r] = s2 * a + c2 * b1;                                          \
+                    zh[r] = c2 * a - s2 * b1;                                          \
+                }                                                                      \
+                k++;                                                                   \
+                continue;                                                              \
+            }                                                                          \
+            for (r = c0; r < c1; r++) {                                                \
+                T zr = zj[r];                                                          \
+                zj[r] = s * zi[r] + c * zr;                                            \
+                zi[r] = c * zi[r] - s * zr;                                            \
+            }                                                                          \
+        }                                                                              \
+    }                                                                                  \
+    /* Implicit QL with shifts on the tridiagonal (d, e) in place (d becomes the       \
+     * eigenvalues), from eigenvalue *lp's iteration *itp on. Each rotation (rows i,   \
+     * i + 1 of z) is recorded in rc, rs, ri, whole sweeps while they fit in cap (the  \
+     * state is then saved and the count returned); without rc (cap 0) the rotations   \
+     * are applied to all len columns of z two at a time and the QL runs to its end. */ \
+    TP_INLINE int64_t tp_eigh_qlrun_##SFX(T *d, T *e, int64_t n, int64_t *lp, int *itp, \
+                                          T *rc, T *rs, int32_t *ri, int64_t cap,      \
+                                          T *z, int64_t len)                           \
+    {                                                                                  \
+        int64_t i, l = *lp, nrot = 0, npair = 0;                                       \
+        int iter = *itp;                                                               \
+        T pc[2], ps[2];                                                                \
+        int32_t pi[2];                                                                 \
+        for (; l < n; l++, iter = 0) {                                                 \
+            for (; iter < TP_EIGH_ITERS; iter++) {                                     \
                 int64_t m;                                                             \
                 T g, rr, s, c, f, bb, pp;                                              \
                 for (m = l; m + 1 < n; m++) {                                          \
@@ -378,12 +491,12 @@ TP_DEFINE_QR(f64, double, sqrt)
                     if (FABS(e[m]) + dd == dd) break;                                  \
                 }                                                                      \
                 if (m == l) break;                                                     \
+                if (rc && nrot + (m - l) > cap) goto out;                              \
                 g = (d[l + 1] - d[l]) / (2 * e[l]);                                    \
                 rr = HYPOT(g, (T)1);                                                   \
                 g = d[m] - d[l] + e[l] / (g + (g >= 0 ? rr : -rr));                    \
                 s = 1; c = 1; pp = 0;                                                  \
                 for (i = m - 1; i >= l; i--) {                                         \
-                    T *zi = z + i * len, *zj = zi + len;                                   \
                     f = s * e[i];                                                      \
                     bb = c * e[i];                                                     \
                     rr = HYPOT(f, g);                                                  \
@@ -400,17 +513,79 @@ TP_DEFINE_QR(f64, double, sqrt)
                     pp = s * rr;                                                       \
                     d[i + 1] = g + pp;                                                 \
                     g = c * rr - bb;                                                   \
-                    for (r = 0; r < len; r++) {                                        \
-                        T zr = zj[r];                                                  \
-                        zj[r] = s * zi[r] + c * zr;                                    \
-                        zi[r] = c * zi[r] - s * zr;                                    \
+                    if (rc) {                                                          \
+                        rc[nrot] = c; rs[nrot] = s; ri[nrot++] = (int32_t)i;           \
+                    } else {                                                           \
+                        pc[npair] = c; ps[npair] = s; pi[npair++] = (int32_t)i;        \
+                        if (npair == 2) tp_eigh_rotate_##SFX(pc, ps, pi, 2, z, len, 0, len); \
+                        npair &= 1;                                                    \
                     }                                                                  \
                 }                                                                      \
+                if (npair) tp_eigh_rotate_##SFX(pc, ps, pi, 1, z, len, 0, len);        \
+                npair = 0;                                                             \
                 if (i >= l) continue; /* stopped early on a zero rotation */           \
                 d[l] = d[l] - pp;                                                      \
                 e[l] = g;                                                              \
                 e[m] = 0;                                                              \
             }                                                                          \
+        }                                                                              \
+    out:                                                                               \
+        *lp = l;                                                                       \
+        *itp = iter;                                                                   \
+        return nrot;                                                                   \
+    }                                                                                  \
+    /* Implicit QL on (d, e), its rotations applied to the rows of z (n rows of len). */ \
+    TP_INLINE void tp_eigh_ql_##SFX(T *d, T *e, T *z, int64_t n, int64_t len)          \
+    {                                                                                  \
+        int64_t l = 0;                                                                 \
+        int iter = 0;                                                                  \
+        tp_eigh_qlrun_##SFX(d, e, n, &l, &iter, NULL, NULL, NULL, 0, z, len);          \
+    }                                                                                  \
+    /* Backward accumulation (below) on columns c0..c1-1 of z, by chunks of columns    \
+     * (each chunk's rows stay in cache through all the reflectors). */                \
+    TP_INLINE void tp_eigh_accumulate_cols_##SFX(const T *x, const T *taus, T *z,      \
+                                                 int64_t n, int64_t c0, int64_t c1)    \
+    {                                                                                  \
+        enum { W = TP_EIGH_CHUNK / sizeof(T) };                                        \
+        T p[W];                                                                        \
+        int64_t q, k, i, j;                                                            \
+        for (q = c0; q < c1; q += W) {                                                 \
+            int64_t qe = q + W < c1 ? q + W : c1;                                      \
+            for (k = (qe < n - 2 ? qe : n - 2) - 1; k >= 0; k--) {                     \
+                const T *hv = x + k * n + k + 1;                                       \
+                T tau = taus[k];                                                       \
+                int64_t m = n - k - 1, cs = q > k + 1 ? q : k + 1, w = qe - cs;        \
+                T *z0 = z + (k + 1) * n + cs;                                          \
+                if (tau == 0) continue;                                                \
+                for (j = 0; j < w; j++) p[j] = z0[j];                                  \
+                for (i = 1; i < m; i++) {                                              \
+                    const T *zi = z0 + i * n;                                          \
+                    T vi = hv[i];                                                      \
+                    for (j = 0; j < w; j++) p[j] = p[j] + vi * zi[j];                  \
+                }                                                                      \
+                for (i = 0; i < m; i++) {                                              \
+                    T *zi = z0 + i * n, ti = tau * hv[i];                              \
+                    for (j = 0; j < w; j++) zi[j] = zi[j] - ti * p[j];                 \
+                }                                                                      \
+            }                                                                          \
+        }                                                                              \
+    }                                                                                  \
+    /* Q = H_0 H_1 ... H_{n-3} into z (n x n, the identity on entry) by backward       \
+     * accumulation: reflector k (tau taus[k], v = x[k][k+1..] with v[0] = 1) transforms \
+     * each column j > k of the trailing block as p = sum_i v_i z[i][j] (rows in order), \
+     * z[i][j] -= (tau v_i) p. Each column is transformed on its own: with two threads, \
+     * thread 0 takes the first n / sqrt(2) columns (the work of column j grows with j). */ \
+    TP_INLINE void tp_eigh_accumulate_##SFX(const T *x, const T *taus, T *z, int64_t n) \
+    {                                                                                  \
+        int team = tp_par_team(n >= 128 ? 2 : 1);                                      \
+        int64_t split = team > 1 ? (int64_t)((double)n * 0.7071) / 8 * 8 : n;          \
+        TP_EIGH_PRAGMA_(omp parallel num_threads(team))                                \
+        {                                                                              \
+            if (TP_EIGH_THREAD_() == 0)                                                \
+                tp_eigh_accumulate_cols_##SFX(x, taus, z, n, 0, split);                \
+            else                                                                       \
+                tp_eigh_accumulate_cols_##SFX(x, taus, z, n, split, n);                \
+            tp_par_arrive();                                                           \
         }                                                                              \
     }                                                                                  \
     /* v (n x n, eigenvectors in columns), w (n); work: 2 n n + 5 n elements. */       \
@@ -419,36 +594,14 @@ TP_DEFINE_QR(f64, double, sqrt)
     {                                                                                  \
         T *x = work, *z = work + n * n, *d = z + n * n, *e = d + n, *taus = e + n;     \
         T *p = taus + n, *idx = p + n;                                                 \
-        int64_t i, j, k, r;                                                            \
+        int64_t i, j, r;                                                               \
         for (i = 0; i < n; i++)                                                        \
             for (j = 0; j < n; j++)                                                    \
                 x[i * n + j] = (lower ? i >= j : i <= j) ? a[i * n + j] : a[j * n + i];\
-        for (k = 0; k + 2 < n; k++) {                                                  \
-            d[k] = x[k * n + k];                                                       \
-            taus[k] = tp_eigh_house_##SFX(x, n, k, p, &e[k]);                          \
-        }                                                                              \
-        for (k = n - 2 < 0 ? 0 : n - 2; k < n; k++) d[k] = x[k * n + k];              \
-        if (n >= 2) e[n - 2] = x[(n - 2) * n + n - 1];                                 \
-        e[n - 1] = 0;                                                                  \
-        /* Q = H_0 H_1 ... by backward accumulation (rows combined, contiguous) */     \
+        tp_eigh_tridiag_##SFX(x, n, d, e, taus, p, idx);                               \
         for (i = 0; i < n; i++)                                                        \
             for (j = 0; j < n; j++) z[i * n + j] = (T)(i == j);                        \
-        for (k = n - 3; k >= 0; k--) {                                                 \
-            const T *hv = x + k * n + k + 1;                                           \
-            T *z0 = z + (k + 1) * n + k + 1, tau = taus[k];                            \
-            int64_t m = n - k - 1;                                                     \
-            if (tau == 0) continue;                                                    \
-            for (j = 0; j < m; j++) p[j] = z0[j];                                      \
-            for (i = 1; i < m; i++) {                                                  \
-                const T *zi = z0 + i * n;                                              \
-                T vi = hv[i];                                                          \
-                for (j = 0; j < m; j++) p[j] = p[j] + vi * zi[j];                      \
-            }                                                                          \
-            for (i = 0; i < m; i++) {                                                  \
-                T *zi = z0 + i * n, ti = tau * hv[i];                                  \
-                for (j = 0; j < m; j++) zi[j] = zi[j] - ti * p[j];                     \
-            }                                                                          \
-        }                                                                              \
+        tp_eigh_accumulate_##SFX(x, taus, z, n);                                       \
         /* z becomes Q^T: the rotations below then combine contiguous rows */          \
         for (i = 0; i < n; i++)                                                        \
             for (j = i + 1; j < n; j++) {                                              \
@@ -465,7 +618,7 @@ TP_DEFINE_QR(f64, double, sqrt)
     }
 
 TP_DEFINE_EIGH(f32, float, sqrtf, fabsf, hypotf)
-TP_DEFINE_EIGH(f64, double, sqrt, fabs, hypot)
+TP_DEFINE_EIGH(f64, double, sqrt, fabs, tp_eigh_hypot_f64)
 
 #include "tp_svd.h" /* svd: bidiagonalisation + implicit QR */
 
