@@ -66,6 +66,7 @@
 #include "transpile_macros.h"
 #include "tp_sort.h"
 #include "tp_parallel.h"
+#include "tp_ops.h" /* tp_ftz_begin: the threads of a team run as the caller (FTZ|DAZ) */
 
 #define TP_KEY_SIGN ((uint64_t)1 << 63)
 
@@ -330,26 +331,31 @@ TP_INLINE double tp_eigh_hypot_f64(double f, double g)
     return mx > 0x1p-450 && mx < 0x1p450 ? sqrt(f * f + g * g) : hypot(f, g);
 }
 
-/* The QL's rotations are recorded (TP_EIGH_ROTS at a time) and then applied to the
- * vectors a column chunk at a time (TP_EIGH_CHUNK bytes of each row, so that the chunk
- * of every row stays in L1 through the whole batch), chunks shared among threads: every
- * element still sees the same rotations in the same order, so the result is the one of
- * rotating whole rows at once. The backward accumulation of Q runs by column chunks too
- * (each column of Q is transformed on its own). */
-#ifndef TP_EIGH_ROTS
-#define TP_EIGH_ROTS 1024
-#endif
+/* Speed of eigh (n = 256 float64: ~10 ms -> ~7 ms on one core). The QL applies its
+ * rotations to Q^T's rows two at a time (rows i - 1, i, i + 1 in one pass: a load and a
+ * store fewer per element); Q is accumulated by chunks of TP_EIGH_CHUNK bytes of columns
+ * (the chunk stays in cache through all the reflectors); the tridiagonal reduction's
+ * rank-2 update of a row and the next step's product share one pass. With a team of
+ * threads (tp_parallel.h) the QL records its rotations first, then chunks of Q^T's
+ * columns are rotated on all threads, and Q's column chunks are accumulated on all
+ * threads. Every element of every matrix goes through the same operations in the same
+ * order in all of these, so results do not depend on the path (or the team). */
 #ifndef TP_EIGH_CHUNK
 #define TP_EIGH_CHUNK 2048
 #endif
 #if defined(_OPENMP) && !defined(__CUDACC__)
-#include <omp.h>
 #define TP_EIGH_PRAGMA_(x) _Pragma(#x)
-#define TP_EIGH_THREAD_() omp_get_thread_num()
 #else
-#define TP_EIGH_THREAD_() 0
 #define TP_EIGH_PRAGMA_(x)
 #endif
+
+/* From this n on the QL and the accumulation may run on a team (below: ~0.5 ms or
+ * less); lax/linalg_eigh.py's TEAM_MIN and work_elements follow these two. */
+#define TP_EIGH_TEAM_MIN 128
+/* Scratch elements of tp_eigh_* for one n x n matrix: the rotations' record (3 (n n +
+ * n)) only where a team may run the QL. */
+#define TP_EIGH_WORK(n)                                                                 \
+    (2 * (n) * (n) + 6 * (n) + ((n) >= TP_EIGH_TEAM_MIN ? 3 * ((n) * (n) + (n)) : 0))
 
 #define TP_DEFINE_EIGH(SFX, T, SQRT, FABS, HYPOT)                                     \
     /* The reflector of v (m >= 2 elements): ss = sum of squares of v[1..] (in order); \
@@ -441,13 +447,13 @@ TP_INLINE double tp_eigh_hypot_f64(double f, double g)
     }                                                                                  \
     /* Rotations k < nrot (rows ri[k], ri[k] + 1 of z, rows of len elements, by cosine \
      * rc[k] and sine rs[k]), in order, to columns c0..c1-1. */                        \
-    TP_INLINE void tp_eigh_rotate_##SFX(const T *rc, const T *rs, const int32_t *ri,   \
+    TP_INLINE void tp_eigh_rotate_##SFX(const T *rc, const T *rs, const T *ri,         \
                                         int64_t nrot, T *z, int64_t len, int64_t c0,   \
                                         int64_t c1)                                    \
     {                                                                                  \
         int64_t k, r;                                                                  \
         for (k = 0; k < nrot; k++) {                                                   \
-            T *zi = z + ri[k] * len, *zj = zi + len, c = rc[k], s = rs[k];             \
+            T *zi = z + (int64_t)ri[k] * len, *zj = zi + len, c = rc[k], s = rs[k];    \
             if (k + 1 < nrot && ri[k + 1] == ri[k] - 1) {                              \
                 /* the next rotation (rows i - 1, i) in the same pass: one load and    \
                  * one store of row i fewer */                                         \
@@ -475,13 +481,12 @@ TP_INLINE double tp_eigh_hypot_f64(double f, double g)
      * state is then saved and the count returned); without rc (cap 0) the rotations   \
      * are applied to all len columns of z two at a time and the QL runs to its end. */ \
     TP_INLINE int64_t tp_eigh_qlrun_##SFX(T *d, T *e, int64_t n, int64_t *lp, int *itp, \
-                                          T *rc, T *rs, int32_t *ri, int64_t cap,      \
+                                          T *rc, T *rs, T *ri, int64_t cap,            \
                                           T *z, int64_t len)                           \
     {                                                                                  \
         int64_t i, l = *lp, nrot = 0, npair = 0;                                       \
         int iter = *itp;                                                               \
-        T pc[2], ps[2];                                                                \
-        int32_t pi[2];                                                                 \
+        T pc[2], ps[2], pi[2];                                                         \
         for (; l < n; l++, iter = 0) {                                                 \
             for (; iter < TP_EIGH_ITERS; iter++) {                                     \
                 int64_t m;                                                             \
@@ -514,9 +519,9 @@ TP_INLINE double tp_eigh_hypot_f64(double f, double g)
                     d[i + 1] = g + pp;                                                 \
                     g = c * rr - bb;                                                   \
                     if (rc) {                                                          \
-                        rc[nrot] = c; rs[nrot] = s; ri[nrot++] = (int32_t)i;           \
+                        rc[nrot] = c; rs[nrot] = s; ri[nrot++] = (T)i;                 \
                     } else {                                                           \
-                        pc[npair] = c; ps[npair] = s; pi[npair++] = (int32_t)i;        \
+                        pc[npair] = c; ps[npair] = s; pi[npair++] = (T)i;              \
                         if (npair == 2) tp_eigh_rotate_##SFX(pc, ps, pi, 2, z, len, 0, len); \
                         npair &= 1;                                                    \
                     }                                                                  \
@@ -540,6 +545,32 @@ TP_INLINE double tp_eigh_hypot_f64(double f, double g)
         int64_t l = 0;                                                                 \
         int iter = 0;                                                                  \
         tp_eigh_qlrun_##SFX(d, e, n, &l, &iter, NULL, NULL, NULL, 0, z, len);          \
+    }                                                                                  \
+    /* The QL of tp_eigh_ql with its rotations recorded (rec: 3 cap elements, cap >= n) \
+     * and then applied by chunks of z's columns shared among the team's threads (taken \
+     * in turn, so a late thread holds up one chunk only): every element still sees the \
+     * same rotations in the same order. */                                            \
+    TP_INLINE void tp_eigh_ql_team_##SFX(T *d, T *e, T *z, int64_t n, T *rec,          \
+                                         int64_t cap, int team)                        \
+    {                                                                                  \
+        T *rc = rec, *rs = rec + cap, *ri = rs + cap;                                  \
+        int64_t l = 0, w = ((n + 3) / 4 + 7) / 8 * 8, chunks = (n + w - 1) / w;        \
+        int iter = 0;                                                                  \
+        while (l < n) {                                                                \
+            int64_t nrot = tp_eigh_qlrun_##SFX(d, e, n, &l, &iter, rc, rs, ri, cap, z, n); \
+            if (nrot == 0) continue;                                                   \
+            TP_EIGH_PRAGMA_(omp parallel num_threads(team))                            \
+            {                                                                          \
+                const unsigned csr = tp_ftz_begin();                                   \
+                int64_t q;                                                             \
+                TP_EIGH_PRAGMA_(omp for schedule(dynamic, 1) nowait)                   \
+                for (q = 0; q < chunks; q++)                                           \
+                    tp_eigh_rotate_##SFX(rc, rs, ri, nrot, z, n, q * w,                \
+                                         (q + 1) * w < n ? (q + 1) * w : n);           \
+                tp_ftz_end(csr);                                                       \
+                tp_par_arrive();                                                       \
+            }                                                                          \
+        }                                                                              \
     }                                                                                  \
     /* Backward accumulation (below) on columns c0..c1-1 of z, by chunks of columns    \
      * (each chunk's rows stay in cache through all the reflectors). */                \
@@ -573,41 +604,54 @@ TP_INLINE double tp_eigh_hypot_f64(double f, double g)
     /* Q = H_0 H_1 ... H_{n-3} into z (n x n, the identity on entry) by backward       \
      * accumulation: reflector k (tau taus[k], v = x[k][k+1..] with v[0] = 1) transforms \
      * each column j > k of the trailing block as p = sum_i v_i z[i][j] (rows in order), \
-     * z[i][j] -= (tau v_i) p. Each column is transformed on its own: with two threads, \
-     * thread 0 takes the first n / sqrt(2) columns (the work of column j grows with j). */ \
-    TP_INLINE void tp_eigh_accumulate_##SFX(const T *x, const T *taus, T *z, int64_t n) \
+     * z[i][j] -= (tau v_i) p. Each column is transformed on its own: with a team, four \
+     * chunks of columns taken in turn, the last (the most reflectors reach it) first. */ \
+    TP_INLINE void tp_eigh_accumulate_##SFX(const T *x, const T *taus, T *z, int64_t n, \
+                                            int team)                                  \
     {                                                                                  \
-        int team = tp_par_team(n >= 128 ? 2 : 1);                                      \
-        int64_t split = team > 1 ? (int64_t)((double)n * 0.7071) / 8 * 8 : n;          \
+        int64_t w = ((n + 3) / 4 + 7) / 8 * 8, chunks = (n + w - 1) / w;               \
+        if (team < 2) {                                                                \
+            tp_eigh_accumulate_cols_##SFX(x, taus, z, n, 0, n);                        \
+            return;                                                                    \
+        }                                                                              \
         TP_EIGH_PRAGMA_(omp parallel num_threads(team))                                \
         {                                                                              \
-            if (TP_EIGH_THREAD_() == 0)                                                \
-                tp_eigh_accumulate_cols_##SFX(x, taus, z, n, 0, split);                \
-            else                                                                       \
-                tp_eigh_accumulate_cols_##SFX(x, taus, z, n, split, n);                \
+            const unsigned csr = tp_ftz_begin();                                       \
+            int64_t q;                                                                 \
+            TP_EIGH_PRAGMA_(omp for schedule(dynamic, 1) nowait)                       \
+            for (q = chunks - 1; q >= 0; q--)                                          \
+                tp_eigh_accumulate_cols_##SFX(x, taus, z, n, q * w,                    \
+                                              (q + 1) * w < n ? (q + 1) * w : n);      \
+            tp_ftz_end(csr);                                                           \
             tp_par_arrive();                                                           \
         }                                                                              \
     }                                                                                  \
-    /* v (n x n, eigenvectors in columns), w (n); work: 2 n n + 5 n elements. */       \
+    /* v (n x n, eigenvectors in columns), w (n); work: TP_EIGH_WORK(n) elements (the  \
+     * last 3 (n n + n) hold the QL's rotations when it runs on a team). */            \
     TP_INLINE void tp_eigh_##SFX(const T *a, T *v, T *w, int64_t n, int lower, int sort, \
                                  T *work)                                              \
     {                                                                                  \
         T *x = work, *z = work + n * n, *d = z + n * n, *e = d + n, *taus = e + n;     \
         T *p = taus + n, *idx = p + n;                                                 \
         int64_t i, j, r;                                                               \
+        int team;                                                                      \
         for (i = 0; i < n; i++)                                                        \
             for (j = 0; j < n; j++)                                                    \
                 x[i * n + j] = (lower ? i >= j : i <= j) ? a[i * n + j] : a[j * n + i];\
         tp_eigh_tridiag_##SFX(x, n, d, e, taus, p, idx);                               \
         for (i = 0; i < n; i++)                                                        \
             for (j = 0; j < n; j++) z[i * n + j] = (T)(i == j);                        \
-        tp_eigh_accumulate_##SFX(x, taus, z, n);                                       \
+        team = n >= TP_EIGH_TEAM_MIN ? tp_par_team(2) : 1;                             \
+        tp_eigh_accumulate_##SFX(x, taus, z, n, team);                                 \
         /* z becomes Q^T: the rotations below then combine contiguous rows */          \
         for (i = 0; i < n; i++)                                                        \
             for (j = i + 1; j < n; j++) {                                              \
                 T t = z[i * n + j]; z[i * n + j] = z[j * n + i]; z[j * n + i] = t;     \
             }                                                                          \
-        tp_eigh_ql_##SFX(d, e, z, n, n);                                               \
+        if (team > 1)                                                                  \
+            tp_eigh_ql_team_##SFX(d, e, z, n, work + 2 * n * n + 6 * n, n * n + n, team); \
+        else                                                                           \
+            tp_eigh_ql_##SFX(d, e, z, n, n);                                           \
         for (i = 0; i < n; i++) idx[i] = (T)i;                                         \
         if (sort) TP_SORT_PAIRS(T, d, idx, n, >, i, j); /* stable, by value */         \
         for (i = 0; i < n; i++) {                                                      \
