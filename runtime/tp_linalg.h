@@ -44,8 +44,8 @@
  * beta) below a leading 1, p = tau B v (B's rows combined in order), K = tau/2 p.v,
  * q = p - K v, B -= v q^T + q v^T (exactly symmetric). Q = H_0 H_1 ... by backward
  * accumulation, transposed; then implicit QL with shifts (a split where |e_m| + (|d_m| +
- * |d_m+1|) == |d_m| + |d_m+1|; at most TP_EIGH_ITERS per eigenvalue), each rotation
- * combining two contiguous rows of Q^T. Eigenvalues are then ordered ascending (stable)
+ * |d_m+1|) == |d_m| + |d_m+1|; at most TP_EIGH_ITERS per eigenvalue; float64's hypot is
+ * tp_eigh_hypot_f64), each rotation combining two contiguous rows of Q^T. Eigenvalues are then ordered ascending (stable)
  * with their vectors (columns of v). The NumPy rule (lax/linalg_eigh.py) runs the same
  * operations (sums in index order), so the two agree bit for bit.
  *
@@ -65,8 +65,6 @@
 #include <string.h>
 #include "transpile_macros.h"
 #include "tp_sort.h"
-#include "tp_parallel.h"
-#include "tp_ops.h" /* tp_ftz_begin: the threads of a team run as the caller (FTZ|DAZ) */
 
 #define TP_KEY_SIGN ((uint64_t)1 << 63)
 
@@ -331,37 +329,24 @@ TP_INLINE double tp_eigh_hypot_f64(double f, double g)
     return mx > 0x1p-450 && mx < 0x1p450 ? sqrt(f * f + g * g) : hypot(f, g);
 }
 
-/* Speed of eigh (n = 256 float64: ~10 ms -> ~7 ms on one core). The QL applies its
- * rotations to Q^T's rows two at a time (rows i - 1, i, i + 1 in one pass: a load and a
- * store fewer per element); Q is accumulated by chunks of TP_EIGH_CHUNK bytes of columns
- * (the chunk stays in cache through all the reflectors); the tridiagonal reduction's
- * rank-2 update of a row and the next step's product share one pass. With a team of
- * threads (tp_parallel.h) the QL records its rotations first, then chunks of Q^T's
- * columns are rotated on all threads, and Q's column chunks are accumulated on all
- * threads. Every element of every matrix goes through the same operations in the same
- * order in all of these, so results do not depend on the path (or the team). */
+/* Speed of eigh (n = 256 float64: 9.1 ms -> 7.6 ms on one core of this machine): the
+ * float64 QL's hypot above; the QL applies its rotations to Q^T's rows two at a time
+ * (rows i, i + 1, i + 2 in one pass: a load and a store fewer per element); Q is
+ * accumulated by chunks of TP_EIGH_CHUNK bytes of columns (the chunk stays in cache
+ * through all the reflectors); the tridiagonal reduction's rank-2 update of a row and
+ * the next step's product share one pass over it. Every element goes through the same
+ * operations in the same order as one step at a time (the NumPy rule's order). Threads
+ * were tried (the QL's rotations recorded, then column chunks rotated on two threads):
+ * with other processes on the two cores they made it two to four times slower. */
 #ifndef TP_EIGH_CHUNK
 #define TP_EIGH_CHUNK 2048
 #endif
-#if defined(_OPENMP) && !defined(__CUDACC__)
-#define TP_EIGH_PRAGMA_(x) _Pragma(#x)
-#else
-#define TP_EIGH_PRAGMA_(x)
-#endif
-
-/* From this n on the QL and the accumulation may run on a team (below: ~0.5 ms or
- * less); lax/linalg_eigh.py's TEAM_MIN and work_elements follow these two. */
-#define TP_EIGH_TEAM_MIN 128
-/* Scratch elements of tp_eigh_* for one n x n matrix: the rotations' record (3 (n n +
- * n)) only where a team may run the QL. */
-#define TP_EIGH_WORK(n)                                                                 \
-    (2 * (n) * (n) + 6 * (n) + ((n) >= TP_EIGH_TEAM_MIN ? 3 * ((n) * (n) + (n)) : 0))
 
 #define TP_DEFINE_EIGH(SFX, T, SQRT, FABS, HYPOT)                                     \
-    /* The reflector of v (m >= 2 elements): ss = sum of squares of v[1..] (in order); \
-     * ss == 0: none (tau 0, v left as it is, *off = v[0]); otherwise beta = -sign(v[0]) \
-     * sqrt(v[0]^2 + ss), tau = (beta - v[0]) / beta, v = v / (v[0] - beta) below a    \
-     * leading 1, *off = beta. Returns tau. */                                         \
+    /* The reflector of v (m >= 2 elements): ss = sum of squares of v[1..] (in         \
+     * order); ss == 0: none (tau 0, v left as it is, *off = v[0]); otherwise          \
+     * beta = -sign(v[0]) sqrt(v[0]^2 + ss), tau = (beta - v[0]) / beta,               \
+     * v = v / (v[0] - beta) below a leading 1, *off = beta. Returns tau. */           \
     TP_INLINE T tp_eigh_reflector_##SFX(T *v, int64_t m, T *off)                       \
     {                                                                                  \
         T alpha = v[0], ss = v[1] * v[1], beta, tau, scale;                            \
@@ -380,7 +365,7 @@ TP_INLINE double tp_eigh_hypot_f64(double f, double g)
         *off = beta;                                                                   \
         return tau;                                                                    \
     }                                                                                  \
-    /* p = B v for the m x m block B at b (rows n apart): B's rows combined in order. */ \
+    /* p = B v, m x m block B at b (rows n apart): B's rows combined in order. */      \
     TP_INLINE void tp_eigh_combine_##SFX(const T *b, int64_t n, const T *v, int64_t m, \
                                          T *p)                                         \
     {                                                                                  \
@@ -392,12 +377,13 @@ TP_INLINE double tp_eigh_hypot_f64(double f, double g)
             for (j = 0; j < m; j++) p[j] = p[j] + vi * bi[j];                          \
         }                                                                              \
     }                                                                                  \
-    /* Householder reduction of the full symmetric x (n x n) to the tridiagonal (d, e): \
-     * step k (k = 0 .. n-3) turns row k right of the diagonal into its reflector v    \
-     * (taus[k]) and the trailing block B into B - (v q^T + q v^T), with p = tau B v,  \
-     * K = tau/2 p.v, q = p - K v. Step k's update of B's row i and the next step's    \
-     * product B' v' (its rows combined in order) share one pass over the row: once the \
-     * first row is updated the next reflector is known. p, pn: n elements each. */    \
+    /* Householder reduction of the full symmetric x (n x n) to the tridiagonal        \
+     * (d, e): step k (k = 0 .. n-3) turns row k right of the diagonal into its        \
+     * reflector v (taus[k]) and the trailing block B into B - (v q^T + q v^T), with   \
+     * p = tau B v, K = tau/2 p.v, q = p - K v. Step k's update of B's row i and the   \
+     * next step's product B' v' (its rows combined in order) share one pass over the  \
+     * row: once the first row is updated the next reflector is known. p, pn: n        \
+     * elements each. */                                                               \
     TP_INLINE void tp_eigh_tridiag_##SFX(T *x, int64_t n, T *d, T *e, T *taus, T *p,   \
                                          T *pn)                                        \
     {                                                                                  \
@@ -407,14 +393,14 @@ TP_INLINE double tp_eigh_hypot_f64(double f, double g)
             if (taus[0] != 0) tp_eigh_combine_##SFX(x + n + 1, n, x + 1, n - 1, p);    \
         }                                                                              \
         for (k = 0; k + 2 < n; k++) {                                                  \
-            T *v = x + k * n + k + 1, *b0 = v + n, *vn = b0 + 1, tau = taus[k], tn = 0; \
-            T kk, *t;                                                                  \
+            T *v = x + k * n + k + 1, *b0 = v + n, *vn = b0 + 1, *t;                   \
+            T tau = taus[k], tn = 0, kk;                                               \
             int64_t m = n - k - 1;                                                     \
             int next = k + 3 < n;                                                      \
             if (tau == 0) { /* the block stays: the next product on its own */         \
                 if (next) {                                                            \
-                    taus[k + 1] = tp_eigh_reflector_##SFX(vn, m - 1, &e[k + 1]);       \
-                    if (taus[k + 1] != 0) tp_eigh_combine_##SFX(vn + n, n, vn, m - 1, pn); \
+                    tn = taus[k + 1] = tp_eigh_reflector_##SFX(vn, m - 1, &e[k + 1]);  \
+                    if (tn != 0) tp_eigh_combine_##SFX(vn + n, n, vn, m - 1, pn);      \
                 }                                                                      \
                 t = p; p = pn; pn = t;                                                 \
                 continue;                                                              \
@@ -428,7 +414,9 @@ TP_INLINE double tp_eigh_hypot_f64(double f, double g)
                 T *bi = b0 + i * n, vi = v[i], qi = p[i];                              \
                 for (j = 0; j < m; j++) bi[j] = bi[j] - (vi * p[j] + qi * v[j]);       \
                 if (i == 0) {                                                          \
-                    if (next) tn = taus[k + 1] = tp_eigh_reflector_##SFX(vn, m - 1, &e[k + 1]); \
+                    if (next)                                                          \
+                        tn = taus[k + 1] =                                             \
+                            tp_eigh_reflector_##SFX(vn, m - 1, &e[k + 1]);             \
                 } else if (tn != 0) {                                                  \
                     const T *bj = bi + 1;                                              \
                     if (i == 1) {                                                      \
@@ -445,30 +433,56 @@ TP_INLINE double tp_eigh_hypot_f64(double f, double g)
         if (n >= 2) e[n - 2] = x[(n - 2) * n + n - 1];                                 \
         e[n - 1] = 0;                                                                  \
     }                                                                                  \
-    /* Rotations k < nrot (rows ri[k], ri[k] + 1 of z, rows of len elements, by cosine \
-     * rc[k] and sine rs[k]), in order, to columns c0..c1-1. */                        \
-    TP_INLINE void tp_eigh_rotate_##SFX(const T *rc, const T *rs, const T *ri,         \
-                                        int64_t nrot, T *z, int64_t len, int64_t c0,   \
-                                        int64_t c1)                                    \
+    /* Q = H_0 H_1 ... H_{n-3} into z (n x n, the identity on entry) by backward       \
+     * accumulation: reflector k (tau taus[k], v = x[k][k+1..] with v[0] = 1)          \
+     * transforms each column j > k of the trailing block as p = sum_i v_i z[i][j]     \
+     * (rows in order), z[i][j] -= (tau v_i) p. Each column is transformed on its own, \
+     * so by chunks of TP_EIGH_CHUNK bytes of columns (cached through the reflectors). */ \
+    TP_INLINE void tp_eigh_accumulate_##SFX(const T *x, const T *taus, T *z,           \
+                                            int64_t n)                                 \
     {                                                                                  \
-        int64_t k, r;                                                                  \
-        for (k = 0; k < nrot; k++) {                                                   \
-            T *zi = z + (int64_t)ri[k] * len, *zj = zi + len, c = rc[k], s = rs[k];    \
-            if (k + 1 < nrot && ri[k + 1] == ri[k] - 1) {                              \
-                /* the next rotation (rows i - 1, i) in the same pass: one load and    \
-                 * one store of row i fewer */                                         \
-                T *zh = zi - len, c2 = rc[k + 1], s2 = rs[k + 1];                      \
-                for (r = c0; r < c1; r++) {                                            \
-                    T a = zh[r], b = zi[r], zr = zj[r], b1;                            \
-                    zj[r] = s * b + c * zr;                                            \
-                    b1 = c * b - s * zr;                                               \
-                    zi[r] = s2 * a + c2 * b1;                                          \
-                    zh[r] = c2 * a - s2 * b1;                                          \
+        enum { W = TP_EIGH_CHUNK / sizeof(T) };                                        \
+        T p[W];                                                                        \
+        int64_t q, k, i, j;                                                            \
+        for (q = 0; q < n; q += W) {                                                   \
+            int64_t qe = q + W < n ? q + W : n;                                        \
+            for (k = (qe < n - 2 ? qe : n - 2) - 1; k >= 0; k--) {                     \
+                const T *hv = x + k * n + k + 1;                                       \
+                T tau = taus[k];                                                       \
+                int64_t m = n - k - 1, cs = q > k + 1 ? q : k + 1, w = qe - cs;        \
+                T *z0 = z + (k + 1) * n + cs;                                          \
+                if (tau == 0) continue;                                                \
+                for (j = 0; j < w; j++) p[j] = z0[j];                                  \
+                for (i = 1; i < m; i++) {                                              \
+                    const T *zi = z0 + i * n;                                          \
+                    T vi = hv[i];                                                      \
+                    for (j = 0; j < w; j++) p[j] = p[j] + vi * zi[j];                  \
                 }                                                                      \
-                k++;                                                                   \
-                continue;                                                              \
+                for (i = 0; i < m; i++) {                                              \
+                    T *zi = z0 + i * n, ti = tau * hv[i];                              \
+                    for (j = 0; j < w; j++) zi[j] = zi[j] - ti * p[j];                 \
+                }                                                                      \
             }                                                                          \
-            for (r = c0; r < c1; r++) {                                                \
+        }                                                                              \
+    }                                                                                  \
+    /* Rotation (c, s) of rows i, i + 1 of z (rows of len): (z_i, z_i+1) becomes       \
+     * (c z_i - s z_i+1, s z_i + c z_i+1); with pair, first the rotation (c0, s0) of   \
+     * rows i + 1, i + 2, in the same pass (a load and a store of row i + 1 fewer). */ \
+    TP_INLINE void tp_eigh_rotate_##SFX(T *z, int64_t len, int64_t i, T c, T s,        \
+                                        int pair, T c0, T s0)                          \
+    {                                                                                  \
+        T *zi = z + i * len, *zj = zi + len, *zk = zj + len;                           \
+        int64_t r;                                                                     \
+        if (pair) {                                                                    \
+            for (r = 0; r < len; r++) {                                                \
+                T a = zi[r], b = zj[r], zr = zk[r], b1;                                \
+                zk[r] = s0 * b + c0 * zr;                                              \
+                b1 = c0 * b - s0 * zr;                                                 \
+                zj[r] = s * a + c * b1;                                                \
+                zi[r] = c * a - s * b1;                                                \
+            }                                                                          \
+        } else {                                                                       \
+            for (r = 0; r < len; r++) {                                                \
                 T zr = zj[r];                                                          \
                 zj[r] = s * zi[r] + c * zr;                                            \
                 zi[r] = c * zi[r] - s * zr;                                            \
@@ -476,27 +490,22 @@ TP_INLINE double tp_eigh_hypot_f64(double f, double g)
         }                                                                              \
     }                                                                                  \
     /* Implicit QL with shifts on the tridiagonal (d, e) in place (d becomes the       \
-     * eigenvalues), from eigenvalue *lp's iteration *itp on. Each rotation (rows i,   \
-     * i + 1 of z) is recorded in rc, rs, ri, whole sweeps while they fit in cap (the  \
-     * state is then saved and the count returned); without rc (cap 0) the rotations   \
-     * are applied to all len columns of z two at a time and the QL runs to its end. */ \
-    TP_INLINE int64_t tp_eigh_qlrun_##SFX(T *d, T *e, int64_t n, int64_t *lp, int *itp, \
-                                          T *rc, T *rs, T *ri, int64_t cap,            \
-                                          T *z, int64_t len)                           \
+     * eigenvalues); each rotation combines rows i, i + 1 of z (n rows of len). A      \
+     * sweep's rotations (rows m-1, m-2, ... down to l) are applied in pairs. */       \
+    TP_INLINE void tp_eigh_ql_##SFX(T *d, T *e, T *z, int64_t n, int64_t len)          \
     {                                                                                  \
-        int64_t i, l = *lp, nrot = 0, npair = 0;                                       \
-        int iter = *itp;                                                               \
-        T pc[2], ps[2], pi[2];                                                         \
-        for (; l < n; l++, iter = 0) {                                                 \
-            for (; iter < TP_EIGH_ITERS; iter++) {                                     \
+        int64_t i, l;                                                                  \
+        for (l = 0; l < n; l++) {                                                      \
+            int iter;                                                                  \
+            for (iter = 0; iter < TP_EIGH_ITERS; iter++) {                             \
                 int64_t m;                                                             \
-                T g, rr, s, c, f, bb, pp;                                              \
+                T g, rr, s, c, f, bb, pp, c0 = 0, s0 = 0;                              \
+                int held = 0; /* rotation (c0, s0) of rows i + 1, i + 2 not applied */ \
                 for (m = l; m + 1 < n; m++) {                                          \
                     T dd = FABS(d[m]) + FABS(d[m + 1]);                                \
                     if (FABS(e[m]) + dd == dd) break;                                  \
                 }                                                                      \
                 if (m == l) break;                                                     \
-                if (rc && nrot + (m - l) > cap) goto out;                              \
                 g = (d[l + 1] - d[l]) / (2 * e[l]);                                    \
                 rr = HYPOT(g, (T)1);                                                   \
                 g = d[m] - d[l] + e[l] / (g + (g >= 0 ? rr : -rr));                    \
@@ -518,140 +527,43 @@ TP_INLINE double tp_eigh_hypot_f64(double f, double g)
                     pp = s * rr;                                                       \
                     d[i + 1] = g + pp;                                                 \
                     g = c * rr - bb;                                                   \
-                    if (rc) {                                                          \
-                        rc[nrot] = c; rs[nrot] = s; ri[nrot++] = (T)i;                 \
+                    if (held) {                                                        \
+                        tp_eigh_rotate_##SFX(z, len, i, c, s, 1, c0, s0);              \
+                        held = 0;                                                      \
                     } else {                                                           \
-                        pc[npair] = c; ps[npair] = s; pi[npair++] = (T)i;              \
-                        if (npair == 2) tp_eigh_rotate_##SFX(pc, ps, pi, 2, z, len, 0, len); \
-                        npair &= 1;                                                    \
+                        c0 = c; s0 = s; held = 1;                                      \
+                        if (i == l) tp_eigh_rotate_##SFX(z, len, i, c, s, 0, c, s);    \
                     }                                                                  \
                 }                                                                      \
-                if (npair) tp_eigh_rotate_##SFX(pc, ps, pi, 1, z, len, 0, len);        \
-                npair = 0;                                                             \
+                if (held && i >= l)                                                    \
+                    tp_eigh_rotate_##SFX(z, len, i + 1, c0, s0, 0, c0, s0);            \
                 if (i >= l) continue; /* stopped early on a zero rotation */           \
                 d[l] = d[l] - pp;                                                      \
                 e[l] = g;                                                              \
                 e[m] = 0;                                                              \
             }                                                                          \
         }                                                                              \
-    out:                                                                               \
-        *lp = l;                                                                       \
-        *itp = iter;                                                                   \
-        return nrot;                                                                   \
     }                                                                                  \
-    /* Implicit QL on (d, e), its rotations applied to the rows of z (n rows of len). */ \
-    TP_INLINE void tp_eigh_ql_##SFX(T *d, T *e, T *z, int64_t n, int64_t len)          \
-    {                                                                                  \
-        int64_t l = 0;                                                                 \
-        int iter = 0;                                                                  \
-        tp_eigh_qlrun_##SFX(d, e, n, &l, &iter, NULL, NULL, NULL, 0, z, len);          \
-    }                                                                                  \
-    /* The QL of tp_eigh_ql with its rotations recorded (rec: 3 cap elements, cap >= n) \
-     * and then applied by chunks of z's columns shared among the team's threads (taken \
-     * in turn, so a late thread holds up one chunk only): every element still sees the \
-     * same rotations in the same order. */                                            \
-    TP_INLINE void tp_eigh_ql_team_##SFX(T *d, T *e, T *z, int64_t n, T *rec,          \
-                                         int64_t cap, int team)                        \
-    {                                                                                  \
-        T *rc = rec, *rs = rec + cap, *ri = rs + cap;                                  \
-        int64_t l = 0, w = ((n + 3) / 4 + 7) / 8 * 8, chunks = (n + w - 1) / w;        \
-        int iter = 0;                                                                  \
-        while (l < n) {                                                                \
-            int64_t nrot = tp_eigh_qlrun_##SFX(d, e, n, &l, &iter, rc, rs, ri, cap, z, n); \
-            if (nrot == 0) continue;                                                   \
-            TP_EIGH_PRAGMA_(omp parallel num_threads(team))                            \
-            {                                                                          \
-                const unsigned csr = tp_ftz_begin();                                   \
-                int64_t q;                                                             \
-                TP_EIGH_PRAGMA_(omp for schedule(dynamic, 1) nowait)                   \
-                for (q = 0; q < chunks; q++)                                           \
-                    tp_eigh_rotate_##SFX(rc, rs, ri, nrot, z, n, q * w,                \
-                                         (q + 1) * w < n ? (q + 1) * w : n);           \
-                tp_ftz_end(csr);                                                       \
-                tp_par_arrive();                                                       \
-            }                                                                          \
-        }                                                                              \
-    }                                                                                  \
-    /* Backward accumulation (below) on columns c0..c1-1 of z, by chunks of columns    \
-     * (each chunk's rows stay in cache through all the reflectors). */                \
-    TP_INLINE void tp_eigh_accumulate_cols_##SFX(const T *x, const T *taus, T *z,      \
-                                                 int64_t n, int64_t c0, int64_t c1)    \
-    {                                                                                  \
-        enum { W = TP_EIGH_CHUNK / sizeof(T) };                                        \
-        T p[W];                                                                        \
-        int64_t q, k, i, j;                                                            \
-        for (q = c0; q < c1; q += W) {                                                 \
-            int64_t qe = q + W < c1 ? q + W : c1;                                      \
-            for (k = (qe < n - 2 ? qe : n - 2) - 1; k >= 0; k--) {                     \
-                const T *hv = x + k * n + k + 1;                                       \
-                T tau = taus[k];                                                       \
-                int64_t m = n - k - 1, cs = q > k + 1 ? q : k + 1, w = qe - cs;        \
-                T *z0 = z + (k + 1) * n + cs;                                          \
-                if (tau == 0) continue;                                                \
-                for (j = 0; j < w; j++) p[j] = z0[j];                                  \
-                for (i = 1; i < m; i++) {                                              \
-                    const T *zi = z0 + i * n;                                          \
-                    T vi = hv[i];                                                      \
-                    for (j = 0; j < w; j++) p[j] = p[j] + vi * zi[j];                  \
-                }                                                                      \
-                for (i = 0; i < m; i++) {                                              \
-                    T *zi = z0 + i * n, ti = tau * hv[i];                              \
-                    for (j = 0; j < w; j++) zi[j] = zi[j] - ti * p[j];                 \
-                }                                                                      \
-            }                                                                          \
-        }                                                                              \
-    }                                                                                  \
-    /* Q = H_0 H_1 ... H_{n-3} into z (n x n, the identity on entry) by backward       \
-     * accumulation: reflector k (tau taus[k], v = x[k][k+1..] with v[0] = 1) transforms \
-     * each column j > k of the trailing block as p = sum_i v_i z[i][j] (rows in order), \
-     * z[i][j] -= (tau v_i) p. Each column is transformed on its own: with a team, four \
-     * chunks of columns taken in turn, the last (the most reflectors reach it) first. */ \
-    TP_INLINE void tp_eigh_accumulate_##SFX(const T *x, const T *taus, T *z, int64_t n, \
-                                            int team)                                  \
-    {                                                                                  \
-        int64_t w = ((n + 3) / 4 + 7) / 8 * 8, chunks = (n + w - 1) / w;               \
-        if (team < 2) {                                                                \
-            tp_eigh_accumulate_cols_##SFX(x, taus, z, n, 0, n);                        \
-            return;                                                                    \
-        }                                                                              \
-        TP_EIGH_PRAGMA_(omp parallel num_threads(team))                                \
-        {                                                                              \
-            const unsigned csr = tp_ftz_begin();                                       \
-            int64_t q;                                                                 \
-            TP_EIGH_PRAGMA_(omp for schedule(dynamic, 1) nowait)                       \
-            for (q = chunks - 1; q >= 0; q--)                                          \
-                tp_eigh_accumulate_cols_##SFX(x, taus, z, n, q * w,                    \
-                                              (q + 1) * w < n ? (q + 1) * w : n);      \
-            tp_ftz_end(csr);                                                           \
-            tp_par_arrive();                                                           \
-        }                                                                              \
-    }                                                                                  \
-    /* v (n x n, eigenvectors in columns), w (n); work: TP_EIGH_WORK(n) elements (the  \
-     * last 3 (n n + n) hold the QL's rotations when it runs on a team). */            \
-    TP_INLINE void tp_eigh_##SFX(const T *a, T *v, T *w, int64_t n, int lower, int sort, \
+    /* v (n x n, eigenvectors in columns), w (n); work: 2 n n + 5 n elements. */       \
+    TP_INLINE void tp_eigh_##SFX(const T *a, T *v, T *w, int64_t n, int lower, int sort,\
                                  T *work)                                              \
     {                                                                                  \
         T *x = work, *z = work + n * n, *d = z + n * n, *e = d + n, *taus = e + n;     \
         T *p = taus + n, *idx = p + n;                                                 \
         int64_t i, j, r;                                                               \
-        int team;                                                                      \
         for (i = 0; i < n; i++)                                                        \
             for (j = 0; j < n; j++)                                                    \
                 x[i * n + j] = (lower ? i >= j : i <= j) ? a[i * n + j] : a[j * n + i];\
-        tp_eigh_tridiag_##SFX(x, n, d, e, taus, p, idx);                               \
+        tp_eigh_tridiag_##SFX(x, n, d, e, taus, p, idx); /* idx: space until sorted */ \
         for (i = 0; i < n; i++)                                                        \
             for (j = 0; j < n; j++) z[i * n + j] = (T)(i == j);                        \
-        team = n >= TP_EIGH_TEAM_MIN ? tp_par_team(2) : 1;                             \
-        tp_eigh_accumulate_##SFX(x, taus, z, n, team);                                 \
+        tp_eigh_accumulate_##SFX(x, taus, z, n);                                       \
         /* z becomes Q^T: the rotations below then combine contiguous rows */          \
         for (i = 0; i < n; i++)                                                        \
             for (j = i + 1; j < n; j++) {                                              \
                 T t = z[i * n + j]; z[i * n + j] = z[j * n + i]; z[j * n + i] = t;     \
             }                                                                          \
-        if (team > 1)                                                                  \
-            tp_eigh_ql_team_##SFX(d, e, z, n, work + 2 * n * n + 6 * n, n * n + n, team); \
-        else                                                                           \
-            tp_eigh_ql_##SFX(d, e, z, n, n);                                           \
+        tp_eigh_ql_##SFX(d, e, z, n, n);                                               \
         for (i = 0; i < n; i++) idx[i] = (T)i;                                         \
         if (sort) TP_SORT_PAIRS(T, d, idx, n, >, i, j); /* stable, by value */         \
         for (i = 0; i < n; i++) {                                                      \
@@ -659,7 +571,7 @@ TP_INLINE double tp_eigh_hypot_f64(double f, double g)
             w[i] = d[i];                                                               \
             for (r = 0; r < n; r++) v[r * n + i] = zi[r];                              \
         }                                                                              \
-    }
+    }                                                                                  \
 
 TP_DEFINE_EIGH(f32, float, sqrtf, fabsf, hypotf)
 TP_DEFINE_EIGH(f64, double, sqrt, fabs, tp_eigh_hypot_f64)

@@ -133,15 +133,10 @@ def _cplx(re, im, dtype):
     return out
 
 
-#: The C kernels' TP_EIGH_TEAM_MIN: from this ``n`` on, the real kernel's QL may record
-#: its rotations (``3 (n n + n)`` more scratch elements) to rotate on several threads.
-TEAM_MIN = 128
-
-
 def work_elements(n: int) -> int:
-    """Scratch elements ``tp_eigh_*`` takes for one ``n x n`` matrix (``TP_EIGH_WORK``;
-    the complex kernel uses the first ``2 n n + 6 n``)."""
-    return 2 * n * n + 6 * n + (3 * (n * n + n) if n >= TEAM_MIN else 0)
+    """Scratch elements ``tp_eigh_*`` takes for one ``n x n`` matrix (the complex
+    kernel's layout; the real one uses ``2 n n + 5 n``)."""
+    return 2 * n * n + 6 * n
 
 
 def _house(x: np.ndarray, k: int):
