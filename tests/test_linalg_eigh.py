@@ -120,9 +120,9 @@ def test_grad_and_vmap():
 
 
 # ---------------------------------------------------------------------------------------
-# Special matrices, and sizes from the kernel's TEAM_MIN on (where the C kernel may
-# record the QL's rotations and apply them, and accumulate Q, by column chunks on a team
-# of threads): the same bits as the eager rule, and the residual bounds.
+# Special matrices at a small and a larger size, and a float64 size past one chunk of
+# the kernel's accumulation of Q (TP_EIGH_CHUNK: 256 float64 columns): the same bits as
+# the eager rule, and the residual bounds.
 
 def _orthogonal(n, rng):
     q, _ = np.linalg.qr(rng.standard_normal((n, n)))
@@ -152,6 +152,17 @@ def _check_residuals(a, v, w):
     assert np.abs(np.swapaxes(v64, -1, -2) @ v64 - np.eye(n)).max(initial=0) <= 8 * eps
     assert np.all(np.diff(w, axis=-1) >= 0)
     np.testing.assert_allclose(w64, np.linalg.eigvalsh(a64), atol=8 * eps * norm)
+
+
+def test_two_accumulation_chunks():
+    n = 264
+    a = SPECIAL["random"](n, np.random.default_rng(n))
+    with x64_mode(True):
+        v, w = (np.asarray(t) for t in lax.linalg.eigh(a))
+        vc, wc = (np.asarray(t) for t in transpile.jit(lax.linalg.eigh)(a))
+    same_bits(vc, v)
+    same_bits(wc, w)
+    _check_residuals(a, v, w)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
