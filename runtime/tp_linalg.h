@@ -365,16 +365,17 @@ TP_INLINE double tp_eigh_hypot_f64(double f, double g)
         *off = beta;                                                                   \
         return tau;                                                                    \
     }                                                                                  \
-    /* p = B v, m x m block B at b (rows n apart): B's rows combined in order. */      \
+    /* p = v^T B for the m x w block B at b (rows n apart, v[0] taken as 1): B's rows  \
+     * combined in order. */                                                           \
     TP_INLINE void tp_eigh_combine_##SFX(const T *b, int64_t n, const T *v, int64_t m, \
-                                         T *p)                                         \
+                                         int64_t w, T *p)                              \
     {                                                                                  \
         int64_t i, j;                                                                  \
-        for (j = 0; j < m; j++) p[j] = b[j];                                           \
+        for (j = 0; j < w; j++) p[j] = b[j];                                           \
         for (i = 1; i < m; i++) {                                                      \
             const T *bi = b + i * n;                                                   \
             T vi = v[i];                                                               \
-            for (j = 0; j < m; j++) p[j] = p[j] + vi * bi[j];                          \
+            for (j = 0; j < w; j++) p[j] = p[j] + vi * bi[j];                          \
         }                                                                              \
     }                                                                                  \
     /* Householder reduction of the full symmetric x (n x n) to the tridiagonal        \
@@ -390,7 +391,8 @@ TP_INLINE double tp_eigh_hypot_f64(double f, double g)
         int64_t k, i, j;                                                               \
         if (n >= 3) {                                                                  \
             taus[0] = tp_eigh_reflector_##SFX(x + 1, n - 1, &e[0]);                    \
-            if (taus[0] != 0) tp_eigh_combine_##SFX(x + n + 1, n, x + 1, n - 1, p);    \
+            if (taus[0] != 0)                                                          \
+                tp_eigh_combine_##SFX(x + n + 1, n, x + 1, n - 1, n - 1, p);           \
         }                                                                              \
         for (k = 0; k + 2 < n; k++) {                                                  \
             T *v = x + k * n + k + 1, *b0 = v + n, *vn = b0 + 1, *t;                   \
@@ -400,7 +402,8 @@ TP_INLINE double tp_eigh_hypot_f64(double f, double g)
             if (tau == 0) { /* the block stays: the next product on its own */         \
                 if (next) {                                                            \
                     tn = taus[k + 1] = tp_eigh_reflector_##SFX(vn, m - 1, &e[k + 1]);  \
-                    if (tn != 0) tp_eigh_combine_##SFX(vn + n, n, vn, m - 1, pn);      \
+                    if (tn != 0)                                                       \
+                        tp_eigh_combine_##SFX(vn + n, n, vn, m - 1, m - 1, pn);        \
                 }                                                                      \
                 t = p; p = pn; pn = t;                                                 \
                 continue;                                                              \
@@ -437,7 +440,8 @@ TP_INLINE double tp_eigh_hypot_f64(double f, double g)
      * accumulation: reflector k (tau taus[k], v = x[k][k+1..] with v[0] = 1)          \
      * transforms each column j > k of the trailing block as p = sum_i v_i z[i][j]     \
      * (rows in order), z[i][j] -= (tau v_i) p. Each column is transformed on its own, \
-     * so by chunks of TP_EIGH_CHUNK bytes of columns (cached through the reflectors). */ \
+     * so by chunks of TP_EIGH_CHUNK bytes of columns (cached through the reflectors). \
+     */                                                                                \
     TP_INLINE void tp_eigh_accumulate_##SFX(const T *x, const T *taus, T *z,           \
                                             int64_t n)                                 \
     {                                                                                  \
@@ -452,12 +456,7 @@ TP_INLINE double tp_eigh_hypot_f64(double f, double g)
                 int64_t m = n - k - 1, cs = q > k + 1 ? q : k + 1, w = qe - cs;        \
                 T *z0 = z + (k + 1) * n + cs;                                          \
                 if (tau == 0) continue;                                                \
-                for (j = 0; j < w; j++) p[j] = z0[j];                                  \
-                for (i = 1; i < m; i++) {                                              \
-                    const T *zi = z0 + i * n;                                          \
-                    T vi = hv[i];                                                      \
-                    for (j = 0; j < w; j++) p[j] = p[j] + vi * zi[j];                  \
-                }                                                                      \
+                tp_eigh_combine_##SFX(z0, n, hv, m, w, p);                             \
                 for (i = 0; i < m; i++) {                                              \
                     T *zi = z0 + i * n, ti = tau * hv[i];                              \
                     for (j = 0; j < w; j++) zi[j] = zi[j] - ti * p[j];                 \
