@@ -197,40 +197,87 @@ TP_DEFINE_TRIANGULAR_SOLVE(f32, float)
 TP_DEFINE_TRIANGULAR_SOLVE(f64, double)
 
 #define TP_DEFINE_LU(SFX, T, FABS)                                                    \
-    /* lu (m x n, may be a), piv (min(m, n)), perm (m). */                             \
-    TP_INLINE void tp_lu_##SFX(const T *a, T *lu, int32_t *piv, int32_t *perm,        \
+    /* The first row from r0 on whose column j has the largest magnitude (not NaN). */ \
+    TP_INLINE int64_t tp_lu_pivot_##SFX(const T *lu, int64_t n, int64_t m, int64_t j,  \
+                                        int64_t r0)                                    \
+    {                                                                                  \
+        int64_t i, p = r0;                                                             \
+        T best = FABS(lu[r0 * n + j]);                                                 \
+        for (i = r0 + 1; i < m; i++) {                                                 \
+            T v = FABS(lu[i * n + j]);                                                 \
+            if (v > best) { best = v; p = i; }                                         \
+        }                                                                              \
+        return p;                                                                      \
+    }                                                                                  \
+    /* Pivot p of step j: piv[j] = p, rows j and p swapped whole, perm with them. */   \
+    TP_INLINE void tp_lu_swap_##SFX(T *lu, int64_t n, int32_t *piv, int32_t *perm,     \
+                                    int64_t j, int64_t p)                              \
+    {                                                                                  \
+        piv[j] = (int32_t)p;                                                           \
+        if (p != j) {                                                                  \
+            T *rj = lu + j * n, *rp = lu + p * n;                                      \
+            int64_t c;                                                                 \
+            int32_t t = perm[j];                                                       \
+            perm[j] = perm[p];                                                         \
+            perm[p] = t;                                                               \
+            for (c = 0; c < n; c++) { T s = rj[c]; rj[c] = rp[c]; rp[c] = s; }         \
+        }                                                                              \
+    }                                                                                  \
+    /* lu (m x n, may be a), piv (min(m, n)), perm (m). Steps j and j + 1 share one    \
+     * pass over the trailing rows: step j's column j + 1 is worked out first (the same \
+     * operations as in the full update) to find step j + 1's pivot, whose row swap    \
+     * moves rows before step j reaches them (each row is updated on its own). */      \
+    TP_INLINE void tp_lu_##SFX(const T *a, T *lu, int32_t *piv, int32_t *perm,         \
                                int64_t m, int64_t n)                                   \
     {                                                                                  \
         int64_t i, j, c, k = m < n ? m : n;                                            \
         if (lu != a) memcpy(lu, a, (size_t)(m * n) * sizeof(T));                       \
         for (i = 0; i < m; i++) perm[i] = (int32_t)i;                                  \
         for (j = 0; j < k; j++) {                                                      \
-            int64_t p = j;                                                             \
-            T best = FABS(lu[j * n + j]);                                              \
-            T *rj = lu + j * n;                                                        \
-            T d;                                                                       \
-            for (i = j + 1; i < m; i++) {                                              \
-                T v = FABS(lu[i * n + j]);                                             \
-                if (v > best) { best = v; p = i; }                                     \
-            }                                                                          \
-            piv[j] = (int32_t)p;                                                       \
-            if (p != j) {                                                              \
-                T *rp = lu + p * n;                                                    \
-                int32_t t = perm[j];                                                   \
-                perm[j] = perm[p];                                                     \
-                perm[p] = t;                                                           \
-                for (c = 0; c < n; c++) { T s = rj[c]; rj[c] = rp[c]; rp[c] = s; }     \
-            }                                                                          \
+            T *rj = lu + j * n, *r1 = rj + n, d, d1, best;                             \
+            int64_t p = tp_lu_pivot_##SFX(lu, n, m, j, j), p1;                         \
+            tp_lu_swap_##SFX(lu, n, piv, perm, j, p);                                  \
             d = rj[j];                                                                 \
+            if (j + 1 >= k) { /* the last step on its own */                           \
+                for (i = j + 1; i < m; i++) {                                          \
+                    T *ri = lu + i * n, l = ri[j];                                     \
+                    if (d != 0) l = l / d;                                             \
+                    ri[j] = l;                                                         \
+                    for (c = j + 1; c < n; c++) ri[c] = ri[c] - l * rj[c];             \
+                }                                                                      \
+                continue;                                                              \
+            }                                                                          \
+            /* step j + 1's pivot: the first largest of step j's column j + 1 */       \
+            p1 = j + 1;                                                                \
+            best = 0;                                                                  \
             for (i = j + 1; i < m; i++) {                                              \
-                T *ri = lu + i * n;                                                    \
-                T l = ri[j];                                                           \
+                const T *ri = lu + i * n;                                              \
+                T l = ri[j], v;                                                        \
+                if (d != 0) l = l / d;                                                 \
+                v = FABS(ri[j + 1] - l * rj[j + 1]);                                   \
+                if (i == j + 1) best = v;                                              \
+                else if (v > best) { best = v; p1 = i; }                               \
+            }                                                                          \
+            tp_lu_swap_##SFX(lu, n, piv, perm, j + 1, p1);                             \
+            {   /* step j on row j + 1 */                                              \
+                T l = r1[j];                                                           \
+                if (d != 0) l = l / d;                                                 \
+                r1[j] = l;                                                             \
+                for (c = j + 1; c < n; c++) r1[c] = r1[c] - l * rj[c];                 \
+            }                                                                          \
+            d1 = r1[j + 1];                                                            \
+            for (i = j + 2; i < m; i++) {                                              \
+                T *ri = lu + i * n, l = ri[j], l1;                                     \
                 if (d != 0) l = l / d;                                                 \
                 ri[j] = l;                                                             \
-                for (c = j + 1; c < n; c++) ri[c] = ri[c] - l * rj[c];                 \
+                l1 = ri[j + 1] - l * rj[j + 1];                                        \
+                if (d1 != 0) l1 = l1 / d1;                                             \
+                ri[j + 1] = l1;                                                        \
+                for (c = j + 2; c < n; c++) ri[c] = (ri[c] - l * rj[c]) - l1 * r1[c];  \
             }                                                                          \
+            j++;                                                                       \
         }                                                                              \
-    }
+    }                                                                                  \
 
 TP_DEFINE_LU(f32, float, fabsf)
 TP_DEFINE_LU(f64, double, fabs)
