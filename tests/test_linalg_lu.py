@@ -113,6 +113,35 @@ def test_lu_residual(shape, dtype):
     np.testing.assert_array_equal(perm.reshape(-1, m), want)
 
 
+# The kernel takes steps j and j + 1 in one pass (step j + 1's pivot found from step j's
+# column j + 1 first): zero pivots in either step, ties, NaN and odd sizes, bit for bit.
+LU_SPECIAL = {
+    "zero": lambda: np.zeros((6, 6)),
+    "rank_one": lambda: np.outer(np.arange(1.0, 8.0), np.arange(1.0, 6.0)),
+    "zero_second_pivot": lambda: np.array([[2.0, 1, 1, 3], [4, 2, 5, 1], [6, 3, 2, 2],
+                                           [8, 4, 1, 7], [1, 0.5, 3, 3]]),
+    "ties": lambda: np.tile([[1.0, -1.0, 1.0], [-1.0, 1.0, 1.0]], (3, 1)),
+    "nan": lambda: np.where(np.eye(5, k=1) > 0, np.nan, np.arange(25.0).reshape(5, 5)),
+    "odd_wide": lambda: np.random.default_rng(9).standard_normal((7, 10)),
+}
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("name", list(LU_SPECIAL))
+def test_lu_special_matrices(name, dtype):
+    a = LU_SPECIAL[name]().astype(dtype)
+    with x64_mode(dtype == np.float64):
+        eager = [np.asarray(o) for o in lax.linalg.lu(a)]
+        compiled = [np.asarray(o) for o in transpile.jit(lax.linalg.lu)(a)]
+    for e, c in zip(eager, compiled, strict=True):
+        same_bits(c, e)
+    m, n = a.shape
+    lo, up = _factors(eager[0].astype(np.float64), m, n)
+    if np.all(np.isfinite(a)):
+        np.testing.assert_allclose(lo @ up, a[eager[2]].astype(np.float64),
+                                   atol=1e-5 * max(1.0, np.abs(a).max()))
+
+
 @pytest.mark.parametrize("shape", [(4, 4), (3, 5), (5, 3), (2, 4, 4)], ids=str)
 def test_lu_jvp_matches_finite_differences(shape):
     rng = np.random.default_rng(7)

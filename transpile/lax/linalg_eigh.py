@@ -183,12 +183,27 @@ def _tridiagonal_ql(a: np.ndarray, lower: bool, sort: bool):
     return z[order].T.copy(), d[order]
 
 
+#: float64's QL takes sqrt(f^2 + g^2) where the larger magnitude lies strictly between
+#: these (``tp_eigh_hypot_f64``: no square overflows, the larger is normal), libm's
+#: hypot elsewhere; float32 always takes hypot.
+_HYPOT_RANGE = (2.0 ** -450, 2.0 ** 450)
+
+
+def _hypot_f64(f, g):
+    af, ag = abs(f), abs(g)
+    mx = af if af > ag else ag
+    if _HYPOT_RANGE[0] < mx < _HYPOT_RANGE[1]:
+        return np.sqrt(f * f + g * g)
+    return np.hypot(f, g)
+
+
 def _ql(d: np.ndarray, e: np.ndarray, z: np.ndarray) -> None:
     """Implicit QL with shifts on the tridiagonal ``(d, e)`` in place (``d`` becomes the
     eigenvalues), each rotation applied to rows ``i, i + 1`` of ``z``."""
     n = d.shape[0]
     dt = d.dtype.type
     one, two = dt(1), dt(2)
+    hypot = _hypot_f64 if d.dtype == np.float64 else np.hypot
     for lo in range(n):
         for _ in range(ITERS):
             m = lo
@@ -200,14 +215,14 @@ def _ql(d: np.ndarray, e: np.ndarray, z: np.ndarray) -> None:
             if m == lo:
                 break
             g = (d[lo + 1] - d[lo]) / (two * e[lo])
-            rr = np.hypot(g, one)
+            rr = hypot(g, one)
             g = d[m] - d[lo] + e[lo] / (g + (rr if g >= 0 else -rr))
             s = c = one
             pp = dt(0)
             i = m - 1
             while i >= lo:
                 f, bb = s * e[i], c * e[i]
-                rr = np.hypot(f, g)
+                rr = hypot(f, g)
                 e[i + 1] = rr
                 if rr == 0:
                     d[i + 1] = d[i + 1] - pp
