@@ -202,7 +202,8 @@ def test_two_nans_meeting_are_refused():
 
 @pytest.mark.parametrize("fn, args", [
     (lambda a, b: a @ b, (np.ones((4, 4), np.int32),) * 2),        # not tp_gemm's
-    (lambda x: jax.lax.fori_loop(0, 3, lambda i, c: c * 2, x), (np.ones(4, np.float32),)),
+    (lambda x: jax.lax.while_loop(lambda c: c.sum() < 100, lambda c: c * 2, x),
+     (np.ones(4, np.float32),)),
     (lambda x: jnp.cumsum(x), (np.ones(8, np.float32),)),
     (lambda x: x.astype(np.complex64) * 1j, (np.ones(4, np.float32),)),
 ], ids=["int_dot", "loop", "cumsum", "complex"])
@@ -426,3 +427,26 @@ def test_without_a_compiler_the_first_call_raises_as_before(tmp_path):
     out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
                          text=True, timeout=120)
     assert out.stdout.split() == ["raised"], out.stderr[-2000:]
+
+
+def test_scans_and_conds_give_the_compiled_bits(library):
+    rng = np.random.default_rng(23)
+    h0 = rng.standard_normal((2, 16)).astype(np.float32)
+    xs = rng.standard_normal((12, 2, 16)).astype(np.float32)
+    w = (rng.standard_normal((16, 16)) * 0.3).astype(np.float32)
+
+    def f(h0, xs, w, k):
+        def step(h, x):
+            h = jnp.tanh(h @ w + x)
+            return h, (jnp.sum(h * h), jnp.sin(h[0]))
+        h, (norms, firsts) = jax.lax.scan(step, h0, xs)
+        hr, _ = jax.lax.scan(lambda c, x: (c * 0.5 + x, None), h0, xs, reverse=True)
+        loop = jax.lax.fori_loop(0, 5, lambda i, c: c * 1.5 + i, h0)
+        branch = jax.lax.switch(k, [lambda v: v - 1.0, lambda v: jnp.exp(v), lambda v: v @ w],
+                                h0)
+        picked = jax.lax.cond(k > 0, lambda v: v.sum(0), lambda v: v.max(0), h)
+        return h, norms, firsts, hr, loop, branch, picked
+    names = ["h", "norms", "firsts", "reversed", "fori", "switch", "cond"]
+    for k in (np.int32(-3), np.int32(1), np.int32(7)):   # clamped into range
+        got, want = _both(f, h0, xs, w, k)
+        _assert_same_bits(got, want, names)

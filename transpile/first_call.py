@@ -25,7 +25,9 @@ What "exactly the bits" takes, equation by equation (``_step``):
   made through the same prebuilt library (``_dot``);
 - the PRNG's hashes (threefry: integer arithmetic on both sides).
 
-Anything else (loops, sorts, scatters, callbacks...), or an evaluation expected to
+Control flow: ``scan`` (its body's steps, iteration by iteration) and ``cond``/``switch``
+(the branch the index names). Anything else (while loops, whose trip count is unknown,
+sorts, scatters, callbacks...), or an evaluation expected to
 cost more than the compile (``_worth_it``), takes the usual road: compile, then call.
 A value the checks refuse at run time (``NotReproducible``) makes the first call wait
 for the library too. ``config.transpile_interpret_first_call`` (environment variable
@@ -51,7 +53,7 @@ from .backend.load import host_value
 from .config import config
 from .codegen import dot_plan
 from .ir import ClosedJaxpr, Literal
-from .lax import contraction, numpy_bits, reduction
+from .lax import contraction, control_flow, numpy_bits, reduction
 
 __all__ = ["executable_for", "FirstCall", "NotReproducible", "wait_for_compiles"]
 
@@ -167,6 +169,59 @@ def _dot(eqn):
     return run, 2.0 * M * N * K * lay["B"] * _GEMM_S_PER_FLOP
 
 
+def _steps(jaxpr):
+    """``(steps, seconds)`` for the equations of ``jaxpr`` (an inner jaxpr of control
+    flow), or None when one has no step."""
+    steps, costs = [], []
+    for eqn in jaxpr.eqns:
+        step = _step(eqn)
+        if step is None:
+            return None
+        steps.append(step[0])
+        costs.append(step[1])
+    return steps, _seconds(jaxpr, costs)
+
+
+def _scan(eqn):
+    """``scan`` as its compiled loop runs it: the body's equations, each with its
+    compiled bits, once per iteration in order (reversed when ``reverse``)."""
+    p = eqn.params
+    body = p["jaxpr"]
+    inner = _steps(body.jaxpr)
+    if inner is None:
+        return None
+    steps, seconds = inner
+    length, reverse = p["length"], p["reverse"]
+    n_consts, n_carry = p["num_consts"], p["num_carry"]
+    y_avals = [v.aval for v in eqn.outvars[n_carry:]]
+
+    def run(*args, **_):
+        consts, carry = list(args[:n_consts]), list(args[n_consts:n_consts + n_carry])
+        xs = args[n_consts + n_carry:]
+        ys = [np.empty(a.shape, a.dtype) for a in y_avals]
+        for i in (range(length - 1, -1, -1) if reverse else range(length)):
+            outs = _run(body.jaxpr, body.consts, steps, [*consts, *carry, *[x[i] for x in xs]])
+            carry = outs[:n_carry]
+            for y, o in zip(ys, outs[n_carry:], strict=True):
+                y[i] = o
+        return [*carry, *ys]
+    return run, float(length) * seconds
+
+
+def _cond(eqn):
+    """``cond``/``switch``: the branch its (clamped) index names, each branch's
+    equations with their compiled bits."""
+    branches = eqn.params["branches"]
+    planned = [_steps(b.jaxpr) for b in branches]
+    if any(p is None for p in planned):
+        return None
+
+    def run(index, *args, **_):
+        i = min(max(int(index), 0), len(branches) - 1)
+        return _run(branches[i].jaxpr, branches[i].consts, planned[i][0], list(args))
+    return run, max(p[1] for p in planned)
+
+
 def _plain_dtype(dt) -> bool:
     dt = np.dtype(dt)
     if dtypes.is_small_float(dt) or dtypes.is_narrow_int(dt):   # float8, int4: no
@@ -183,6 +238,10 @@ def _step(eqn):
     or None."""
     prim, params = eqn.primitive, eqn.params
     avals = [a.aval for a in eqn.invars]
+    if prim is control_flow.scan_p:
+        return _scan(eqn)
+    if prim is control_flow.cond_p:
+        return _cond(eqn)
     if prim.multiple_results or prim.effectful or not all(
             _plain_dtype(a.dtype) or (dtypes.is_key(a.dtype) and prim in _KEYED)
             for a in (*avals, *(v.aval for v in eqn.outvars))):
@@ -209,15 +268,18 @@ def _step(eqn):
     return prim.impl, prim.cost
 
 
-def _worth_it(jaxpr, costs) -> bool:
-    """Whether the evaluation is expected to cost less than the compile (a cost is a
-    class of ``_PER_ELEMENT_S`` or the equation's seconds)."""
-    n = len(jaxpr.eqns)
-    evaluate = EVAL_PER_EQN_S * n + sum(
+def _seconds(jaxpr, costs) -> float:
+    """The expected seconds of evaluating ``jaxpr`` (a cost is a class of
+    ``_PER_ELEMENT_S`` or the equation's seconds)."""
+    return EVAL_PER_EQN_S * len(jaxpr.eqns) + sum(
         c if isinstance(c, float) else
         _PER_ELEMENT_S.get(c, 3e-8) * sum(v.aval.size for v in e.outvars)
         for e, c in zip(jaxpr.eqns, costs, strict=True))
-    return evaluate < COMPILE_BASE_S + COMPILE_PER_EQN_S * n
+
+
+def _worth_it(jaxpr, costs) -> bool:
+    """Whether the evaluation is expected to cost less than the compile."""
+    return _seconds(jaxpr, costs) < COMPILE_BASE_S + COMPILE_PER_EQN_S * len(jaxpr.eqns)
 
 
 def plan(optimized: ClosedJaxpr):
@@ -244,28 +306,37 @@ def evaluate(optimized: ClosedJaxpr, steps, leaves) -> list:
     """The outputs of ``optimized`` on ``leaves`` as ``Array``s (``NotReproducible``
     when the checks refuse the values)."""
     jaxpr = optimized.jaxpr
+    # An Array's value never changes; anything else is the caller's buffer, which a
+    # result (a reshape's view) must not share
+    args = [x._value if isinstance(x, Array) else np.array(core.to_numpy(x, v.aval),
+                                                            copy=True)
+            for v, x in zip(jaxpr.invars, leaves, strict=True)]
+    with np.errstate(all="ignore"):
+        outs = _run(jaxpr, optimized.consts, steps, args)
+    return [Array._new(_contiguous(o), aval.weak_type)
+            for o, aval in zip(outs, optimized.out_avals, strict=True)]
+
+
+def _run(jaxpr, consts, steps, args) -> list:
+    """``jaxpr``'s outputs (NumPy arrays) from its equations' ``steps``."""
     env: dict = {}
 
     def read(a):
         return np.asarray(a.val, a.aval.dtype) if isinstance(a, Literal) else env[a]
 
-    for v, c in zip(jaxpr.constvars, optimized.consts, strict=True):
+    for v, c in zip(jaxpr.constvars, consts, strict=True):
         env[v] = core.to_numpy(host_value(c), v.aval)
-    for v, x in zip(jaxpr.invars, leaves, strict=True):
-        # An Array's value never changes; anything else is the caller's buffer, which
-        # a result (a reshape's view) must not share
-        env[v] = x._value if isinstance(x, Array) else \
-            np.array(core.to_numpy(x, v.aval), copy=True)
-    with np.errstate(all="ignore"):
-        for eqn, fn in zip(jaxpr.eqns, steps, strict=True):
-            out = fn(*[read(a) for a in eqn.invars], **eqn.params)
-            aval = eqn.outvars[0].aval
-            if type(out) is not np.ndarray or out.dtype != aval.dtype or \
-                    out.shape != aval.shape:
-                out = np.asarray(out, aval.dtype).reshape(aval.shape)
-            env[eqn.outvars[0]] = out
-    return [Array._new(_contiguous(read(a)), aval.weak_type)
-            for a, aval in zip(jaxpr.outvars, optimized.out_avals, strict=True)]
+    for v, x in zip(jaxpr.invars, args, strict=True):
+        env[v] = x
+    for eqn, fn in zip(jaxpr.eqns, steps, strict=True):
+        out = fn(*[read(a) for a in eqn.invars], **eqn.params)
+        outs = out if len(eqn.outvars) > 1 or eqn.primitive.multiple_results else [out]
+        for v, o in zip(eqn.outvars, outs, strict=True):
+            aval = v.aval
+            if type(o) is not np.ndarray or o.dtype != aval.dtype or o.shape != aval.shape:
+                o = np.asarray(o, aval.dtype).reshape(aval.shape)
+            env[v] = o
+    return [read(a) for a in jaxpr.outvars]
 
 
 def _contiguous(x: np.ndarray) -> np.ndarray:
