@@ -348,3 +348,32 @@ def test_index_dtype_int64_truncates_with_warning():
     with pytest.warns(UserWarning, match="requested in argmax"):
         out = lax.argmax(F23, 0, np.int64)
     assert np.asarray(out).dtype == np.int32
+
+
+# ---------------------------------------------------------------------------------------
+# Subnormal operands of the extrema: zeros of their sign, eager and under jit, as JAX's
+# (recorded by tools/record_subnormal_extrema.py)
+
+def _subnormal_record():
+    import json
+    import os
+    with open(os.path.join(os.path.dirname(__file__), "data", "subnormal_extrema.json"),
+              encoding="utf-8") as f:
+        return json.load(f)
+
+
+@pytest.mark.parametrize("dname", ["float32", "float64"])
+@pytest.mark.parametrize("name", ["max", "min", "argmax", "argmin", "cummax", "cummin"])
+def test_extrema_read_subnormals_as_zeros(name, dname):
+    import transpile
+    from subnormal_extrema_cases import cases, operands
+    record = _subnormal_record()
+    with transpile.enable_x64(True):
+        x = operands()[dname]
+        fn = cases(lax)[name]
+        for how, f in (("eager", fn), ("jit", transpile.jit(fn))):
+            got = np.asarray(f(x))
+            want = record[f"{name}/{dname}/{how}"]
+            assert str(got.dtype) == want["dtype"]
+            assert got.view(f"u{got.dtype.itemsize}").reshape(-1).tolist() == want["bits"], \
+                (name, dname, how, got)

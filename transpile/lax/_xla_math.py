@@ -25,7 +25,7 @@ from fractions import Fraction
 
 import numpy as np
 
-__all__ = ["xla_log_f32", "xla_log1p_f32", "xla_erf_inv_f32", "xla_log_f64", "xla_log1p_f64",
+__all__ = ["daz", "xla_log_f32", "xla_log1p_f32", "xla_erf_inv_f32", "xla_log_f64", "xla_log1p_f64",
            "xla_erf_inv_f64", "libm_f64", "libm_twin", "xla_atan2_subnormal_f32"]
 
 _F32 = np.float32
@@ -249,6 +249,16 @@ def _flush64(x: np.ndarray) -> np.ndarray:
     u = np.asarray(x, _F64).view(_U64)
     return np.where((u & _MAG64) < _U64(0x0010000000000000), u & _SIGN64,
                     u).astype(_U64).view(_F64)
+
+
+def daz(x: np.ndarray) -> np.ndarray:
+    """``x`` with its subnormal values read as zeros of their sign, as XLA:CPU's
+    kernels read float32 and float64 operands (other dtypes are returned as they are)."""
+    if x.dtype == _F32:
+        return _flush(x)
+    if x.dtype == _F64:
+        return _flush64(x)
+    return x
 
 
 def _two_sum(a, b):

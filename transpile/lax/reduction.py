@@ -17,6 +17,7 @@ import numpy as np
 from .. import core, dtypes
 from ..core import ShapedArray
 from . import _bfloat16, _float8, _narrow_int
+from ._xla_math import daz
 
 __all__ = ["reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "reduce_and",
            "reduce_or", "reduce_xor", "argmax", "argmin", "cumsum", "cumprod", "cummax",
@@ -174,6 +175,9 @@ def _reduce_impl(op: str):
                 x.dtype, copy=False)
         if op in ("max", "min"):
             fn = np.max if op == "max" else np.min
+            # subnormal operands read as zeros of their sign (XLA:CPU's DAZ; recorded:
+            # max of [tiny / 4, -1] is 0.0 in JAX 0.10.2)
+            x = daz(x)
             out = fn(x, axis=axes, initial=_identity(op, x.dtype))
             return _fix_nan(_fix_zero_sign(out, x, op, axes), x, op, axes)
         ufunc = {"and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor}[op]
@@ -281,8 +285,9 @@ def _arg_reduction(name: str, np_fn):
     @p.def_impl
     @_float8.extremum
     def impl(x, *, axes, index_dtype):
-        # NumPy's argmax/argmin already pick the first NaN and treat -0.0 == 0.0.
-        return np_fn(x, axis=int(axes[0])).astype(index_dtype)
+        # NumPy's argmax/argmin already pick the first NaN and treat -0.0 == 0.0;
+        # subnormals compare as zeros (XLA:CPU's DAZ: argmax of [0, tiny / 4] is 0).
+        return np_fn(daz(x), axis=int(axes[0])).astype(index_dtype)
 
     return p
 
@@ -341,6 +346,7 @@ def _cumulative(name: str, op: str):
             out = fn(x.astype(_wide(x.dtype)), axis=axis).astype(x.dtype)
         else:
             ufunc = np.maximum if op == "max" else np.minimum
+            x = daz(x)   # subnormals read as zeros of their sign, as XLA:CPU reads them
             out = _fix_zero_sign(ufunc.accumulate(x, axis=axis), x, op, axis,
                                  accumulate=True)
         return np.flip(out, axis) if reverse else out
