@@ -28,7 +28,7 @@ from .linalg_ad import _eye, _matmul
 from .linalg_base import _check_supported, abs2, check_operand, complex_nan, mul
 from .linalg_eigh import _cplx, _first_then, diagonal, real_dtype
 from .linalg_qr import adjoint
-from .linalg_svd_real import bdsqr, golub_kahan
+from .linalg_svd_real import accumulate_uv, bdsqr, golub_kahan
 
 __all__ = ["svd", "svd_p", "work_elements"]
 
@@ -126,15 +126,7 @@ def _golub_kahan_complex(a: np.ndarray, full: bool, compute_uv: bool):
                 _rapply(x[k, k + 1:], tr[k], x[k + 1:, k + 1:])
     ut = vtt = None
     if compute_uv:
-        uu = np.eye(mm, uc, dtype=a.dtype)
-        for k in range(nn - 1, -1, -1):
-            if tl[k] != 0:
-                _lapply(x[k:, k], tl[k], uu[k:, k:])
-        vv = np.eye(nn, dtype=a.dtype)
-        for k in range(nn - 2, -1, -1):
-            if tr[k] != 0:
-                _lapply(x[k, k + 1:], tr[k], vv[k + 1:, k + 1:])
-        ut, vtt = uu.T.copy(), vv.T.copy()
+        ut, vtt = accumulate_uv(x, tl, tr, mm, uc, nn, nn - 2, _lapply)
     bdsqr(d, e, None if ut is None else ut.view(rt), None if vtt is None else vtt.view(rt))
     order = sorted(range(nn), key=lambda i: -d[i])  # stable, descending
     sv = d[order] * unscale

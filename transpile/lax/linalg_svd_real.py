@@ -160,6 +160,22 @@ def bdsqr(s, e, ut, vt):
             p -= 1
 
 
+def accumulate_uv(x, tl, tr, mm: int, uc: int, nn: int, last_right: int, lapply):
+    """``(U^T, V^T)`` from the reflectors a bidiagonalisation left in ``x`` (left ones
+    in its columns with ``tl``, right ones in its rows with ``tr``, the last right one
+    at ``last_right``), applied backwards to identities by ``lapply`` (the real or the
+    complex reflector), as the kernel accumulates them."""
+    uu = np.eye(mm, uc, dtype=x.dtype)
+    for k in range(nn - 1, -1, -1):
+        if tl[k] != 0:
+            lapply(x[k:, k], tl[k], uu[k:, k:])
+    vv = np.eye(nn, dtype=x.dtype)
+    for k in range(last_right, -1, -1):
+        if tr[k] != 0:
+            lapply(x[k, k + 1:], tr[k], vv[k + 1:, k + 1:])
+    return uu.T.copy(), vv.T.copy()
+
+
 def golub_kahan(a: np.ndarray, full: bool, compute_uv: bool):
     """One real matrix: ``(s, u, vt)`` (``u``, ``vt`` None without ``compute_uv``)."""
     m, n = a.shape
@@ -195,15 +211,7 @@ def golub_kahan(a: np.ndarray, full: bool, compute_uv: bool):
             e[k] = x[k, k + 1]
     ut = vtt = None
     if compute_uv:
-        uu = np.eye(mm, uc, dtype=a.dtype)
-        for k in range(nn - 1, -1, -1):
-            if tl[k] != 0:
-                _lapply(x[k:, k], tl[k], uu[k:, k:])
-        vv = np.eye(nn, dtype=a.dtype)
-        for k in range(nn - 3, -1, -1):
-            if tr[k] != 0:
-                _lapply(x[k, k + 1:], tr[k], vv[k + 1:, k + 1:])
-        ut, vtt = uu.T.copy(), vv.T.copy()
+        ut, vtt = accumulate_uv(x, tl, tr, mm, uc, nn, nn - 3, _lapply)
     bdsqr(d, e, ut, vtt)
     order = sorted(range(nn), key=lambda i: -d[i])  # stable, descending
     sv = d[order] * unscale
