@@ -1,13 +1,18 @@
 """Reductions, argmax/argmin and cumulative reductions: values against NumPy (float64 or
 exact Python integers), dtypes and weak types, jaxpr text recorded from JAX 0.10.2,
 NaN and signed-zero handling as JAX shows it, and JAX's error messages."""
+import json
+import os
 import re
 
 import numpy as np
 import pytest
 
+import transpile
 from transpile import lax
 from transpile.jit import make_jaxpr
+
+from subnormal_extrema_cases import cases, operands
 
 DTYPES = [np.bool_, np.int8, np.int32, np.uint8, np.uint32, np.float16, np.float32]
 NUMERIC = [d for d in DTYPES if d != np.bool_]
@@ -355,8 +360,6 @@ def test_index_dtype_int64_truncates_with_warning():
 # (recorded by tools/record_subnormal_extrema.py)
 
 def _subnormal_record():
-    import json
-    import os
     with open(os.path.join(os.path.dirname(__file__), "data", "subnormal_extrema.json"),
               encoding="utf-8") as f:
         return json.load(f)
@@ -365,8 +368,6 @@ def _subnormal_record():
 @pytest.mark.parametrize("dname", ["float32", "float64"])
 @pytest.mark.parametrize("name", ["max", "min", "argmax", "argmin", "cummax", "cummin"])
 def test_extrema_read_subnormals_as_zeros(name, dname):
-    import transpile
-    from subnormal_extrema_cases import cases, operands
     record = _subnormal_record()
     with transpile.enable_x64(True):
         x = operands()[dname]
