@@ -6,6 +6,7 @@ import pytest
 
 import transpile as jax
 import transpile.numpy as jnp
+from transpile.config import enable_x64
 from transpile.codegen.plan import plan_program
 from transpile.passes import optimize
 
@@ -140,8 +141,8 @@ def _plain_min(v):
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("f, template", [(_fused_extremes, "kernel_rows.j2"),
                                          (_plain_extremes, "kernel_reduce.j2")])
-def test_row_max_min_lanes_keep_nan_signed_zero_and_flush_rules(dtype, f, template):
-    # rows of 300 (lanes and a tail) mixing zeros of both signs, subnormals, NaN, -inf
+def test_row_max_min_keep_nan_signed_zero_and_flush_rules(dtype, f, template):
+    # rows of 300 (the vectorised fold, then the in-order one where it must) mixing zeros of both signs, subnormals, NaN, -inf
     tiny = np.finfo(dtype).tiny
     rows = [np.full(300, -0.0), np.zeros(300), np.full(300, -np.inf),
             np.full(300, tiny / 4), np.full(300, -tiny / 4)]
@@ -162,11 +163,13 @@ def test_row_max_min_lanes_keep_nan_signed_zero_and_flush_rules(dtype, f, templa
         rows.append(row)
     x = np.stack(rows).astype(dtype)
 
-    assert template in _templates(f, x)
-    if f is _plain_extremes:  # max and min of the same rows would be one row kernel
-        hi, lo = jax.jit(f)(x), jax.jit(_plain_min)(x)
-    else:
-        hi, lo = jax.jit(f)(x)[:2]
+    with enable_x64(dtype == np.float64):
+        assert template in _templates(f, x)
+        if f is _plain_extremes:  # max and min of the same rows would be one row kernel
+            hi, lo = jax.jit(f)(x), jax.jit(_plain_min)(x)
+        else:
+            hi, lo = jax.jit(f)(x)[:2]
+    assert hi.dtype == lo.dtype == dtype
     for got, op in ((hi, "max"), (lo, "min")):
         want = _row_extreme(x, op)
         got = np.asarray(got)
@@ -174,3 +177,38 @@ def test_row_max_min_lanes_keep_nan_signed_zero_and_flush_rules(dtype, f, templa
         ok = ~np.isnan(want)
         np.testing.assert_array_equal(got[ok], want[ok])
         np.testing.assert_array_equal(np.signbit(got[ok]), np.signbit(want[ok]))
+
+
+def _full_cases(dtype):
+    """Vectors of 100,000 (several fixed chunks) whose extreme is decided by one element."""
+    tiny = np.finfo(dtype).tiny
+    base = np.random.default_rng(4).uniform(-2.0, -1.0, 100_000)
+    cases = []
+    for at in (0, 40_000, 99_999):
+        for v in (np.nan, -np.nan, 0.0, -0.0, tiny / 4, -tiny / 4, np.inf, 5.0):
+            x = base.copy()
+            x[at] = v
+            cases.append(x)
+            cases.append(-x)
+    zeros = np.full(100_000, -0.0)
+    zeros[77_777] = 0.0
+    cases += [zeros, -zeros, np.full(100_000, -np.inf), np.full(100_000, np.inf)]
+    return [c.astype(dtype) for c in cases]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_full_max_min_keep_nan_signed_zero_and_flush_rules(dtype):
+    # one output: each chunk folded vectorised, in order where the chunk's result is a
+    # NaN, a zero or a subnormal; the chunks combined in order
+    f = jax.jit(lambda v: (jnp.max(v), jnp.min(v)))
+    with enable_x64(dtype == np.float64):
+        assert "kernel_reduce.j2" in _templates(lambda v: jnp.max(v), _full_cases(dtype)[0])
+        results = [(x, f(x)) for x in _full_cases(dtype)]
+    for x, outs in results:
+        for got, op in zip(outs, ("max", "min"), strict=True):
+            assert got.dtype == dtype
+            want = _row_extreme(x[None], op)[0]
+            got = np.asarray(got)
+            assert np.isnan(got) == np.isnan(want)
+            if not np.isnan(want):
+                assert got == want and np.signbit(got) == np.signbit(want), (op, got, want)

@@ -27,9 +27,20 @@ static void jit_softmax_k0(const float *restrict A, float *restrict H)
         /* b = reduce_max[axes=(1,)] a */
         {
             float acc = (-INFINITY);
+            int nan_n = 0;
+#pragma omp simd reduction(max:acc) reduction(|:nan_n)
             for (int64_t rix = 0; rix < 4; rix++) {
                 const float a = A[oix * 4 + rix];
-                acc = tp_max_f32(acc, a);
+                const float tp_m = a;
+                acc = tp_m > acc ? tp_m : acc;
+                nan_n |= tp_m != tp_m;
+            }
+            if (nan_n || (acc < 1.1754944e-38f && acc > -1.1754944e-38f)) {  /* which NaN, which zero: the in-order fold */
+                acc = (-INFINITY);
+                for (int64_t rix = 0; rix < 4; rix++) {
+                    const float a = A[oix * 4 + rix];
+                    acc = tp_max_f32(acc, a);
+                }
             }
             B_s = (float)acc;
         }

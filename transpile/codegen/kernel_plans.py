@@ -102,11 +102,9 @@ class ReducePlan(KernelFields):
     outer: list
     inner: list
     parallel: bool
-    lanes: int = 0         # "rows" of float max/min: this many partial results per row
-    lane_step: str = ""    # step into acc_v[c_j]
-    lane_merge: str = ""   # acc combined with acc_v[c_j]
-    lane_nan: str = ""     # keeps a lane's NaN in nan_v[c_j] (empty: lane_step does)
-    lane_refold: str = ""  # in-order step of acc, where the lanes' result is NaN
+    minmax: str = ""       # "max"/"min": float32/64 rows or chunks folded vectorised
+    minmax_step: list = field(default_factory=list)  # that fold's step lines
+    minmax_redo: str = ""  # its result needs the in-order fold (zero or subnormal)
     # "cols" over many rows: fixed chunks of ``row_chunk`` rows, each reduced over whole
     # rows (contiguous) into its own partial row in the scratch, combined in order
     row_chunks: int = 0
@@ -129,11 +127,9 @@ class RowPhase:
     step: str = ""
     simd_op: str | None = None
     store: str = ""
-    lanes: int = 0
-    lane_step: str = ""
-    lane_merge: str = ""
-    lane_nan: str = ""     # keeps a lane's NaN in nan_v[c_j] (empty: lane_step does)
-    lane_refold: str = ""  # in-order step of acc, where the lanes' result is NaN
+    minmax: str = ""       # as ReducePlan's
+    minmax_step: list = field(default_factory=list)
+    minmax_redo: str = ""
 
 
 @dataclass(kw_only=True)

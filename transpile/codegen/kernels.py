@@ -199,29 +199,21 @@ def _complex_acc(op: str, dt, ct: str, sfx: str):
     raise NotImplementedError(f"no complex {op} reduction")
 
 
-def _lane_fields(op, dtype, combine, value) -> dict:
-    """The lane step and merge of a float max/min. For float32/64 a cheaper step than
-    ``tp_max``'s (which flushes both operands and tests both for NaN): the element is
-    compared as it is, NaNs go to a lane array of their own, and the lanes are merged with
-    ``tp_max``/``tp_min``, which flushes them: a subnormal winner then becomes the zero
-    of its sign, and ties between zeros keep the sign rule with or without DAZ. Same
-    values as in order (max/min are exact); a NaN result is folded again in order. (Softmax's
-    row-fused kernel ran 20-30% faster, one thread.)"""
-    merge = combine.format(a="acc", v="acc_v[c_j]")
-    # A NaN result is folded again in order: XLA's first NaN, with its sign (rare: the
-    # lanes stay the fast path)
-    refold = combine.format(a="acc", v=value) if dtypes.is_float(dtype) else ""
-    if np.dtype(dtype) not in (np.float32, np.float64):
-        return dict(lane_step=combine.format(a="acc_v[c_j]", v=value), lane_merge=merge,
-                    lane_refold=refold)
-    neg = f"TPI_NEG_{emit_c._sfx(np.dtype(dtype))}"
-    v, a = f"({value})", "acc_v[c_j]"
-    if op == "max":
-        step = f"({v} > {a} || ({v} == {a} && {neg}({a}))) ? {v} : {a}"
-    else:
-        step = f"({v} < {a} || ({v} == {a} && {neg}({v}))) ? {v} : {a}"
-    return dict(lane_step=step, lane_nan=f"nan_v[c_j] = {v} != {v} ? {v} : nan_v[c_j];",
-                lane_merge=combine.format(a=merge, v="nan_v[c_j]"), lane_refold=refold)
+def _minmax_fields(op, dtype, value) -> dict:
+    """The vectorised fold of a float32/float64 max/min (``minmax_fold.j2``): a plain
+    comparison step, NaN-blind, with the NaNs counted beside it, and the condition on its
+    result (zero or subnormal) under which the elements are folded again in order. The
+    NaN- and sign-aware step (``tp_max``) does not vectorise: softmax's row maximum took
+    five times its row sum."""
+    dt = np.dtype(dtype)
+    if op not in ("max", "min") or dt not in (np.float32, np.float64):
+        return {}
+    tiny = emit_c.literal(np.finfo(dt).tiny, dt)
+    cmp = ">" if op == "max" else "<"
+    return dict(minmax=op, minmax_step=[
+        f"const {emit_c.ctype(dt)} tp_m = {value};",
+        f"acc = tp_m {cmp} acc ? tp_m : acc;",
+        "nan_n |= tp_m != tp_m;"], minmax_redo=f"(acc < {tiny} && acc > -{tiny})")
 
 
 #: Bytes of the accumulator types that are not the operand's own.
@@ -293,15 +285,9 @@ def reduce_kernel(kname, root, producer, buffers, names, comment, par_min) -> "K
     # the size alone, so results are identical with 1 or 16 threads.
     chunk = max(1 << 14, -(-total // 4096))
     acc = "acc_v[c_j]" if mode == "cols" else "acc"
-    # A float max/min chain (NaN and signed-zero rules) does not vectorise along a row; in
-    # lanes it does. The result is the same value in any order: max and min are exact and
-    # -0 < +0; only which NaN's payload comes out can differ when a row holds several.
-    # 256 bytes of lanes: four AVX-512 registers, so four independent chains hide the
-    # latency of the comparisons.
-    lanes = 256 // x.aval.dtype.itemsize
-    if not (mode == "rows" and op in ("max", "min") and dtypes.is_float(x.aval.dtype)
-            and len(inner) == 1 and red_size >= 2 * lanes):
-        lanes = 0
+    # float32/float64 max/min: the vectorised fold of whole rows, or of each chunk
+    minmax = _minmax_fields(op, x.aval.dtype, value) if (
+        mode == "full" or (mode == "rows" and len(inner) == 1)) else {}
     chunks = _row_chunks(red_size) if mode == "cols" and total >= par_min else (0, 0)
     fields = ReducePlan(
         params=_params(bb.reads, [ob]), mode=mode, acc_type=acc_t, init=init,
@@ -312,8 +298,7 @@ def reduce_kernel(kname, root, producer, buffers, names, comment, par_min) -> "K
         store=f"{ob.name}[{ {'full': '0', 'rows': 'oix', 'cols': 'c_b + c_j'}[mode]}] = "
               f"{_store(out.aval.dtype, f'({emit_c.ctype(out.aval.dtype)}){acc}')};",
         total=total, chunk=chunk, nchunks=max(-(-total // chunk), 1), outer=outer,
-        inner=inner, parallel=total >= par_min, lanes=lanes, ordered=rows_only,
-        **_lane_fields(op, x.aval.dtype, combine, value),
+        inner=inner, parallel=total >= par_min, ordered=rows_only, **minmax,
         row_chunks=chunks[0], row_chunk=chunks[1],
         part_step=combine.format(a="acc", v=value),
         part_merge=combine.format(a="acc", v=f"part_all[c_g * {n_out} + c_j]"),

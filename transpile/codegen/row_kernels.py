@@ -23,7 +23,7 @@ from . import emit_c
 from .body import BodyBuilder, _stmt_lines, eqn_comment
 from .index import Index, row_major_strides
 from .kernel_plans import RowPhase, RowPlan
-from .kernels import _acc, _kernel_plan, _lane_fields, _params, _store
+from .kernels import _acc, _kernel_plan, _minmax_fields, _params, _store
 from .lowering import RANDOM_SOURCE, lowering_of
 
 __all__ = ["row_runs", "row_locals", "row_kernel", "ROW_ARRAY_BYTES"]
@@ -215,15 +215,12 @@ def row_kernel(kname, run, eqns, buffers, names, local, par_min):
         if is_reduce:
             op = lowering_of(root.primitive).reduction
             acc_t, init, combine, simd_op = _acc(op, x.aval.dtype)
-            lanes = 256 // x.aval.dtype.itemsize
-            if not (op in ("max", "min") and dtypes.is_float(x.aval.dtype) and r >= 2 * lanes):
-                lanes = 0
             phases.append(RowPhase(
                 kind="reduce", width=r, comment=comment, body=lines, acc_type=acc_t,
                 init=init, step=combine.format(a="acc", v=value), simd_op=simd_op,
                 store=_stat_store(ob, out, local, scalars,
                                   _store(out.aval.dtype, f"({emit_c.ctype(out.aval.dtype)})acc")),
-                lanes=lanes, **_lane_fields(op, x.aval.dtype, combine, value)))
+                **_minmax_fields(op, x.aval.dtype, value)))
         else:
             if width == r and out in local:
                 arrays[ob.name] = f"{ob.name}_row"
