@@ -32,11 +32,18 @@
  * compare widths); n = 0 turns adaptation back on. The full width is omp_get_max_threads()
  * (OMP_NUM_THREADS, omp_set_num_threads, the CPUs in the process's affinity mask).
  *
- * State: one per linked library, not one per translation unit: on GNU-compatible ELF and
- * Mach-O toolchains tp_par_state_ is a weak definition, which the linker merges across
- * the units of a library (a library split into several .c files shares one state). Other
- * compilers get a static (per unit) state, which only makes the adaptation per unit.
- * Without OpenMP everything here is a no-op and tp_par_team is 1. */
+ * State: one per process where the loader attaches it. Whether a core is taken is a fact
+ * about the machine, not about one library: a library loaded after the machine got busy
+ * should start at the width the others learnt, and one jitted function should not pay
+ * again for what another found. Each library's code reaches the state through its pointer
+ * tp_par_sp_, which starts at the library's own tp_par_state_; backend/build.py calls the
+ * exported tp_par_attach with the process's state right after loading a library (a
+ * standalone export keeps its own). The state holds its own lock: an OpenMP named
+ * critical section's lock is per library. On GNU-compatible ELF and Mach-O
+ * toolchains tp_par_state_ and tp_par_sp_ are weak definitions, which the linker merges
+ * across the units of a library; other compilers get static (per unit) copies, which only
+ * makes the adaptation per unit. Without OpenMP everything here is a no-op and
+ * tp_par_team is 1. */
 #ifndef TP_PARALLEL_H
 #define TP_PARALLEL_H
 
@@ -74,6 +81,7 @@
 #define TP_PAR_PRAGMA_(x) _Pragma(#x)
 
 typedef struct tp_par_state {
+    int lock;          /* 0: free (tp_par_lock_) */
     int ready;         /* 0 until initialised */
     int forced;        /* TRANSPILE_PAR_WIDTH or tp_par_set_width, 0 if unset */
     int since;         /* regions judged since the last slow one (TP_PAR_WINDOW: none) */
@@ -86,11 +94,40 @@ typedef struct tp_par_state {
 
 #if defined(__GNUC__) && (defined(__ELF__) || defined(__APPLE__))
 __attribute__((weak)) tp_par_state tp_par_state_;
+__attribute__((weak)) tp_par_state *tp_par_sp_ = &tp_par_state_;
+#define TP_PAR_EXPORT_ __attribute__((weak, visibility("default")))
 #else
 static tp_par_state tp_par_state_;
+static tp_par_state *tp_par_sp_ = &tp_par_state_;
+#define TP_PAR_EXPORT_ static
 #endif
 
-/* Called with the tp_par lock held. */
+/* The lock of the state: a spin on one word, held for a few loads and stores. */
+TP_INLINE void tp_par_lock_(tp_par_state *s)
+{
+    int held;
+    do {
+        TP_PAR_PRAGMA_(omp atomic capture seq_cst)
+        { held = s->lock; s->lock = 1; }
+    } while (held);
+}
+
+TP_INLINE void tp_par_unlock_(tp_par_state *s)
+{
+    TP_PAR_PRAGMA_(omp atomic write seq_cst)
+    s->lock = 0;
+}
+
+/* Points this library at the process's state (size bytes, zeroed before the first
+ * attach); 0 if it is too small, which keeps the library's own. */
+TP_PAR_EXPORT_ int tp_par_attach(void *state, int64_t size)
+{
+    if (state == 0 || size < (int64_t)sizeof(tp_par_state)) return 0;
+    tp_par_sp_ = (tp_par_state *)state;
+    return 1;
+}
+
+/* Called with the lock of s held. */
 TP_INLINE void tp_par_init_(tp_par_state *s)
 {
     const char *env = getenv("TRANSPILE_PAR_WIDTH");
@@ -103,15 +140,14 @@ TP_INLINE void tp_par_init_(tp_par_state *s)
 /* Fixes the width at n (0: adapt again); for tests and benchmarks. */
 TP_INLINE void tp_par_set_width(int n)
 {
-    tp_par_state *s = &tp_par_state_;
-    TP_PAR_PRAGMA_(omp critical(tp_par))
-    {
-        if (!s->ready) tp_par_init_(s);
-        s->forced = n;
-    }
+    tp_par_state *s = tp_par_sp_;
+    tp_par_lock_(s);
+    if (!s->ready) tp_par_init_(s);
+    s->forced = n;
+    tp_par_unlock_(s);
 }
 
-/* Judges the finished sample of s; called with the tp_par lock held. */
+/* Judges the finished sample of s; called with the lock of s held. */
 TP_INLINE void tp_par_judge_(tp_par_state *s, double now)
 {
     const double wall = s->arrive_max - s->start;
@@ -132,7 +168,8 @@ TP_INLINE void tp_par_judge_(tp_par_state *s, double now)
  * of tp_par_team and tp_par_arrive (backend/runtime_lib.py compiles them with
  * TP_RUNTIME_PAR_DEFINE): the same code, compiled once per machine instead of again in
  * every file that opens a parallel region (about 19 ms of gcc a file). The state they
- * update is the weak tp_par_state_ above, merged by the linker with the object's. */
+ * update is the one tp_par_sp_ points at (the pointer merged by the linker with the
+ * object's). */
 #if defined(TP_RUNTIME_LIB_PAR) && !defined(TP_RUNTIME_PAR_DEFINE)
 int tp_par_team(int64_t units);
 void tp_par_arrive(void);
@@ -147,52 +184,51 @@ void tp_par_arrive(void);
 
 TP_PAR_FN_ int tp_par_team(int64_t units)
 {
-    tp_par_state *s = &tp_par_state_;
+    tp_par_state *s = tp_par_sp_;
     double now;
     int w;
     if (units < 2 || omp_in_parallel()) return 1;
     now = omp_get_wtime();
-    TP_PAR_PRAGMA_(omp critical(tp_par))
-    {
-        if (!s->ready) tp_par_init_(s);
-        if (s->n > 1 && s->arrived == s->n) tp_par_judge_(s, now);
-        w = s->forced > 0 ? s->forced : now < s->until ? 1 : omp_get_max_threads();
-        if (w > units) w = (int)units;
-        s->n = w;
-        s->arrived = 0;
-        s->start = now;
-        s->arrive_sum = s->arrive_max = s->waited = 0;
-    }
+    tp_par_lock_(s);
+    if (!s->ready) tp_par_init_(s);
+    if (s->n > 1 && s->arrived == s->n) tp_par_judge_(s, now);
+    w = s->forced > 0 ? s->forced : now < s->until ? 1 : omp_get_max_threads();
+    if (w > units) w = (int)units;
+    s->n = w;
+    s->arrived = 0;
+    s->start = now;
+    s->arrive_sum = s->arrive_max = s->waited = 0;
+    tp_par_unlock_(s);
     return w;
 }
 
 /* Each thread of a region, once its share is done (before the region's end barrier). */
 TP_PAR_FN_ void tp_par_arrive(void)
 {
-    tp_par_state *s = &tp_par_state_;
+    tp_par_state *s = tp_par_sp_;
     double t;
     if (omp_get_num_threads() < 2) return;
     t = omp_get_wtime();
-    TP_PAR_PRAGMA_(omp critical(tp_par))
-    {
-        s->arrive_sum += t;
-        if (t > s->arrive_max) s->arrive_max = t;
-        s->arrived++;
-    }
+    tp_par_lock_(s);
+    s->arrive_sum += t;
+    if (t > s->arrive_max) s->arrive_max = t;
+    s->arrived++;
+    tp_par_unlock_(s);
 }
 #endif /* TP_RUNTIME_LIB_PAR */
 
 /* A barrier inside a region, its wait counted in the sample. */
 TP_INLINE void tp_par_barrier(void)
 {
-    tp_par_state *s = &tp_par_state_;
+    tp_par_state *s = tp_par_sp_;
     double t;
     if (omp_get_num_threads() < 2) return;
     t = omp_get_wtime();
     TP_PAR_PRAGMA_(omp barrier)
     t = omp_get_wtime() - t;
-    TP_PAR_PRAGMA_(omp critical(tp_par))
+    tp_par_lock_(s);
     s->waited += t;
+    tp_par_unlock_(s);
 }
 
 #else /* no OpenMP: one thread, nothing to adapt */

@@ -18,6 +18,7 @@ import time
 import numpy as np
 import pytest
 
+from transpile.backend.build import build
 from transpile.resources import runtime_dir
 
 cffi = pytest.importorskip("cffi")
@@ -59,7 +60,7 @@ int tpp_region(int64_t units, double stall_s)
  * thread waited wait_s for the other. */
 void tpp_plant(double wall_s, double wait_s)
 {
-    tp_par_state *s = &tp_par_state_;
+    tp_par_state *s = tp_par_sp_;
     const double now = omp_get_wtime();
     s->n = 2;
     s->arrived = 2;
@@ -231,3 +232,47 @@ def test_jit_results_agree_with_numpy_at_forced_width_two():
     res = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
                          text=True, timeout=600)
     assert res.returncode == 0 and res.stdout.strip() == "ok", res.stderr
+
+
+SHARED_SOURCE = r"""
+#include "tp_parallel.h"
+/* %s */
+int tpp_team(int64_t units) { return tp_par_team(units); }
+void tpp_plant(double wall_s, double wait_s)
+{
+    tp_par_state *s = tp_par_sp_;
+    const double now = omp_get_wtime();
+    s->n = 2;
+    s->arrived = 2;
+    s->start = now - wall_s;
+    s->arrive_max = now;
+    s->arrive_sum = 2 * now - wait_s;
+    s->waited = 0;
+}
+"""
+
+
+def test_libraries_loaded_by_the_backend_share_one_state():
+    # what one library learns of a busy machine, the next one loaded knows: two stalls
+    # planted in the first drop the width of the second, loaded afterwards
+    cdef = "int tpp_team(int64_t units);\nvoid tpp_plant(double wall_s, double wait_s);"
+    libraries = [build(SHARED_SOURCE % "first", cdef, name="par_first", signature="test")]
+    first = libraries[0].lib   # (a library is closed once nothing holds its Library)
+    for _ in range(70):   # a window of fast regions: the next slow one alone keeps it
+        first.tpp_plant(0.010, 0.0001)
+        first.tpp_team(2)
+    first.tpp_plant(0.010, 0.008)
+    assert first.tpp_team(2) == 2
+    first.tpp_plant(0.010, 0.008)
+    assert first.tpp_team(2) == 1
+    libraries.append(build(SHARED_SOURCE % "second", cdef, name="par_second",
+                           signature="test"))
+    second = libraries[1].lib
+    assert second.tpp_team(2) == 1, "the second library starts at the learnt width"
+    deadline = time.monotonic() + 5.0
+    while second.tpp_team(2) == 1:   # and both come back together after the probe
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    for _ in range(70):
+        second.tpp_plant(0.010, 0.0001)
+        assert first.tpp_team(2) == 2

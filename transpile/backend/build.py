@@ -30,7 +30,7 @@ from pathlib import Path
 
 import cffi
 
-from . import cache, compilers, ffi_module, mpi_flags, runtime_lib, split
+from . import cache, compilers, ffi_module, mpi_flags, par_state, runtime_lib, split
 from .cache import cache_dir, cache_key, entry_dir, key_lock, lib_filename, lookup
 # what compilers.py defines, re-exported: callers name them from here
 from .compilers import (CUDA_FLAGS, DEFAULT_FLAGS, CompileError, CompilerInfo,  # noqa: F401
@@ -139,6 +139,7 @@ def _from_disk(key: str, info: CompilerInfo) -> Library | None:
     try:
         lib = ffi.dlopen(str(path))
         _pin_openmp_runtime()
+        par_state.attach(str(path))
     except OSError as e:
         cache.remove_entry(key, f"dlopen failed: {e}")
         return None
@@ -188,6 +189,7 @@ def _compile(source: str, cdef: str, key: str, info: CompilerInfo, name: str,
     try:
         lib = ffi.dlopen(str(path))
         _pin_openmp_runtime()
+        par_state.attach(str(path))
     except OSError as e:
         # Freshly built and still unloadable (a missing runtime library): rebuilding
         # would fail the same way, so report it instead of looping.
