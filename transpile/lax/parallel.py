@@ -135,13 +135,11 @@ def check_groups(axis_index_groups, names, size: int, main, vmap_message: str,
     groups = _cover_check(axis_index_groups)
     if main is not None:
         raise NotImplementedError(vmap_message)
-    if len(names) != 1:
-        raise NotImplementedError(f"axis_index_groups over several named axes {names}")
     count = sum(len(g) for g in groups)
     if count != size:
+        what = f"axis {names[0]!r}" if len(names) == 1 else f"axes {tuple(names)}"
         raise ValueError(f"axis_index_groups must cover all indices exactly once: "
-                         f"{groups} cover {count} of the {size} indices of the axis "
-                         f"{names[0]!r}")
+                         f"{groups} cover {count} of the {size} indices of the {what}")
     if equal is not None and len({len(g) for g in groups}) > 1:
         if equal == "all_to_all":  # JAX's own check
             raise ValueError("Replica groups must be equally sized")
@@ -159,9 +157,10 @@ def psum(x, axis_name, *, axis_index_groups=None):
     axis_name : hashable or tuple of hashables
         Axes bound by ``vmap``/``shard_map``/``pmap``; integers name positional axes.
     axis_index_groups : sequence of sequences of int, optional
-        Groups of members (indices along the axis) that each sum among themselves;
-        together they cover every index once. Named axes only, one axis, not under
-        ``vmap``; under a ``shard_map`` with ``check_vma`` JAX 0.10.2 refuses them.
+        Groups of members (indices along the axis; over several axes, linear indices,
+        row-major in the order named) that each sum among themselves; together they
+        cover every index once. Named axes only, not under ``vmap``; under a
+        ``shard_map`` with ``check_vma`` JAX 0.10.2 refuses them.
 
     Returns
     -------
@@ -212,8 +211,9 @@ def pmean(x, axis_name, *, axis_index_groups=None):
 
 def _single(axis_name, what):
     names = _names(axis_name)
-    size = axis_size(names)
-    mains = [m for m in (_frame(n, what)[1] for n in names) if m is not None]
+    frames = [_frame(n, what) for n in names]  # an unbound name: JAX's NameError first
+    size = int(np.prod([s for s, _ in frames], dtype=np.int64))
+    mains = [m for _, m in frames if m is not None]
     return names, size, (max(mains, key=lambda m: m.level) if mains else None)
 
 
@@ -339,10 +339,17 @@ def all_to_all(x, axis_name, split_axis: int, concat_axis: int, *, axis_index_gr
 
 
 def axis_index(axis_name):
-    """The index of this member along the named axis (int32)."""
+    """The index of this member along the named axis (int32); for a tuple of axes, its
+    linear index over them, row-major in the order given (``()``: 0)."""
+    if isinstance(axis_name, (tuple, list)):
+        # built from the last axis out, as JAX does (its jaxpr: mul by the inner size,
+        # add to the sum so far, starting from the Python int 0)
+        index, inner = 0, 1
+        for name in reversed(tuple(axis_name)):
+            index = index + axis_index(name) * inner
+            inner *= axis_size(name)
+        return index
     names, size, main = _single(axis_name, "axis_index")
-    if len(names) != 1:
-        raise NotImplementedError("axis_index of several axes")
     if main is not None:  # no operand to find the batch trace by: bound through it
         return bind_collective(axis_index_p, [], {"axis_name": names[0]})
     return axis_index_p.bind(axis_name=names[0])

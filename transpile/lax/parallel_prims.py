@@ -193,8 +193,8 @@ def _reduce_scatter_abstract(x, *, scatter_dimension, axis_name, axis_index_grou
 @all_to_all_p.def_abstract_eval
 def _all_to_all_abstract(x, *, axis_name, split_axis, concat_axis, axis_index_groups,
                          tiled):
-    size = len(axis_index_groups[0]) if axis_index_groups is not None else \
-        core.axis_frame(axis_name, "all_to_all")[0]
+    size = len(axis_index_groups[0]) if axis_index_groups is not None else int(np.prod(
+        [core.axis_frame(n, "all_to_all")[0] for n in _names(axis_name)], dtype=np.int64))
     shape = list(x.shape)
     if shape[split_axis] % size:
         raise ValueError(f"all_to_all requires the size of the mapped axis axis_name to "
