@@ -152,6 +152,10 @@ def build(jax, np):
         "xla_gather_uneven": ("error", lambda: (
             sm(lead(lambda v: lax.all_gather(v, ("i", "j"), axis_index_groups=UNEVEN))),
             (y,))),
+        # pmap over fewer devices than there are: the first ones
+        "pmap_two_of_four": ("value", lambda: (
+            jax.pmap(lambda v: lax.psum(v, "i") + lax.axis_index("i"), axis_name="i"),
+            (np.arange(4.0, dtype=f32).reshape(2, 2),))),
         # pmap inside pmap: JAX 0.10.2 refuses the inner one's mesh
         "nested_pmap": ("error", lambda: (
             jax.pmap(jax.pmap(lambda v: v + 1, axis_name="j"), axis_name="i"),

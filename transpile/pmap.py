@@ -54,7 +54,8 @@ def pmap(fun: Callable, axis_name=None, *, in_axes=0, out_axes=0,
     static_broadcasted_argnums : int or tuple of int
         Arguments passed to every device as Python values.
     devices : sequence of Device, optional
-        Default: every device. The mapped size must equal their number (JAX's error).
+        Default: every device. The first as many as the mapped size are used; a larger
+        size is JAX's error.
     backend, axis_size, donate_argnums
         Accepted for compatibility; no effect.
 
@@ -88,7 +89,10 @@ def pmap(fun: Callable, axis_name=None, *, in_axes=0, out_axes=0,
             raise ValueError(f"pmap got inconsistent sizes for array axes to be mapped: "
                              f"{sorted(sizes)}")
         devs = list(devices) if devices is not None else _all_devices()
-        n = len(devs)  # JAX 0.10.2 maps over every device: the size must equal it
+        # JAX 0.10.2 maps over the first ``size`` devices: a larger size is split
+        # over all of them, and refused as their sharding error
+        devs = devs[:sizes.copy().pop()]
+        n = len(devs)
         for a, x in zip(axes, leaves):
             shape = core.get_aval(x).shape
             if a is not None and shape[a] != n:
