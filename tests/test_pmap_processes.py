@@ -1,6 +1,8 @@
 """``pmap`` in a run of several processes (``mpirun``; ``transpile/pmap.py``): each
 process passes its local devices' blocks and gets theirs back, the collectives span
-every process's devices (grouped ones too: ``parallel_batching._all_members``).
+every process's devices (grouped ones too: ``parallel_batching._all_members``), and
+a ``shard_map`` over two mesh axes, one spanning the processes, has collectives over
+both (``parallel_multi_axis``).
 ``tests/mpi_programs/pmap_step.py`` prints the same bits for 2 processes x 1 device and
 2 x 2 as one process with 2 and 4 devices, and JAX 0.10.2's values in one process
 (``tests/data/pmap_processes.json``, ``tools/record_pmap_processes.py``)."""
@@ -59,7 +61,9 @@ def test_values_match_jax(alone, n):
     got, want = alone[n], JAX[str(n)]
     assert sorted(got) == sorted(want)
     assert got["devices"] == want["devices"]
-    pairs = list(zip(got["collectives"], want["collectives"], strict=True))
+    pairs = []
+    for key in ("collectives", "two_axes_outer", "two_axes_inner"):
+        pairs += list(zip(got[key], want[key], strict=True))
     pairs += [(got[k], want[k]) for k in ("loss0", "loss1", "params")]
     for k, (a, b) in enumerate(pairs):
         assert a[:2] == b[:2], k  # dtype and shape

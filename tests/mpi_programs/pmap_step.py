@@ -80,5 +80,31 @@ for k in range(2):
     value, w = train(w, mine)
     out[f"loss{k}"] = exact(value)   # out_axes None: the same in every process
 out["params"] = exact(w)
+
+
+# a shard_map over two mesh axes, one of which spans the processes (the outer one, then
+# the inner one where the layout allows), with collectives over both
+def two_axes(v):
+    return (lax.psum(v, ("i", "j"), axis_index_groups=groups),
+            lax.all_gather(v[0], ("j", "i"), axis_index_groups=groups)[None],
+            lax.ppermute(v, ("j", "i"), [(k, (k + 1) % n) for k in range(n)]),
+            lax.axis_index(("j", "i"))[None],
+            lax.psum_scatter(v[0, :2].repeat(n // 2, 0), ("i", "j"), tiled=True)[None])
+
+
+def whole(a) -> np.ndarray:
+    if getattr(a, "is_fully_addressable", True):
+        return np.asarray(a)
+    return np.asarray(multihost_utils.process_allgather(a))
+
+
+P = jax.sharding.PartitionSpec
+for label, shape in (("outer", (2, n // 2)), ("inner", (n // 2, 2))):
+    mesh = jax.sharding.Mesh(np.array(jax.devices()).reshape(shape), ("i", "j"))
+    rows = jax.sharding.NamedSharding(mesh, P(("i", "j")))
+    x_g = jax.make_array_from_process_local_data(rows, mine, x.shape)
+    f = jax.shard_map(two_axes, mesh=mesh, in_specs=P(("i", "j")),
+                      out_specs=P(("i", "j")), check_vma=False)
+    out[f"two_axes_{label}"] = [exact(whole(o)) for o in jax.jit(f)(x_g)]
 if jax.process_index() == 0:
     print(json.dumps(out))
