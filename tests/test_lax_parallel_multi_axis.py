@@ -70,3 +70,31 @@ def test_our_errors_where_jax_fails_in_xla(name, four_devices):  # noqa: F811
     with pytest.raises(ValueError) as info:
         fn(*args)
     assert str(info.value) == OWN_ERRORS[name]
+
+
+# JAX 0.10.2's vmap rules fail (AssertionError) on these over two vmap axes; ours give
+# what a shard_map over the same 2x2 grid of members gives (JAX's recorded values)
+GRID = {
+    "all_gather_ji": lambda v: jax.lax.all_gather(v, ("j", "i")),
+    "ppermute_ji": lambda v: jax.lax.ppermute(v, ("j", "i"), [(0, 1), (1, 2), (2, 3),
+                                                             (3, 0)]),
+    "psum_scatter_ij": lambda v: jax.lax.psum_scatter(v, ("i", "j"), tiled=True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GRID))
+def test_two_vmap_axes_match_the_shard_map(name, four_devices):  # noqa: F811
+    want = RECORD[name]["value"][0]
+    rec = np.asarray(want["values"], np.float32)
+    args = CASES[name][1]()[1][0]
+    cols = args.shape[1] // 2
+    # member (i, j)'s block of the shard_map's operand, and of its output
+    grid = np.stack([np.stack([args[i, cols * j:cols * (j + 1)] for j in range(2)])
+                     for i in range(2)])
+    got = np.asarray(jax.vmap(jax.vmap(GRID[name], axis_name="j"), axis_name="i")(grid))
+    per = rec.shape[1] // 2
+    for i in range(2):
+        for j in range(2):
+            block = rec[i, per * j:per * (j + 1)]
+            np.testing.assert_array_equal(got[i, j], block.reshape(got[i, j].shape),
+                                          err_msg=f"{name} member {(i, j)}")

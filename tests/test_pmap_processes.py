@@ -61,6 +61,7 @@ def test_values_match_jax(alone, n):
     got, want = alone[n], JAX[str(n)]
     assert sorted(got) == sorted(want)
     assert got["devices"] == want["devices"]
+    assert got["wrong_size_refused"] and want["wrong_size_refused"]
     pairs = []
     for key in ("collectives", "two_axes_outer", "two_axes_inner"):
         pairs += list(zip(got[key], want[key], strict=True))

@@ -81,6 +81,12 @@ for k in range(2):
     out[f"loss{k}"] = exact(value)   # out_axes None: the same in every process
 out["params"] = exact(w)
 
+try:  # a mapped size other than the local device count
+    jax.pmap(lambda v: v)(np.zeros((local + 1, 2), np.float32))
+    out["wrong_size_refused"] = False
+except ValueError:
+    out["wrong_size_refused"] = True
+
 
 # a shard_map over two mesh axes, one of which spans the processes (the outer one, then
 # the inner one where the layout allows), with collectives over both

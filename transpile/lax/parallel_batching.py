@@ -240,7 +240,7 @@ def _pass_through(prim, shifts):
 def _own(axis, params) -> bool:
     names = _names_of(params)
     if axis[1] in names and len(names) > 1:
-        raise NotImplementedError("collectives over several axes one of which is batched")
+        raise NotImplementedError("pbroadcast over several named axes")
     return axis[1] in names
 
 
