@@ -106,6 +106,13 @@ def build(jax, np):
         "sm_vmap_all_gather": ("value", lambda: (
             sm(jax.vmap(lambda v: lax.all_gather(v, ("j", "i"), axis_index_groups=ORDER),
                         in_axes=1, out_axes=1)), (y,))),
+        # a vmap axis inside a shard_map over the other axis: the shard_map's is outer
+        "sm_vmap_all_to_all": ("value", lambda: (jax.shard_map(
+            jax.vmap(lambda v: lax.all_to_all(v, ("i", "k"), 0, 0, tiled=True),
+                     axis_name="k"),
+            mesh=Mesh(np.array(jax.devices()[:2]), ("i",)), in_specs=P("i"),
+            out_specs=P("i"), check_vma=False),
+            (np.arange(16.0, dtype=f32).reshape(4, 4),))),
         # axis_index of several axes: the linear index, row-major in the order named
         "axis_index_ij": ("jaxpr", lambda: (
             sm(lambda v: lax.axis_index(("i", "j")).reshape(1, 1)), (y,))),

@@ -21,7 +21,7 @@ RECORD = json.loads((Path(__file__).parent / "data" / "multi_axis.json").read_te
 CASES = build(jax, np)
 # run again under an outer jit
 UNDER_JIT = ["psum_ij_order", "all_gather_ji_order", "all_to_all_ji", "ppermute_ji_partial",
-             "grad_psum_order", "axis_index_pv"]
+             "grad_psum_order", "axis_index_pv", "sm_vmap_all_to_all"]
 # JAX 0.10.2 fails in XLA's verifier (after staging) on these; ours are ValueErrors
 OWN_ERRORS = {
     "xla_partial_cover": "axis_index_groups must cover all indices exactly once: "

@@ -51,8 +51,10 @@ def _with_names(prim, params, names) -> dict:
 
 
 def _bound_order(names) -> list:
-    """``names`` in the order their batch traces were entered, outermost first."""
-    return sorted(names, key=lambda n: core.axis_frame(n)[1].level)
+    """``names`` in the order they were bound, outermost first (a ``shard_map``'s
+    axes, in mesh order, outside a ``vmap`` in its body)."""
+    depth = {n: k for k, (n, _, _) in enumerate(core.axis_env)}  # innermost binding
+    return sorted(names, key=depth.__getitem__)
 
 
 def _gather_axis(x, name, size: int):
