@@ -137,22 +137,3 @@ def test_grad_matches_finite_differences(name, four_devices):  # noqa: F811
         step[idx] = eps
         fd[idx] = (loss(x64 + step) - loss(x64 - step)) / (2 * eps)
     np.testing.assert_allclose(np.asarray(fn(x)), fd, rtol=2e-3, atol=2e-3)
-
-
-def test_groups_over_an_axis_spanning_processes_are_refused(four_devices):  # noqa: F811
-    # a mesh axis split between processes (``parallel.SPANNING``): the grouped
-    # reductions and gathers are not implemented there, and say so
-    par = jax.lax.parallel
-    rules = jax.interpreters.batching.axis_batchers
-    x = np.arange(4.0, dtype=np.float32)
-    par.SPANNING["i"] = (0, 2, 4)
-    try:
-        with pytest.raises(NotImplementedError, match="spans processes"):
-            rules[par.psum_p]((2, "i"), [x[:2]], [0], axes=("i",),
-                              axis_index_groups=((0, 1), (2, 3)))
-        with pytest.raises(NotImplementedError, match="spans processes"):
-            rules[par.all_gather_p]((2, "i"), [x[:2]], [0], all_gather_dimension=0,
-                                    axis_name=("i",), axis_index_groups=((0, 1), (2, 3)),
-                                    axis_size=2, tiled=False)
-    finally:
-        del par.SPANNING["i"]

@@ -14,7 +14,10 @@ from typing import Callable
 import numpy as np
 
 from . import core, tree_util
+from .array import Array
 from .devices import devices as _all_devices
+from .devices import local_devices as _local_devices
+from .devices import process_count
 from .jit import jit
 from .lax._base import _as_value
 from .lax.structural import expand_dims, squeeze
@@ -54,7 +57,8 @@ def pmap(fun: Callable, axis_name=None, *, in_axes=0, out_axes=0,
     static_broadcasted_argnums : int or tuple of int
         Arguments passed to every device as Python values.
     devices : sequence of Device, optional
-        Default: every device. The mapped size must equal their number (JAX's error).
+        Default: every device. The first as many as the mapped size are used; a larger
+        size is JAX's error.
     backend, axis_size, donate_argnums
         Accepted for compatibility; no effect.
 
@@ -87,8 +91,15 @@ def pmap(fun: Callable, axis_name=None, *, in_axes=0, out_axes=0,
         if len(sizes) > 1:
             raise ValueError(f"pmap got inconsistent sizes for array axes to be mapped: "
                              f"{sorted(sizes)}")
+        size = sizes.copy().pop()
+        if devices is None and process_count() > 1:
+            return _across_processes(memo, fun, name, in_tree, axes, static_vals,
+                                     out_axes, args, leaves, size)
         devs = list(devices) if devices is not None else _all_devices()
-        n = len(devs)  # JAX 0.10.2 maps over every device: the size must equal it
+        # JAX 0.10.2 maps over the first ``size`` devices: a larger size is split
+        # over all of them, and refused as their sharding error
+        devs = devs[:size]
+        n = len(devs)
         for a, x in zip(axes, leaves):
             shape = core.get_aval(x).shape
             if a is not None and shape[a] != n:
@@ -108,6 +119,50 @@ def pmap(fun: Callable, axis_name=None, *, in_axes=0, out_axes=0,
                                         out_axes, len(args))
         return staged(*leaves)
     return wrapped
+
+
+def _across_processes(memo, fun, name, in_tree, axes, static_vals, out_axes, args,
+                      leaves, size: int):
+    """``pmap`` in a run of several processes (JAX's): each process passes its own
+    blocks, one per local device; the mesh is every process's devices in process order,
+    so the collectives span all of them, and each process gets its devices' blocks of
+    the outputs back."""
+    if any(isinstance(x, core.Tracer) for x in leaves):
+        raise NotImplementedError("pmap over the devices of several processes inside a "
+                                  "traced function (jit, grad, vmap)")
+    mine = _local_devices()
+    if size != len(mine):
+        raise ValueError(f"pmap in a run of {process_count()} processes maps over each "
+                         f"process's {len(mine)} local devices: the mapped axis size must "
+                         f"be {len(mine)}, got {size}")
+    devs = [d for p in range(process_count()) for d in _local_devices(p)]
+    start = devs.index(mine[0])
+    key = ("processes", in_tree, tuple(axes), tuple(sorted(
+        (i, repr(v)) for i, v in static_vals.items())), tuple(devs))
+    staged = memo.get(key)
+    if staged is None:
+        staged = memo[key] = _stage(fun, name, devs, in_tree, axes, static_vals,
+                                    out_axes, len(args))
+    # the global operands: this process's blocks in place, zeros where the other
+    # processes' blocks go (the shard_map reads only this process's blocks)
+    full = []
+    for x, a in zip(leaves, axes):
+        if a is None:
+            full.append(x)
+            continue
+        x = np.asarray(x)
+        shape = list(x.shape)
+        shape[a] = len(devs)
+        buf = np.zeros(shape, x.dtype)
+        buf[(slice(None),) * a + (slice(start, start + size),)] = x
+        full.append(buf)
+    out = staged(*full)
+    oaxes = _broadcast_prefix(out_axes, out, "out_axes")
+    outs, tree = tree_util.tree_flatten(out)
+    return tree_util.tree_unflatten(tree, [
+        o if a is None else Array._new(np.ascontiguousarray(
+            o._value[(slice(None),) * a + (slice(start, start + size),)]), o.weak_type)
+        for o, a in zip(outs, oaxes)])
 
 
 def _stage(fun, name, devs, in_tree, axes, static_vals, out_axes, nargs):

@@ -18,7 +18,7 @@ from .interpreters.tracing import DebugInfo, split_tracer_consts, trace_to_jaxpr
 from .lax._base import _as_value
 from .lax.shard_map_call import local_shape, shard_map_p, spec_axes
 from .sharding import shards
-from .sharding.mesh import Mesh, get_mesh
+from .sharding.mesh import AbstractMesh, AxisType, Mesh, get_mesh
 from .sharding.partition_spec import PartitionSpec
 
 __all__ = ["shard_map"]
@@ -123,6 +123,27 @@ def _check_replication(mesh, manual, avals, specs) -> None:
                 "passing the check_vma=False argument to `jax.shard_map`.")
 
 
+#: The meshes (and manual axes) of the shard_map bodies being traced, innermost last.
+_CONTEXT: list = []
+
+
+def _check_context_mesh(m) -> None:
+    """JAX's error for a ``shard_map`` (a ``pmap``) inside the body of another over a
+    mesh of other axes (a nested ``pmap`` is one)."""
+    if not _CONTEXT:
+        return
+    outer, manual = _CONTEXT[-1]
+    if (outer.axis_names, outer.axis_sizes) == (m.axis_names, m.axis_sizes):
+        return
+    a = outer.abstract_mesh
+    types = tuple(AxisType.Manual if n in manual else t
+                  for n, t in zip(a.axis_names, a.axis_types))
+    context = AbstractMesh(a.axis_sizes, a.axis_names, types,
+                           _device_kind=a._device_kind, _platform=a._platform)
+    raise ValueError(f"The context mesh {context!r} should match the mesh passed to "
+                     f"shard_map {m}")
+
+
 def shard_map(f: Callable | None = None, /, *, out_specs, in_specs=None, mesh=None,
               axis_names=frozenset(), check_vma: bool = True):
     """Map ``f`` over the blocks of its arguments on the devices of ``mesh``.
@@ -160,6 +181,7 @@ def shard_map(f: Callable | None = None, /, *, out_specs, in_specs=None, mesh=No
                              "to enter into a mesh context")
         manual = frozenset(axis_names) or frozenset(m.axis_names)
         order = [n for n in m.axis_names if n in manual]
+        _check_context_mesh(m)
         leaves, in_tree = tree_util.tree_flatten(args)
         leaves = [_as_value(x) for x in leaves]
         specs = _spec_leaves(in_specs, args, "in_specs")
@@ -179,11 +201,13 @@ def shard_map(f: Callable | None = None, /, *, out_specs, in_specs=None, mesh=No
             store["out"] = out
             return [_as_value(o) for o in out_leaves]
         core.check_vma.append(bool(check_vma))
+        _CONTEXT.append((m, manual))
         try:
             with core.extend_axis_env([(n, m.shape[n], None) for n in order]):
                 closed = trace_to_jaxpr(body, local, DebugInfo.of(f, "shard_map"))
         finally:
             core.check_vma.pop()
+            _CONTEXT.pop()
         closed, tracer_consts = split_tracer_consts(closed)
         if closed.consts:  # concrete closed-over arrays: operands too, replicated
             j = closed.jaxpr

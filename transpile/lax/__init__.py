@@ -74,6 +74,7 @@ __all__ += ["with_sharding_constraint"]
 
 # Collectives over named axes (psum, all_gather, ppermute, ...) and their rules.
 from . import parallel, parallel_ad, parallel_batching, shard_map_call  # noqa: E402,F401
+from . import parallel_multi_axis  # noqa: E402,F401
 from . import shard_map_ad  # noqa: E402,F401
 globals().update({_n: getattr(parallel, _n) for _n in parallel.__all__})
 __all__ += list(parallel.__all__)

@@ -82,10 +82,9 @@ def _take(x, idx):
 
 
 def _group_layout(groups, name) -> tuple:
-    """``(owner, slot)``: each member's group and its position in the group."""
-    if par.cross_process(name):
-        raise NotImplementedError(f"axis_index_groups over the mesh axis {name!r}, which "
-                                  f"spans processes")
+    """``(owner, slot)``: each member's group and its position in the group (over an
+    axis that spans processes the grouped rules run on every process's members:
+    ``_all_members``)."""
     owner, slot = {}, {}
     for k, grp in enumerate(groups):
         for p, i in enumerate(grp):
@@ -169,8 +168,9 @@ def _reduce_batch(prim):
         (x,), (d,) = vals, dims
         names, pos = list(named(axes)), positional(axes)
         own = name in names
-        if own and axis_index_groups is not None:  # over this axis alone (the API's check)
-            return _grouped_reduce(prim, x, d, size, name, axis_index_groups)
+        if own and axis_index_groups is not None:  # over this axis alone
+            return _all_members(lambda n, v, dv: _grouped_reduce(
+                prim, v, dv, n, name, axis_index_groups), x, d, size, name)
         if own:
             names.remove(name)
         if d is not_mapped:
@@ -240,7 +240,7 @@ def _pass_through(prim, shifts):
 def _own(axis, params) -> bool:
     names = _names_of(params)
     if axis[1] in names and len(names) > 1:
-        raise NotImplementedError("collectives over several axes one of which is batched")
+        raise NotImplementedError("pbroadcast over several named axes")
     return axis[1] in names
 
 
@@ -251,8 +251,9 @@ def _all_gather_batch(axis, vals, dims, **params):
     size = axis[0]
     dim = params["all_gather_dimension"]
     if params["axis_index_groups"] is not None:
-        return _grouped_all_gather(x, d, size, axis[1], params["axis_index_groups"], dim,
-                                   params["tiled"])
+        return _all_members(lambda n, v, dv: _grouped_all_gather(
+            v, dv, n, axis[1], params["axis_index_groups"], dim, params["tiled"]),
+            x, d, size, axis[1])
     x = bdim_at_front(x, d, size)
     out = moveaxis(x, 0, dim)
     if params["tiled"]:
@@ -366,18 +367,26 @@ def _every_member(rule):
         size, name = axis
         if not par.cross_process(name) or not _own(axis, params):
             return rule(axis, vals, dims, **params)
-        (x,), (d,) = vals, dims
-        off, n, total = par.SPANNING[name]
-        if d is not not_mapped:
-            g = process_collectives.process_allgather(bdim_at_front(x, d, size))
-            shape = _shape(g)
-            x, d = reshape(g, (shape[0] * shape[1],) + shape[2:]), 0
-        with par.within_process(name):
-            out, od = rule((total, name), [x], [d], **params)
-        if od is not_mapped:
-            return out, od
-        return dynamic_slice_in_dim(bdim_at_front(out, od, total), off, n, axis=0), 0
+        return _all_members(lambda n, v, dv: rule((n, name), [v], [dv], **params),
+                            vals[0], dims[0], size, name)
     return wrapped
+
+
+def _all_members(fn, x, d, size: int, name):
+    """``fn(members, x, d)``, a rule's computation over the axis ``name``, run over
+    every process's members when the axis spans processes (see ``_every_member``)."""
+    if not par.cross_process(name):
+        return fn(size, x, d)
+    off, n, total = par.SPANNING[name]
+    if d is not not_mapped:
+        g = process_collectives.process_allgather(bdim_at_front(x, d, size))
+        shape = _shape(g)
+        x, d = reshape(g, (shape[0] * shape[1],) + shape[2:]), 0
+    with par.within_process(name):
+        out, od = fn(total, x, d)
+    if od is not_mapped:
+        return out, od
+    return dynamic_slice_in_dim(bdim_at_front(out, od, total), off, n, axis=0), 0
 
 
 axis_batchers[par.all_gather_p] = _all_gather_batch
