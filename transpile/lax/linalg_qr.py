@@ -95,13 +95,14 @@ _QR_TINY = {np.float32: 2.0 ** -100, np.float64: 2.0 ** -900}
 
 
 def _scaled_norm(col, nrm2):
-    """``tp_qr_norm_c*`` on the columns ``col`` (batch first): ``sqrt(nrm2)``, or, where
+    """``tp_qr_norm_*`` on the columns ``col`` (batch first): ``sqrt(nrm2)``, or, where
     ``nrm2`` overflowed or is small enough to have lost digits to underflow, the norm of
     the column scaled by the power of two that brings its largest part near 1."""
     rt = nrm2.dtype.type
     beta = np.sqrt(nrm2)
     redo = ~((nrm2 >= rt(_QR_TINY[rt])) & (nrm2 <= np.finfo(rt).max))
-    amax = np.maximum(np.abs(col.real), np.abs(col.imag)).max(axis=1, initial=rt(0))
+    amax = (np.maximum(np.abs(col.real), np.abs(col.imag)) if col.dtype.kind == "c"
+            else np.abs(col)).max(axis=1, initial=rt(0))
     redo &= (amax > 0) & (amax <= np.finfo(rt).max)
     if not redo.any():
         return beta
@@ -109,6 +110,10 @@ def _scaled_norm(col, nrm2):
     sc = np.ldexp(rt(1), -ex)
     s2 = np.zeros_like(nrm2)
     for i in range(col.shape[1]):
+        if col.dtype.kind != "c":   # tp_qr_norm_f*: one square per entry
+            e = col[:, i] * sc
+            s2 = s2 + e * e
+            continue
         re, im = col[:, i].real * sc, col[:, i].imag * sc
         s2 = s2 + (re * re + im * im)
     return np.where(redo, np.sqrt(s2) * np.ldexp(rt(1), ex), beta)
@@ -138,11 +143,8 @@ def _qr_impl(a, *, pivoting, full_matrices, use_magma):
             # a complex alpha with a nonzero imaginary part is still reflected, so that
             # r's diagonal is real (LAPACK's larfg)
             go = (ss != 0) | (alpha.imag != 0)
-            if cplx:  # ss may have underflowed to 0
-                go |= (x[:, j + 1:, j] != 0).any(axis=1)
-                beta = _scaled_norm(x[:, j:, j], abs2(alpha) + ss)
-            else:
-                beta = np.sqrt(abs2(alpha) + ss)
+            go |= (x[:, j + 1:, j] != 0).any(axis=1)   # ss may have underflowed to 0
+            beta = _scaled_norm(x[:, j:, j], abs2(alpha) + ss)
             beta = np.where(alpha.real >= 0, -beta, beta)
             if cplx:
                 tau = np.empty(nb, a.dtype)
