@@ -6,7 +6,9 @@ operand's dtype, float16 accumulates in float32, ``max``/``min`` propagate NaN a
 order ``-0.0`` below ``0.0`` (whatever the element order), and an empty reduction
 gives the operation's identity (``-inf`` for a float max, the dtype's minimum for an
 integer one). ``argmax``/``argmin`` treat NaN as the extreme value (the first NaN
-wins) and ``-0.0 == 0.0``.
+wins) and ``-0.0 == 0.0``. Float32/float64 subnormal operands read as zeros of their
+sign and subnormal partial results are flushed (XLA:CPU's DAZ/FTZ): extrema through
+``daz``, sums and products through ``reduction_ftz`` when a value comes near that range.
 """
 from __future__ import annotations
 
@@ -177,8 +179,6 @@ def _reduce_impl(op: str):
             # some value comes near them: the slow road, rarely taken
             if reduction_ftz.flushes(wide, op, out):
                 return reduction_ftz.reduce_flushed(wide, axes, op, x.dtype)
-            if op == "sum" and out.dtype.kind == "f":
-                out = out + out.dtype.type(0)   # the accumulator starts at +0.0
             return out.astype(x.dtype, copy=False)
         if op in ("max", "min"):
             fn = np.max if op == "max" else np.min

@@ -30,7 +30,11 @@ def _bound(dt) -> float:
     at least ``2**(e + nmant)`` is a multiple of ``2**e``, and sums of multiples of
     ``2**e`` stay multiples of it, rounded or not."""
     fi = np.finfo(dt)
-    return float(fi.tiny) * 2.0 ** fi.nmant
+    return dt.type(float(fi.tiny) * 2.0 ** fi.nmant)
+
+
+#: dtype -> (:func:`_bound`, the smallest normal)
+_LIMITS = {dt: (_bound(dt), np.finfo(dt).tiny) for dt in (_F32, _F64)}
 
 
 def flushes(x: np.ndarray, op: str = "sum", out=None) -> bool:
@@ -38,15 +42,16 @@ def flushes(x: np.ndarray, op: str = "sum", out=None) -> bool:
     never flush) may meet a subnormal operand or partial result: some nonzero ``|x|``
     below :func:`_bound`, or (products) a nonzero result ``out`` below the smallest
     normal."""
-    if x.dtype not in (_F32, _F64) or x.size == 0:
+    limits = _LIMITS.get(x.dtype)
+    if limits is None or x.size == 0:
         return False
     mag = np.abs(x)
-    small = mag < x.dtype.type(_bound(x.dtype))
+    small = mag < limits[0]
     if small.any() and mag[small].any():   # zeros are common and harmless: not them
         return True
     if op == "prod" and out is not None:
-        m = np.abs(np.asarray(out))
-        return bool(((m < np.finfo(x.dtype).tiny) & (m != 0)).any())
+        m = np.abs(out)
+        return bool(((m < limits[1]) & (m != 0)).any())
     return False
 
 
