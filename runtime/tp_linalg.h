@@ -308,39 +308,60 @@ TP_DEFINE_LU(f64, double, fabs)
             for (c = c0; c < c1; c++) yi[c] = yi[c] - v * w[c];                        \
         }                                                                              \
     }                                                                                  \
-    /* |column j from row j| from its sum of squares nrm2, unless nrm2 overflowed or   \
+    /* |column c from row r0| from its sum of squares nrm2, unless nrm2 overflowed or  \
      * is small enough to have lost digits to underflow: then from the entries scaled \
      * by the power of two that brings the largest near 1 (exact). */                 \
-    TP_INLINE T tp_qr_norm_##SFX(const T *x, int64_t n, int64_t m, int64_t j, T nrm2)  \
+    TP_INLINE T tp_qr_norm_##SFX(const T *x, int64_t n, int64_t m, int64_t r0,         \
+                                 int64_t c, T nrm2)                                    \
     {                                                                                  \
         T amax = 0, sc, s2 = 0, e;                                                     \
         int64_t i;                                                                     \
         int ex = 0;                                                                    \
         if (nrm2 >= (T)QR_TINY && nrm2 <= (T)QR_HUGE) return SQRT(nrm2);               \
-        for (i = j; i < m; i++) {                                                      \
-            e = FABS(x[i * n + j]);                                                    \
+        for (i = r0; i < m; i++) {                                                     \
+            e = FABS(x[i * n + c]);                                                    \
             if (e > amax) amax = e;                                                    \
         }                                                                              \
         if (!(amax > 0 && amax <= (T)QR_HUGE)) return SQRT(nrm2); /* NaN, inf */      \
         FREXP(amax, &ex);                                                              \
         sc = LDEXP((T)1, -ex);                                                         \
-        for (i = j; i < m; i++) {                                                      \
-            e = x[i * n + j] * sc;                                                     \
+        for (i = r0; i < m; i++) {                                                     \
+            e = x[i * n + c] * sc;                                                     \
             s2 = s2 + e * e;                                                           \
         }                                                                              \
         return SQRT(s2) * LDEXP((T)1, ex);                                             \
     }                                                                                  \
+    /* Whether column c has a nonzero entry from row r0. */                            \
+    TP_INLINE int tp_qr_col_nonzero_##SFX(const T *x, int64_t n, int64_t m,            \
+                                          int64_t r0, int64_t c)                       \
+    {                                                                                  \
+        int64_t i;                                                                     \
+        for (i = r0; i < m; i++)                                                       \
+            if (x[i * n + c] != 0) return 1;                                           \
+        return 0;                                                                      \
+    }                                                                                  \
     /* Column pivoting (geqp3's choice, norms recomputed): the first column c >= j     \
-     * whose rows j.. have the largest sum of squares (top to bottom) swaps with j. */ \
+     * whose rows j.. have the largest sum of squares (top to bottom) swaps with j; if \
+     * a sum overflowed or lost digits to underflow, the largest tp_qr_norm instead. */ \
     TP_INLINE void tp_qr_pivot_##SFX(T *x, int32_t *perm, int64_t m, int64_t n,        \
                                      int64_t j)                                        \
     {                                                                                  \
         int64_t i, c, p = j;                                                           \
         T best = 0;                                                                    \
+        int redo = 0;                                                                  \
         for (c = j; c < n; c++) {                                                      \
             T s = 0;                                                                   \
             for (i = j; i < m; i++) s = s + x[i * n + c] * x[i * n + c];               \
+            if (s != 0 ? !(s >= (T)QR_TINY && s <= (T)QR_HUGE)                         \
+                       : tp_qr_col_nonzero_##SFX(x, n, m, j, c))                       \
+                redo = 1;                                                              \
             if (c == j || s > best) { best = s; p = c; }                               \
+        }                                                                              \
+        for (c = j; redo && c < n; c++) {                                              \
+            T s = 0, nv;                                                               \
+            for (i = j; i < m; i++) s = s + x[i * n + c] * x[i * n + c];               \
+            nv = tp_qr_norm_##SFX(x, n, m, j, c, s);                                   \
+            if (c == j || nv > best) { best = nv; p = c; }                             \
         }                                                                              \
         if (p != j) {                                                                  \
             int32_t t = perm[j]; perm[j] = perm[p]; perm[p] = t;                       \
@@ -366,10 +387,10 @@ TP_DEFINE_LU(f64, double, fabs)
             int go = 0;                                                                \
             for (i = j + 1; i < m; i++) ss = ss + x[i * n + j] * x[i * n + j];         \
             /* squares flushed to 0 (entries below 2^-63 / 2^-511) still reflect */    \
-            for (i = j + 1; i < m && !go; i++) go = x[i * n + j] != 0;                 \
+            go = tp_qr_col_nonzero_##SFX(x, n, m, j + 1, j);                          \
             tau[j] = 0;                                                                \
             if (go) {                                                                  \
-                T beta = tp_qr_norm_##SFX(x, n, m, j, alpha * alpha + ss);             \
+                T beta = tp_qr_norm_##SFX(x, n, m, j, j, alpha * alpha + ss);          \
                 T scale;                                                               \
                 if (alpha >= 0) beta = -beta;                                          \
                 tau[j] = (beta - alpha) / beta;                                        \

@@ -176,3 +176,27 @@ def test_qr_large_and_small_magnitudes(dtype):
             ref = np.abs(np.diagonal(np.linalg.qr(a)[1]))
             np.testing.assert_allclose(np.abs(np.diagonal(r)), ref, rtol=0,
                                        atol=4 * eps * norm, err_msg=str(kind))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+def test_pivoted_qr_large_and_small_magnitudes(dtype):
+    # The pivot is the column of largest norm even where sums of squares overflow (all
+    # inf: the first column won) or underflow: |diag R| comes out non-increasing (as
+    # geqp3's), A[:, p] == Q R, and eager and compiled agree bit for bit.
+    rng = np.random.default_rng(2)
+    base = rng.standard_normal((6, 5)) * np.array([1, 3, 2, 5, 4])
+    scales = {np.float32: [1e19, 1e-19, 1e-25], np.float64: [1e154, 1e-154, 1e-160, 1e300]}
+    arrays = [(base * k).astype(dtype) for k in scales[dtype]]
+    f = lambda *xs: tuple(lax.linalg.qr(x, pivoting=True) for x in xs)  # noqa: E731
+    eps = np.finfo(dtype).eps * 5
+    with x64_mode(dtype == np.float64):
+        results = [f(*arrays), transpile.jit(f)(*arrays)]
+    for outs_e, outs_j in zip(*results, strict=True):
+        for e, j in zip(outs_e, outs_j, strict=True):
+            same_bits(e, j)
+    for a, (q, r, p) in zip(arrays, results[0], strict=True):
+        q, r, p = np.asarray(q, np.float64), np.asarray(r, np.float64), np.asarray(p)
+        big = np.abs(a).max()
+        d = np.abs(np.diagonal(r)) / big
+        assert np.all(d[:-1] >= d[1:] * (1 - 10 * eps)), (p, d)
+        assert np.abs(q @ r / big - a[:, p] / big).max() <= 4 * eps * np.linalg.norm(a / big)

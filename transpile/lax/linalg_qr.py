@@ -65,12 +65,26 @@ def _pivot(x, perm, j):
     nb, m, n = x.shape
     best = np.zeros(nb, x.real.dtype)
     p = np.full(nb, j)
+    sums = []
     for c in range(j, n):
         s = np.zeros(nb, x.real.dtype)
         for i in range(j, m):
             s = s + abs2(x[:, i, c])
+        sums.append(s)
         take = (s > best) | (c == j)
         best, p = np.where(take, s, best), np.where(take, c, p)
+    if x.dtype.kind == "f":   # the real kernel's: by norm where a sum overflowed or underflowed
+        fi = np.finfo(x.dtype)
+        redo = np.zeros(nb, bool)
+        for c, s in zip(range(j, n), sums, strict=True):
+            redo |= np.where(s != 0, ~((s >= _QR_TINY[x.dtype.type]) & (s <= fi.max)),
+                             (x[:, j:, c] != 0).any(axis=1))
+        if redo.any():
+            best = np.zeros(nb, x.dtype)
+            for c, s in zip(range(j, n), sums, strict=True):
+                nv = _scaled_norm(x[:, j:, c], s)
+                take = (nv > best) | (c == j)
+                best, p = np.where(take, nv, best), np.where(take & redo, c, p)
     rows = np.arange(nb)
     x[rows, :, j], x[rows, :, p] = x[rows, :, p].copy(), x[rows, :, j].copy()
     perm[rows, j], perm[rows, p] = perm[rows, p].copy(), perm[rows, j].copy()
