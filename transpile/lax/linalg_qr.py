@@ -7,7 +7,10 @@ otherwise ``q`` is ``m x k`` and ``r`` ``k x n`` (``k = min(m, n)``). As LAPACK'
 to ``beta e_j`` with ``beta = -sign(alpha) ||x||``, so diagonal entries of ``r`` may be
 negative; a column already zero below the diagonal gets no reflection. A complex ``x``
 gets LAPACK's complex reflectors (``larfg``): ``r``'s diagonal is real, and a column
-zero below the diagonal is still reflected when its diagonal entry is not real.
+zero below the diagonal is still reflected when its diagonal entry is not real. A
+column's norm whose sum of squares overflowed or lost digits to underflow is taken from
+the column scaled by a power of two (for the reflector; for a real x, the pivot too), so
+entries near 1e19/1e-19 (float32) or 1e154/1e-154 (float64) factor as at 1.
 
 The NumPy rule runs the C kernel's steps (``runtime/tp_linalg.h``), one operation at a
 time in the operand's dtype, so eager and compiled results agree bit for bit. With
