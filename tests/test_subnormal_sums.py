@@ -28,9 +28,9 @@ DATA = json.loads((Path(__file__).parent / "data" / "subnormal_sums.json").read_
 CASES = {key: (fn, x) for key, fn, x in all_cases(lax, jnp)}
 
 #: Where our compiled kernels' order or accumulator differs from XLA's, the NumPy rule
-#: follows the kernel (checked against it below, not against JAX): float32 sums (bfloat16's
-#: in jnp.sum/mean too) accumulate in double, so a partial sum in float32's subnormal
-#: range is not flushed before the next operand, as XLA's float32 fold flushes it (e.g.
+#: follows the kernel (checked against it below, not against JAX): float32 sums and
+#: products (bfloat16's in jnp.sum/mean too) accumulate in double, so a partial result in
+#: float32's subnormal range is not flushed before the next operand, as XLA's fold is (e.g.
 #: [-1.5 tiny, tiny, 0]: -0.5 tiny -> -0.0, + 0.0 -> 0.0 in JAX, -0.0 here); a reverse
 #: cumsum folds from the end, where XLA folds each output's window from its start.
 KERNEL_ORDER = {
