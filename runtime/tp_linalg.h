@@ -28,8 +28,11 @@
  *
  * qr: Householder QR of one row-major m x n matrix (geqrf, then orgqr's backward
  * accumulation of Q), in the matrix's precision. Step j: ss = sum of squares below the
- * diagonal of column j (top to bottom); when ss is 0 the reflector is the identity
- * (tau = 0, the column left as it is); otherwise beta = -sign(alpha) sqrt(alpha^2 + ss),
+ * diagonal of column j (top to bottom); when the column is 0 below the diagonal the
+ * reflector is the identity (tau = 0, the column left as it is); otherwise
+ * beta = -sign(alpha) sqrt(alpha^2 + ss), that norm recomputed from the column scaled by
+ * a power of two when alpha^2 + ss is outside [QR_TINY, max] (overflowed, or digits lost
+ * to underflow),
  * tau = (beta - alpha) / beta and v = column / (alpha - beta) below a leading 1. A
  * reflector is applied to columns c as w = x[j][c] + sum_i v_i x[i][c] (rows top to
  * bottom), t = tau w, x[j][c] -= t, x[i][c] -= v_i t: always, even when tau = 0, so
@@ -282,7 +285,7 @@ TP_DEFINE_TRIANGULAR_SOLVE(f64, double)
 TP_DEFINE_LU(f32, float, fabsf)
 TP_DEFINE_LU(f64, double, fabs)
 
-#define TP_DEFINE_QR(SFX, T, SQRT)                                                    \
+#define TP_DEFINE_QR(SFX, T, SQRT, FABS, FREXP, LDEXP, QR_TINY, QR_HUGE)            \
     /* Reflector j (v below row j of column j of x, n columns) applied to columns      \
      * c0..c1 of y (ld columns), rows j..m-1. */                                       \
     TP_INLINE void tp_qr_reflect_##SFX(const T *x, int64_t n, T tau, T *y, int64_t ld, \
@@ -305,17 +308,60 @@ TP_DEFINE_LU(f64, double, fabs)
             for (c = c0; c < c1; c++) yi[c] = yi[c] - v * w[c];                        \
         }                                                                              \
     }                                                                                  \
+    /* |column c from row r0| from its sum of squares nrm2, unless nrm2 overflowed or  \
+     * is small enough to have lost digits to underflow: then from the entries scaled \
+     * by the power of two that brings the largest near 1 (exact). */                 \
+    TP_INLINE T tp_qr_norm_##SFX(const T *x, int64_t n, int64_t m, int64_t r0,         \
+                                 int64_t c, T nrm2)                                    \
+    {                                                                                  \
+        T amax = 0, sc, s2 = 0, e;                                                     \
+        int64_t i;                                                                     \
+        int ex = 0;                                                                    \
+        if (nrm2 >= (T)QR_TINY && nrm2 <= (T)QR_HUGE) return SQRT(nrm2);               \
+        for (i = r0; i < m; i++) {                                                     \
+            e = FABS(x[i * n + c]);                                                    \
+            if (e > amax) amax = e;                                                    \
+        }                                                                              \
+        if (!(amax > 0 && amax <= (T)QR_HUGE)) return SQRT(nrm2); /* NaN, inf */      \
+        FREXP(amax, &ex);                                                              \
+        sc = LDEXP((T)1, -ex);                                                         \
+        for (i = r0; i < m; i++) {                                                     \
+            e = x[i * n + c] * sc;                                                     \
+            s2 = s2 + e * e;                                                           \
+        }                                                                              \
+        return SQRT(s2) * LDEXP((T)1, ex);                                             \
+    }                                                                                  \
+    /* Whether column c has a nonzero entry from row r0. */                            \
+    TP_INLINE int tp_qr_col_nonzero_##SFX(const T *x, int64_t n, int64_t m,            \
+                                          int64_t r0, int64_t c)                       \
+    {                                                                                  \
+        int64_t i;                                                                     \
+        for (i = r0; i < m; i++)                                                       \
+            if (x[i * n + c] != 0) return 1;                                           \
+        return 0;                                                                      \
+    }                                                                                  \
     /* Column pivoting (geqp3's choice, norms recomputed): the first column c >= j     \
-     * whose rows j.. have the largest sum of squares (top to bottom) swaps with j. */ \
+     * whose rows j.. have the largest sum of squares (top to bottom) swaps with j; if \
+     * a sum overflowed or lost digits to underflow, the largest tp_qr_norm instead. */ \
     TP_INLINE void tp_qr_pivot_##SFX(T *x, int32_t *perm, int64_t m, int64_t n,        \
                                      int64_t j)                                        \
     {                                                                                  \
         int64_t i, c, p = j;                                                           \
         T best = 0;                                                                    \
+        int redo = 0;                                                                  \
         for (c = j; c < n; c++) {                                                      \
             T s = 0;                                                                   \
             for (i = j; i < m; i++) s = s + x[i * n + c] * x[i * n + c];               \
+            if (s != 0 ? !(s >= (T)QR_TINY && s <= (T)QR_HUGE)                         \
+                       : tp_qr_col_nonzero_##SFX(x, n, m, j, c))                       \
+                redo = 1;                                                              \
             if (c == j || s > best) { best = s; p = c; }                               \
+        }                                                                              \
+        for (c = j; redo && c < n; c++) {                                              \
+            T s = 0, nv;                                                               \
+            for (i = j; i < m; i++) s = s + x[i * n + c] * x[i * n + c];               \
+            nv = tp_qr_norm_##SFX(x, n, m, j, c, s);                                   \
+            if (c == j || nv > best) { best = nv; p = c; }                             \
         }                                                                              \
         if (p != j) {                                                                  \
             int32_t t = perm[j]; perm[j] = perm[p]; perm[p] = t;                       \
@@ -338,10 +384,13 @@ TP_DEFINE_LU(f64, double, fabs)
         for (j = 0; j < k; j++) {                                                      \
             if (perm) tp_qr_pivot_##SFX(x, perm, m, n, j);                             \
             T alpha = x[j * n + j], ss = 0;                                            \
+            int go = 0;                                                                \
             for (i = j + 1; i < m; i++) ss = ss + x[i * n + j] * x[i * n + j];         \
+            /* squares flushed to 0 (entries below 2^-63 / 2^-511) still reflect */    \
+            go = tp_qr_col_nonzero_##SFX(x, n, m, j + 1, j);                          \
             tau[j] = 0;                                                                \
-            if (ss != 0) {                                                             \
-                T beta = SQRT(alpha * alpha + ss);                                     \
+            if (go) {                                                                  \
+                T beta = tp_qr_norm_##SFX(x, n, m, j, j, alpha * alpha + ss);          \
                 T scale;                                                               \
                 if (alpha >= 0) beta = -beta;                                          \
                 tau[j] = (beta - alpha) / beta;                                        \
@@ -359,8 +408,10 @@ TP_DEFINE_LU(f64, double, fabs)
             tp_qr_reflect_##SFX(x, n, tau[j], q, qc, m, j, j, qc, w);                  \
     }
 
-TP_DEFINE_QR(f32, float, sqrtf)
-TP_DEFINE_QR(f64, double, sqrt)
+/* QR_TINY: sums of squares below it are recomputed scaled (squares of entries below
+ * 2^-63 (float) / 2^-511 (double) may be subnormal, and compiled code flushes those) */
+TP_DEFINE_QR(f32, float, sqrtf, fabsf, frexpf, ldexpf, 0x1p-100f, FLT_MAX)
+TP_DEFINE_QR(f64, double, sqrt, fabs, frexp, ldexp, 0x1p-900, DBL_MAX)
 
 #define TP_EIGH_SWEEPS 100
 /* QL iterations per eigenvalue before giving up on it */

@@ -125,35 +125,50 @@ def test_raw_is_not_implemented():  # pivoting: test_linalg_eig.py
         jnp.linalg.qr(a, mode="raw")
 
 
-def _scaled_complex(kind, seed=5):
+def _scaled(kind, dtype, seed=5):
     rng = np.random.default_rng(seed)
-    a = rng.standard_normal((5, 3)) + 1j * rng.standard_normal((5, 3))
+    a = rng.standard_normal((5, 3))
+    if np.dtype(dtype).kind == "c":
+        a = a + 1j * rng.standard_normal((5, 3))
     if kind == "mixed":  # huge, tiny and unit entries in every row and column
-        return a * np.array([1e19, 1e-19, 1.0])[np.add.outer(np.arange(5), np.arange(3)) % 3]
+        big = {np.float64: 1e154}.get(dtype, 1e19)
+        return a * np.array([big, 1 / big, 1.0])[np.add.outer(np.arange(5), np.arange(3)) % 3]
     return a * kind
 
 
 #: magnitudes whose sums of squares overflow, or underflow (to subnormals, which compiled
-#: code flushes), in the dtype; "mixed" puts 1e19 and 1e-19 in one column
+#: code flushes), in the dtype; "mixed" puts huge and tiny entries in one column
 SCALED = {np.complex64: [1e19, 1e-19, 1e-25, "mixed"],
-          np.complex128: [1e19, 1e-19, 1e160, 1e-160, "mixed"]}
+          np.complex128: [1e19, 1e-19, 1e160, 1e-160, "mixed"],
+          np.float32: [1e19, 1e-19, 1e-25, 3e37, "mixed"],
+          np.float64: [1e154, 1e-154, 1e-160, 1e300, "mixed"]}
 
 
 @pytest.mark.parametrize("dtype", list(SCALED), ids=lambda d: np.dtype(d).name)
-def test_complex_qr_large_and_small_magnitudes(dtype):
-    # Issue 20: R held inf (sum of squares overflowing) where JAX's is finite. Eager and
-    # compiled: finite, residuals relative to |A|, unitary Q, and |diag R| as NumPy's
-    # complex128 QR (the Householder norms, whatever the phases).
-    arrays = [_scaled_complex(k).astype(dtype) for k in SCALED[dtype]]
+def test_qr_large_and_small_magnitudes(dtype):
+    # Issue 20: R held inf (sum of squares overflowing) where JAX's is finite, and a
+    # column whose squares underflowed to 0 was left unreflected. Eager and compiled:
+    # the same bits, finite, residuals relative to |A|, orthogonal (unitary) Q, and
+    # |diag R| as NumPy's float64/complex128 QR (the Householder norms, whatever signs).
+    arrays = [_scaled(k, dtype).astype(dtype) for k in SCALED[dtype]]
     f = lambda *xs: tuple(jnp.linalg.qr(x, mode="complete") for x in xs)  # noqa: E731
     eps = np.finfo(np.dtype(dtype).char.lower()).eps * 5
-    with x64_mode(dtype == np.complex128):
+    with x64_mode(np.dtype(dtype) in (np.float64, np.complex128)):
         results = [f(*arrays), transpile.jit(f)(*arrays)]
+    if np.dtype(dtype).kind == "f":
+        # the real kernel's steps, bit for bit (but "mixed": products of huge and tiny
+        # entries land in Q as subnormals, which compiled code flushes and NumPy keeps)
+        for kind, (qe, re_), (qj, rj) in zip(SCALED[dtype], *results, strict=True):
+            if kind != "mixed":
+                same_bits(qe, qj)
+                same_bits(re_, rj)
+    wide = np.complex128 if np.dtype(dtype).kind == "c" else np.float64
     for outs in results:
         for kind, a, (q, r) in zip(SCALED[dtype], arrays, outs, strict=True):
-            q, r = np.asarray(q, np.complex128), np.asarray(r, np.complex128)
-            a = a.astype(np.complex128)
-            norm = np.linalg.norm(a)
+            q, r = np.asarray(q, wide), np.asarray(r, wide)
+            a = a.astype(wide)
+            big = np.abs(a).max()
+            norm = big * np.linalg.norm(a / big)   # (unscaled, it overflows at 1e160)
             assert np.isfinite(q).all() and np.isfinite(r).all(), kind
             assert np.all(np.diagonal(r).imag == 0) and np.allclose(np.tril(r, -1), 0)
             assert np.abs(q @ r - a).max() <= 4 * eps * norm, kind
@@ -161,3 +176,27 @@ def test_complex_qr_large_and_small_magnitudes(dtype):
             ref = np.abs(np.diagonal(np.linalg.qr(a)[1]))
             np.testing.assert_allclose(np.abs(np.diagonal(r)), ref, rtol=0,
                                        atol=4 * eps * norm, err_msg=str(kind))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+def test_pivoted_qr_large_and_small_magnitudes(dtype):
+    # The pivot is the column of largest norm even where sums of squares overflow (all
+    # inf: the first column won) or underflow: |diag R| comes out non-increasing (as
+    # geqp3's), A[:, p] == Q R, and eager and compiled agree bit for bit.
+    rng = np.random.default_rng(2)
+    base = rng.standard_normal((6, 5)) * np.array([1, 3, 2, 5, 4])
+    scales = {np.float32: [1e19, 1e-19, 1e-25], np.float64: [1e154, 1e-154, 1e-160, 1e300]}
+    arrays = [(base * k).astype(dtype) for k in scales[dtype]]
+    f = lambda *xs: tuple(lax.linalg.qr(x, pivoting=True) for x in xs)  # noqa: E731
+    eps = np.finfo(dtype).eps * 5
+    with x64_mode(dtype == np.float64):
+        results = [f(*arrays), transpile.jit(f)(*arrays)]
+    for outs_e, outs_j in zip(*results, strict=True):
+        for e, j in zip(outs_e, outs_j, strict=True):
+            same_bits(e, j)
+    for a, (q, r, p) in zip(arrays, results[0], strict=True):
+        q, r, p = np.asarray(q, np.float64), np.asarray(r, np.float64), np.asarray(p)
+        big = np.abs(a).max()
+        d = np.abs(np.diagonal(r)) / big
+        assert np.all(d[:-1] >= d[1:] * (1 - 10 * eps)), (p, d)
+        assert np.abs(q @ r / big - a[:, p] / big).max() <= 4 * eps * np.linalg.norm(a / big)

@@ -7,7 +7,10 @@ otherwise ``q`` is ``m x k`` and ``r`` ``k x n`` (``k = min(m, n)``). As LAPACK'
 to ``beta e_j`` with ``beta = -sign(alpha) ||x||``, so diagonal entries of ``r`` may be
 negative; a column already zero below the diagonal gets no reflection. A complex ``x``
 gets LAPACK's complex reflectors (``larfg``): ``r``'s diagonal is real, and a column
-zero below the diagonal is still reflected when its diagonal entry is not real.
+zero below the diagonal is still reflected when its diagonal entry is not real. A
+column's norm whose sum of squares overflowed or lost digits to underflow is taken from
+the column scaled by a power of two (for the reflector; for a real x, the pivot too), so
+entries near 1e19/1e-19 (float32) or 1e154/1e-154 (float64) factor as at 1.
 
 The NumPy rule runs the C kernel's steps (``runtime/tp_linalg.h``), one operation at a
 time in the operand's dtype, so eager and compiled results agree bit for bit. With
@@ -65,12 +68,26 @@ def _pivot(x, perm, j):
     nb, m, n = x.shape
     best = np.zeros(nb, x.real.dtype)
     p = np.full(nb, j)
+    sums = []
     for c in range(j, n):
         s = np.zeros(nb, x.real.dtype)
         for i in range(j, m):
             s = s + abs2(x[:, i, c])
+        sums.append(s)
         take = (s > best) | (c == j)
         best, p = np.where(take, s, best), np.where(take, c, p)
+    if x.dtype.kind == "f":   # the real kernel's: by norm where a sum overflowed or underflowed
+        fi = np.finfo(x.dtype)
+        redo = np.zeros(nb, bool)
+        for c, s in zip(range(j, n), sums, strict=True):
+            redo |= np.where(s != 0, ~((s >= _QR_TINY[x.dtype.type]) & (s <= fi.max)),
+                             (x[:, j:, c] != 0).any(axis=1))
+        if redo.any():
+            best = np.zeros(nb, x.dtype)
+            for c, s in zip(range(j, n), sums, strict=True):
+                nv = _scaled_norm(x[:, j:, c], s)
+                take = (nv > best) | (c == j)
+                best, p = np.where(take, nv, best), np.where(take & redo, c, p)
     rows = np.arange(nb)
     x[rows, :, j], x[rows, :, p] = x[rows, :, p].copy(), x[rows, :, j].copy()
     perm[rows, j], perm[rows, p] = perm[rows, p].copy(), perm[rows, j].copy()
@@ -95,13 +112,14 @@ _QR_TINY = {np.float32: 2.0 ** -100, np.float64: 2.0 ** -900}
 
 
 def _scaled_norm(col, nrm2):
-    """``tp_qr_norm_c*`` on the columns ``col`` (batch first): ``sqrt(nrm2)``, or, where
+    """``tp_qr_norm_*`` on the columns ``col`` (batch first): ``sqrt(nrm2)``, or, where
     ``nrm2`` overflowed or is small enough to have lost digits to underflow, the norm of
     the column scaled by the power of two that brings its largest part near 1."""
     rt = nrm2.dtype.type
     beta = np.sqrt(nrm2)
     redo = ~((nrm2 >= rt(_QR_TINY[rt])) & (nrm2 <= np.finfo(rt).max))
-    amax = np.maximum(np.abs(col.real), np.abs(col.imag)).max(axis=1, initial=rt(0))
+    amax = (np.maximum(np.abs(col.real), np.abs(col.imag)) if col.dtype.kind == "c"
+            else np.abs(col)).max(axis=1, initial=rt(0))
     redo &= (amax > 0) & (amax <= np.finfo(rt).max)
     if not redo.any():
         return beta
@@ -109,6 +127,10 @@ def _scaled_norm(col, nrm2):
     sc = np.ldexp(rt(1), -ex)
     s2 = np.zeros_like(nrm2)
     for i in range(col.shape[1]):
+        if col.dtype.kind != "c":   # tp_qr_norm_f*: one square per entry
+            e = col[:, i] * sc
+            s2 = s2 + e * e
+            continue
         re, im = col[:, i].real * sc, col[:, i].imag * sc
         s2 = s2 + (re * re + im * im)
     return np.where(redo, np.sqrt(s2) * np.ldexp(rt(1), ex), beta)
@@ -138,11 +160,8 @@ def _qr_impl(a, *, pivoting, full_matrices, use_magma):
             # a complex alpha with a nonzero imaginary part is still reflected, so that
             # r's diagonal is real (LAPACK's larfg)
             go = (ss != 0) | (alpha.imag != 0)
-            if cplx:  # ss may have underflowed to 0
-                go |= (x[:, j + 1:, j] != 0).any(axis=1)
-                beta = _scaled_norm(x[:, j:, j], abs2(alpha) + ss)
-            else:
-                beta = np.sqrt(abs2(alpha) + ss)
+            go |= (x[:, j + 1:, j] != 0).any(axis=1)   # ss may have underflowed to 0
+            beta = _scaled_norm(x[:, j:, j], abs2(alpha) + ss)
             beta = np.where(alpha.real >= 0, -beta, beta)
             if cplx:
                 tau = np.empty(nb, a.dtype)

@@ -23,6 +23,7 @@ from . import elementwise as ew
 from . import reduction as red
 from . import windowed as win
 from ._base import _as_value
+from ._xla_math import daz
 from .elementwise import add, bitwise_or
 from .slicing import concatenate, pad, slice_in_dim
 from .structural import rev
@@ -318,7 +319,11 @@ def _cumlogsumexp_impl(x, *, axis, reverse):
         return x
     wide = np.promote_types(x.dtype, np.float32)
     y = np.flip(x, axis) if reverse else x
-    out = np.logaddexp.accumulate(y.astype(wide), axis=axis).astype(x.dtype)
+    # As the compiled loop under DAZ/FTZ (XLA:CPU's too): subnormal operands and results
+    # read as zeros, and the first step is logaddexp(-inf, x) = x + 0.0 (so -0.0 -> 0.0).
+    out = daz(np.logaddexp.accumulate(daz(y.astype(wide)), axis=axis))
+    out[(slice(None),) * axis + (0,)] += wide.type(0)
+    out = out.astype(x.dtype)
     return np.flip(out, axis) if reverse else out
 
 

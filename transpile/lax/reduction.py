@@ -6,7 +6,9 @@ operand's dtype, float16 accumulates in float32, ``max``/``min`` propagate NaN a
 order ``-0.0`` below ``0.0`` (whatever the element order), and an empty reduction
 gives the operation's identity (``-inf`` for a float max, the dtype's minimum for an
 integer one). ``argmax``/``argmin`` treat NaN as the extreme value (the first NaN
-wins) and ``-0.0 == 0.0``.
+wins) and ``-0.0 == 0.0``. Float32/float64 subnormal operands read as zeros of their
+sign and subnormal partial results are flushed (XLA:CPU's DAZ/FTZ): extrema through
+``daz``, sums and products through ``reduction_ftz`` when a value comes near that range.
 """
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ import numpy as np
 
 from .. import core, dtypes
 from ..core import ShapedArray
-from . import _bfloat16, _float8, _narrow_int
+from . import _bfloat16, _float8, _narrow_int, reduction_ftz
 from ._xla_math import daz
 
 __all__ = ["reduce_sum", "reduce_prod", "reduce_max", "reduce_min", "reduce_and",
@@ -171,8 +173,13 @@ def _reduce_impl(op: str):
             # A contiguous operand already in the accumulation dtype is summed where it
             # lies: its copy would have the same layout, hence the same summation order.
             same = x.flags.c_contiguous or x.flags.f_contiguous
-            return fn(x.astype(_wide(x.dtype), copy=not same), axis=axes).astype(
-                x.dtype, copy=False)
+            wide = x.astype(_wide(x.dtype), copy=not same)
+            out = fn(wide, axis=axes)
+            # subnormal operands and partial results flushed (XLA:CPU's DAZ/FTZ) where
+            # some value comes near them: the slow road, rarely taken
+            if reduction_ftz.flushes(wide, op, out):
+                return reduction_ftz.reduce_flushed(wide, axes, op, x.dtype)
+            return out.astype(x.dtype, copy=False)
         if op in ("max", "min"):
             fn = np.max if op == "max" else np.min
             # subnormal operands read as zeros of their sign (XLA:CPU's DAZ; recorded:
@@ -334,6 +341,11 @@ def _cumulative(name: str, op: str):
         if x.size == 0:
             return x
         if op in ("sum", "prod") and x.dtype == dtypes.bfloat16:
+            if reduction_ftz.flushes(_bfloat16.to_float32(x)):
+                # bfloat16's subnormals are float32's: operands and steps flushed
+                return _bfloat16.scan(x, axis, op, reverse,
+                                      decode=lambda v: daz(_bfloat16.to_float32(v)),
+                                      rounder=lambda v: _bfloat16.round_trip(daz(v)))
             return _bfloat16.scan(x, axis, op, reverse)
         if _float8.is_small(x.dtype):
             if op in ("sum", "prod"):
@@ -343,7 +355,15 @@ def _cumulative(name: str, op: str):
             x = np.flip(x, axis)
         if op in ("sum", "prod"):
             fn = np.cumsum if op == "sum" else np.cumprod
-            out = fn(x.astype(_wide(x.dtype)), axis=axis).astype(x.dtype)
+            wide = x.astype(_wide(x.dtype))
+            out = fn(wide, axis=axis)
+            if reduction_ftz.flushes(wide, op, out):   # XLA:CPU's DAZ/FTZ, every step
+                out = reduction_ftz.cumulative_flushed(wide, axis, op)
+            elif op == "sum" and out.dtype.kind == "f":
+                # the accumulator starts at +0.0: a -0.0 first operand sums to +0.0
+                first = (slice(None),) * axis + (0,)
+                out[first] += out.dtype.type(0)
+            out = out.astype(x.dtype)
         else:
             ufunc = np.maximum if op == "max" else np.minimum
             x = daz(x)   # subnormals read as zeros of their sign, as XLA:CPU reads them
