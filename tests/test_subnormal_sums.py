@@ -18,7 +18,7 @@ import pytest
 
 import transpile
 import transpile.numpy as jnp
-from transpile import lax
+from transpile import eager_kernels, lax
 from transpile.config import enable_x64
 from transpile.lax import reduction_ftz
 
@@ -126,3 +126,29 @@ def test_fold_restarts_as_a_fold_by_hand(dtype):
             for op in ("sum", "prod"):
                 assert _bits(reduction_ftz.fold(lines, op)) == \
                     _bits(_fold_by_hand(lines, op))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_prebuilt_scan_agrees_with_the_numpy_check(dtype):
+    # the prebuilt library's one-pass scan (reduction_ftz.SCANS) and the NumPy check it
+    # replaces, on the values at the edge of the range and the ones it must ignore
+    eager_kernels.load()
+    scan = reduction_ftz.SCANS.get(np.dtype(dtype))
+    if scan is None:
+        pytest.skip("no prebuilt library (no C compiler)")
+    bound = reduction_ftz._LIMITS[np.dtype(dtype)][0]
+    below = np.nextafter(bound, dtype(0))
+    tiny = np.finfo(dtype).tiny
+    harmless = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, bound, -bound, 1.0], dtype)
+    for near in (below, -below, tiny, -tiny / 2, np.finfo(dtype).smallest_subnormal):
+        for at in (0, 5, 1000):
+            x = np.resize(harmless, 1003).astype(dtype)
+            x[at] = near
+            assert scan(x, bound), (near, at)
+            reduction_ftz.SCANS.pop(np.dtype(dtype))
+            try:
+                assert reduction_ftz.flushes(x)   # the NumPy check, without the scan
+            finally:
+                reduction_ftz.SCANS[np.dtype(dtype)] = scan
+    x = np.resize(harmless, 1003).astype(dtype)
+    assert not scan(x, bound) and not reduction_ftz.flushes(x)

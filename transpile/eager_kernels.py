@@ -29,7 +29,7 @@ from .backend.build import CompileError, CompilerNotFoundError, build
 from .codegen import emit_c
 from .core import ShapedArray
 from .lax import elementwise as ew
-from .lax import reduction
+from .lax import reduction, reduction_ftz
 from .lax._xla_math import libm_twin
 
 __all__ = ["KERNELS", "PRIMITIVES", "RULE_TWINS", "SUM", "GEMM", "kernel_for", "gemm_for",
@@ -71,6 +71,9 @@ SUM = reduction.reduce_sum_p
 #: dtype -> the number of the library's ``tp_gemm`` call (runtime/tp_matmul.h: the
 #: code of every compiled float32/float64 ``dot_general``)
 GEMM = {_F32: 1000, _F64: 1001}
+#: dtype -> the number of the library's scan for values near the subnormal range (the
+#: check of ``reduction_ftz.flushes``, one pass in C instead of NumPy temporaries)
+NEAR = {_F32: 3000, _F64: 3001}
 
 #: Full float32 sums: NumPy's pairwise summation in float (the NumPy rule is ``np.sum``
 #: of the float32 operand: a run of fewer than 8 in order, up to 128
@@ -79,22 +82,39 @@ GEMM = {_F32: 1000, _F64: 1001}
 #: thread: vectorised, it sums 1M floats in ~70 us, where a team's start and barrier
 #: would cost more on a busy machine than they save.
 _SUM_SOURCE = """
-static float tp_eager_pairwise_(const float *x, int64_t n)
+/* *hit collects, in the same pass, whether some nonzero |x| is below 2^-103: a subnormal
+ * operand, or partial sums that may be subnormal, which the rule flushes
+ * (lax/reduction_ftz.py) and this sum does not */
+#define TP_EAGER_NEAR_(b) ((uint32_t)(((b) & 0x7fffffffu) - 1u) < 0x0C000000u - 1u)
+
+static float tp_eager_pairwise_(const float *x, int64_t n, uint32_t *hit)
 {
     if (n < 8) {
         float res = 0.f;
-        for (int64_t i = 0; i < n; i++)
+        for (int64_t i = 0; i < n; i++) {
+            uint32_t b;
+            memcpy(&b, x + i, sizeof b);
+            *hit |= TP_EAGER_NEAR_(b);
             res += x[i];
+        }
         return res;
     }
     if (n <= 128) {
         float r[8];
+        uint32_t h = 0;
         int64_t i;
         for (int j = 0; j < 8; j++)
             r[j] = x[j];
         for (i = 8; i < n - (n % 8); i += 8)
             for (int j = 0; j < 8; j++)
                 r[j] += x[i + j];
+#pragma omp simd reduction(|:h)
+        for (int64_t k = 0; k < n; k++) {
+            uint32_t b;
+            memcpy(&b, x + k, sizeof b);
+            h |= TP_EAGER_NEAR_(b);
+        }
+        *hit |= h;
         float res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
         for (; i < n; i++)
             res += x[i];
@@ -102,24 +122,39 @@ static float tp_eager_pairwise_(const float *x, int64_t n)
     }
     int64_t n2 = n / 2;
     n2 -= n2 % 8;
-    return tp_eager_pairwise_(x, n2) + tp_eager_pairwise_(x + n2, n - n2);
+    return tp_eager_pairwise_(x, n2, hit) + tp_eager_pairwise_(x + n2, n - n2, hit);
 }
 
-static float tp_eager_sum_f32(const float *x, int64_t n)
+/* The sum, or 3 (the rule decides) where a value is near the subnormal range. */
+static int tp_eager_sum_f32(const float *x, int64_t n, float *y)
 {
-    return 0.f + tp_eager_pairwise_(x, n);
+    uint32_t hit = 0;
+    *y = 0.f + tp_eager_pairwise_(x, n, &hit);
+    return hit ? 3 : 0;
 }
 
-/* Whether some nonzero |x| is below 2^-103: a subnormal operand, or partial sums that
- * may be subnormal, which the rule flushes (lax/reduction_ftz.py) and this sum does not */
-static int tp_eager_near_subnormal_f32(const float *x, int64_t n)
+/* For the NumPy rules' check (reduction_ftz.flushes): whether some nonzero |x| is below
+ * ``bound`` (the bits of a positive float), in one pass and no temporaries. */
+static int32_t tp_eager_near_f32(const float *x, int64_t n, uint32_t bound)
 {
     uint32_t hit = 0;
 #pragma omp simd reduction(|:hit)
     for (int64_t i = 0; i < n; i++) {
         uint32_t b;
         memcpy(&b, x + i, sizeof b);
-        hit |= (uint32_t)(((b & 0x7fffffffu) - 1u) < 0x0C000000u - 1u);
+        hit |= (uint32_t)((b & 0x7fffffffu) - 1u) < bound - 1u;
+    }
+    return hit != 0;
+}
+
+static int32_t tp_eager_near_f64(const double *x, int64_t n, uint64_t bound)
+{
+    uint64_t hit = 0;
+#pragma omp simd reduction(|:hit)
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t b;
+        memcpy(&b, x + i, sizeof b);
+        hit |= (uint64_t)((b & UINT64_C(0x7fffffffffffffff)) - 1u) < bound - 1u;
     }
     return hit != 0;
 }
@@ -172,10 +207,9 @@ def _source() -> tuple[str, str]:
     const int64_t *c = (const int64_t *)call;
     const int64_t n = c[1];
     switch (c[0]) {{  /* the evaluator's sum and these rules keep subnormals: no FTZ/DAZ */
-    case 0:
-        if (tp_eager_near_subnormal_f32((const float *)x, n)) return 3;
-        *(float *)y = tp_eager_sum_f32((const float *)x, n);
-        return 0;
+    case 0: return tp_eager_sum_f32((const float *)x, n, (float *)y);
+    case {NEAR[_F32]}: *(int32_t *)y = tp_eager_near_f32((const float *)x, n, (uint32_t)c[2]); return 0;
+    case {NEAR[_F64]}: *(int32_t *)y = tp_eager_near_f64((const double *)x, n, (uint64_t)c[2]); return 0;
 {chr(10).join(p.replace("break;", "return 0;") for p in plain)}
     default: break;
     }}
@@ -229,6 +263,8 @@ def load(compile_missing: bool = True) -> None:
             return
         if lib is not None:
             _state["lib"] = lib
+            for dt in NEAR:
+                reduction_ftz.SCANS[dt] = _near_for(lib, dt)
 
 
 def loaded() -> bool:
@@ -241,6 +277,7 @@ def reset() -> None:
     with _lock:
         _state.clear()
         _requested.clear()
+        reduction_ftz.SCANS.clear()
 
 
 #: kernel -> its number in the entry point's switch
@@ -292,6 +329,21 @@ def kernel_for(primitive, dtype=_F32, rule: bool = False):
         return y
     run.library = lib
     return run
+
+
+def _near_for(lib, dt):
+    """``scan(x, bound)`` of ``reduction_ftz.SCANS`` through ``lib``'s ``NEAR`` kernel."""
+    entry, ffi = getattr(lib.lib, _ENTRY), lib.ffi
+    number, uint = NEAR[dt], np.dtype(f"u{dt.itemsize}")
+
+    def scan(x: np.ndarray, bound) -> bool:
+        out = np.zeros(1, np.int32)
+        bits = int(np.asarray(bound, dt).view(uint))
+        entry(ffi.from_buffer(np.array([number, x.size, bits], np.int64)),
+              ffi.from_buffer(x), ffi.from_buffer(out), ffi.NULL)
+        return bool(out[0])
+    scan.library = lib
+    return scan
 
 
 def gemm_for(dtype):

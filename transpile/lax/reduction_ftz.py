@@ -35,6 +35,11 @@ def _bound(dt) -> float:
 
 #: dtype -> (:func:`_bound`, the smallest normal)
 _LIMITS = {dt: (_bound(dt), np.finfo(dt).tiny) for dt in (_F32, _F64)}
+#: dtype -> ``scan(x, bound)``: whether a C-contiguous ``x`` holds a nonzero ``|x|`` below
+#: ``bound``, in one pass without temporaries. Filled by eager dispatch's prebuilt library
+#: (``eager_kernels``) once it is loaded: NumPy's ``abs`` and compare cost as much as the
+#: sum they guard.
+SCANS: dict = {}
 
 
 def flushes(x: np.ndarray, op: str = "sum", out=None) -> bool:
@@ -45,10 +50,15 @@ def flushes(x: np.ndarray, op: str = "sum", out=None) -> bool:
     limits = _LIMITS.get(x.dtype)
     if limits is None or x.size == 0:
         return False
-    mag = np.abs(x)
-    small = mag < limits[0]
-    if small.any() and mag[small].any():   # zeros are common and harmless: not them
-        return True
+    scan = SCANS.get(x.dtype)
+    if scan is not None and x.flags.c_contiguous:
+        if scan(x, limits[0]):
+            return True
+    else:
+        mag = np.abs(x)
+        small = mag < limits[0]
+        if small.any() and mag[small].any():   # zeros are common and harmless: not them
+            return True
     if op == "prod" and out is not None:
         m = np.abs(out)
         return bool(((m < limits[1]) & (m != 0)).any())
