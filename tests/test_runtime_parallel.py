@@ -253,11 +253,14 @@ void tpp_plant(double wall_s, double wait_s)
 
 
 def test_libraries_loaded_by_the_backend_share_one_state():
-    # what one library learns of a busy machine, the next one loaded knows: two stalls
-    # planted in the first drop the width of the second, loaded afterwards
+    # what one library learns of a busy machine, every library loaded knows: two stalls
+    # planted in the first drop the width of the second (both built first: a compile
+    # can outlast the drop)
     cdef = "int tpp_team(int64_t units);\nvoid tpp_plant(double wall_s, double wait_s);"
-    libraries = [build(SHARED_SOURCE % "first", cdef, name="par_first", signature="test")]
-    first = libraries[0].lib   # (a library is closed once nothing holds its Library)
+    # (a library is closed once nothing holds its Library)
+    libraries = [build(SHARED_SOURCE % name, cdef, name=f"par_{name}", signature="test")
+                 for name in ("first", "second")]
+    first, second = (lib.lib for lib in libraries)
     for _ in range(70):   # a window of fast regions: the next slow one alone keeps it
         first.tpp_plant(0.010, 0.0001)
         first.tpp_team(2)
@@ -265,10 +268,7 @@ def test_libraries_loaded_by_the_backend_share_one_state():
     assert first.tpp_team(2) == 2
     first.tpp_plant(0.010, 0.008)
     assert first.tpp_team(2) == 1
-    libraries.append(build(SHARED_SOURCE % "second", cdef, name="par_second",
-                           signature="test"))
-    second = libraries[1].lib
-    assert second.tpp_team(2) == 1, "the second library starts at the learnt width"
+    assert second.tpp_team(2) == 1, "the second library is at the learnt width"
     deadline = time.monotonic() + 5.0
     while second.tpp_team(2) == 1:   # and both come back together after the probe
         assert time.monotonic() < deadline
