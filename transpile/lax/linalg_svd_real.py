@@ -29,8 +29,10 @@ def work_elements(m: int, n: int, full: bool) -> int:
     (the QR's recorded rotations last: ``TP_SVD_CAP(nn)`` per matrix)."""
     mm, nn = max(m, n), min(m, n)
     uc = mm if full else nn
-    return (mm * nn + 2 * mm * uc + 2 * nn * nn + 5 * nn + max(mm, uc)
-            + rotation_work(nn, 16 * nn + 64))
+    # then the accumulation's panels (two threads' mm x 256 bytes) or the QR's recorded
+    # rotations (TP_SVD_CAP(nn) per matrix) in the same space
+    return (mm * nn + mm * uc + nn * nn + 5 * nn + max(mm, uc)
+            + max(rotation_work(nn, 16 * nn + 64), 2 * 64 * mm + 16))
 
 
 #: SAFE_EXP of tp_svd.h's givens: below 2^SAFE_EXP squares do not overflow, above its
