@@ -24,25 +24,14 @@
 #ifndef TP_SVD_H
 #define TP_SVD_H
 
-#include "tp_rotseq.h"
+#include "tp_panels.h"
 
 #define TP_SVD_ITERS 75
-/* Rotations of U^T and V^T recorded per matrix before they are applied (tp_rotseq.h),
+/* Rotations of U^T and V^T recorded per matrix before they are applied (tp_panels.h),
  * for an n x n bidiagonal (the scratch space tp_svd_* takes has room for them). */
 #define TP_SVD_CAP(n) (16 * (n) + 64)
 /* The same through tp_svd_bdsqr_* (stack space, rotations applied in place). */
 #define TP_SVD_STACK_CAP 256
-/* Bytes of columns of U and V accumulated at a time (tp_svd_accum: a panel of all the
- * rows through all the reflectors, its sums in registers). n = 256 float64, one core:
- * 2.9 ms for U and V as whole-row reflector applications, 1.25 ms by 256-byte panels
- * (2.0 ms by 64-byte ones: the sums' latency shows). */
-#ifndef TP_SVD_ACC_LINE
-#define TP_SVD_ACC_LINE 256
-#endif
-/* Multiply-adds of the accumulation per thread */
-#ifndef TP_SVD_UV_PAR_MIN
-#define TP_SVD_UV_PAR_MIN (1 << 22)
-#endif
 
 #define TP_DEFINE_SVD(SFX, T, SQRT, FABS, HYPOT, FREXP, LDEXP, EPS, TINY, BIG_EXP,     \
                       SAFE)                                                            \
@@ -107,129 +96,6 @@
             for (j = 1; j < cols; j++) s = s + yi[j] * v[j];                           \
             s = tau * s;                                                               \
             for (j = 0; j < cols; j++) yi[j] = yi[j] - s * v[j];                       \
-        }                                                                              \
-    }                                                                                  \
-    /* Backward accumulation of reflectors into columns [c0, c0 + W) of an R-row      \
-     * matrix that starts as the identity, held in the panel z (R x W, row-major):    \
-     * reflector k (k = kmax down to 0, skipped where taus[k] == 0) is v = x + k xld +  \
-     * k + off (stride vs, v[0] == 1) applied from the left to rows and columns from   \
-     * r0 = k + off, as tp_svd_lapply does (w = row r0 + sum v_i row r0+i, in order;   \
-     * w *= tau; row r0+i -= v_i w). One pass over the rows per reflector: row i's     \
-     * update is followed at once by its term of the next reflector's sum. Columns     \
-     * left of r0 go through the update with w = 0: they are still the identity's     \
-     * (+0 or 1, which x - (v_i 0) leaves as they are), so whole vectors of W columns  \
-     * are updated. */                                                                 \
-    TP_INLINE void tp_svd_accum_##SFX(T *TP_RESTRICT z, int64_t R, int64_t c0,         \
-                                      const T *x, int64_t xld, int64_t vs, int64_t off,\
-                                      const T *taus, int64_t kmax)                     \
-    {                                                                                  \
-        enum { W = TP_SVD_ACC_LINE / sizeof(T) };                                      \
-        T wa[W], wb[W]; /* (local arrays: kept in registers) */                        \
-        int64_t k = kmax, i, c;                                                        \
-        for (i = 0; i < R; i++)                                                        \
-            for (c = 0; c < W; c++) z[i * W + c] = (T)(i == c0 + c);                   \
-        while (k >= 0 && (taus[k] == 0 || k + off >= c0 + W)) k--;                     \
-        if (k < 0) return;                                                             \
-        {                                                                              \
-            const int64_t r0 = k + off;                                                \
-            const T *v = x + k * xld + k + off;                                        \
-            for (c = 0; c < W; c++) wa[c] = z[r0 * W + c];                             \
-            for (i = r0 + 1; i < R; i++) {                                             \
-                const T vi = v[(i - r0) * vs], *TP_RESTRICT zi = z + i * W;            \
-                TP_ROT_PRAGMA_(omp simd)                                               \
-                for (c = 0; c < W; c++) wa[c] = wa[c] + vi * zi[c];                    \
-            }                                                                          \
-        }                                                                              \
-        for (;;) {                                                                     \
-            const int64_t r0 = k + off, cs = r0 > c0 ? r0 - c0 : 0;                    \
-            const T *v = x + k * xld + k + off, tau = taus[k];                         \
-            int64_t kn = k - 1, rn;                                                    \
-            const T *vn;                                                               \
-            for (c = 0; c < W; c++) wa[c] = c < cs ? (T)0 : tau * wa[c];              \
-            while (kn >= 0 && taus[kn] == 0) kn--;                                     \
-            if (kn < 0) {                                                              \
-                for (i = r0; i < R; i++) {                                             \
-                    const T vi = v[(i - r0) * vs];                                     \
-                    T *TP_RESTRICT zi = z + i * W;                                     \
-                    TP_ROT_PRAGMA_(omp simd)                                           \
-                    for (c = 0; c < W; c++) zi[c] = zi[c] - vi * wa[c];                \
-                }                                                                      \
-                return;                                                                \
-            }                                                                          \
-            rn = kn + off;                                                             \
-            vn = x + kn * xld + kn + off;                                              \
-            for (c = 0; c < W; c++) wb[c] = z[rn * W + c];                             \
-            for (i = rn + 1; i < r0; i++) {                                            \
-                const T ui = vn[(i - rn) * vs], *TP_RESTRICT zi = z + i * W;           \
-                TP_ROT_PRAGMA_(omp simd)                                               \
-                for (c = 0; c < W; c++) wb[c] = wb[c] + ui * zi[c];                    \
-            }                                                                          \
-            for (i = r0; i < R; i++) {                                                 \
-                const T vi = v[(i - r0) * vs], ui = vn[(i - rn) * vs];                 \
-                T *TP_RESTRICT zi = z + i * W;                                         \
-                TP_ROT_PRAGMA_(omp simd)                                               \
-                for (c = 0; c < W; c++) {                                              \
-                    T y = zi[c] - vi * wa[c];                                          \
-                    zi[c] = y;                                                         \
-                    wb[c] = wb[c] + ui * y;                                            \
-                }                                                                      \
-            }                                                                          \
-            for (c = 0; c < W; c++) wa[c] = wb[c];                                     \
-            k = kn;                                                                    \
-        }                                                                              \
-    }                                                                                  \
-    /* U^T (uc rows of mm) and V^T (nn x nn) from the reflectors the bidiagonalisation \
-     * left in x (mm x nn), by column blocks of TP_SVD_ACC_LINE bytes of U and V (one  \
-     * panel each, in L1 through all the reflectors), written transposed; blocks       \
-     * [b0, b1) of U's then V's. work: mm W elements. */                                \
-    TP_INLINE void tp_svd_uv_blocks_##SFX(const T *x, const T *tl, const T *tr,        \
-                                          int64_t mm, int64_t nn, int64_t uc, T *ut,   \
-                                          T *vtt, int64_t b0, int64_t b1, T *work)     \
-    {                                                                                  \
-        enum { W = TP_SVD_ACC_LINE / sizeof(T) };                                      \
-        const int64_t nbu = (uc + W - 1) / W;                                          \
-        T *z = work;                                                                   \
-        int64_t bk, i, c;                                                              \
-        for (bk = b0; bk < b1; bk++) {                                                 \
-            const int u = bk < nbu;                                                    \
-            const int64_t c0 = (u ? bk : bk - nbu) * W, cols = u ? uc : nn;            \
-            const int64_t w = cols - c0 < W ? cols - c0 : W, R = u ? mm : nn;          \
-            T *dst = u ? ut : vtt;                                                     \
-            if (u)                                                                     \
-                tp_svd_accum_##SFX(z, mm, c0, x, nn, nn, 0, tl, nn - 1);                \
-            else                                                                       \
-                tp_svd_accum_##SFX(z, nn, c0, x, nn, 1, 1, tr, nn - 3);                  \
-            for (c = 0; c < w; c++)                                                    \
-                for (i = 0; i < R; i++) dst[(c0 + c) * R + i] = z[i * W + c];          \
-        }                                                                              \
-    }                                                                                  \
-    /* tp_svd_uv_blocks over all blocks, on up to TP_ROT_THREADS threads. */           \
-    TP_INLINE void tp_svd_uv_##SFX(const T *x, const T *tl, const T *tr, int64_t mm,   \
-                                   int64_t nn, int64_t uc, T *ut, T *vtt, T *work)     \
-    {                                                                                  \
-        enum { W = TP_SVD_ACC_LINE / sizeof(T) };                                      \
-        const int64_t nb = (uc + W - 1) / W + (nn + W - 1) / W;                        \
-        int64_t units = (mm * mm * uc + nn * nn * nn) / TP_SVD_UV_PAR_MIN;             \
-        const unsigned csr = TP_ROT_CSR_GET_();                                        \
-        T *wk = (T *)(((uintptr_t)work + 63) & ~(uintptr_t)63);                        \
-        (void)csr;                                                                     \
-        if (units > TP_ROT_THREADS) units = TP_ROT_THREADS;                            \
-        if (units > nb) units = nb;                                                    \
-        if (units < 2) {                                                               \
-            tp_svd_uv_blocks_##SFX(x, tl, tr, mm, nn, uc, ut, vtt, 0, nb, wk);         \
-            return;                                                                    \
-        }                                                                              \
-        TP_ROT_PRAGMA_(omp parallel num_threads(TP_ROT_TEAM_(units)))                  \
-        {                                                                              \
-            int64_t t = 0, nt = 1;                                                     \
-            unsigned saved;                                                            \
-            TP_ROT_THREAD_(t, nt);                                                     \
-            saved = TP_ROT_CSR_GET_();                                                 \
-            TP_ROT_CSR_SET_(csr);                                                      \
-            tp_svd_uv_blocks_##SFX(x, tl, tr, mm, nn, uc, ut, vtt, nb * t / nt,        \
-                                   nb * (t + 1) / nt, wk + t * mm * W);              \
-            TP_ROT_CSR_SET_(saved);                                                    \
-            TP_ROT_ARRIVE_();                                                          \
         }                                                                              \
     }                                                                                  \
     /* c f + s g = r, c g - s f = 0 (c = 1, s = 0 when both are 0); returns r. Where   \
@@ -412,7 +278,16 @@
                 e[k] = xk[1];                                                          \
             }                                                                          \
         }                                                                              \
-        if (u) tp_svd_uv_##SFX(x, tl, tr, mm, nn, uc, ut, vtt, rw);                     \
+        if (u) {                                                                       \
+            tp_hjob_##SFX jobs[2] = {{0}};                                             \
+            jobs[0].rows = mm; jobs[0].cols = uc; jobs[0].dst = ut; jobs[0].x = x;     \
+            jobs[0].xld = nn; jobs[0].vs = nn; jobs[0].off = 0; jobs[0].taus = tl;     \
+            jobs[0].kmax = nn - 1;                                                     \
+            jobs[1].rows = nn; jobs[1].cols = nn; jobs[1].dst = vtt; jobs[1].x = x;    \
+            jobs[1].xld = nn; jobs[1].vs = 1; jobs[1].off = 1; jobs[1].taus = tr;      \
+            jobs[1].kmax = nn - 3;                                                     \
+            tp_hacc_##SFX(jobs, 2, rw);                                                \
+        }                                                                              \
         tp_svd_qr_##SFX(d, e, nn, u ? ut : 0, mm, vtt, nn, rw, TP_SVD_CAP(nn));        \
         for (i = 0; i < nn; i++) idx[i] = (T)i;                                        \
         TP_SORT_PAIRS(T, d, idx, nn, <, i, j); /* stable, descending */                \

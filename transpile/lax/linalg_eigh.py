@@ -135,8 +135,10 @@ def _cplx(re, im, dtype):
 
 def work_elements(n: int) -> int:
     """Scratch elements ``tp_eigh_*`` takes for one ``n x n`` matrix (the complex
-    kernel's layout; the real one uses ``2 n n + 5 n``)."""
-    return 2 * n * n + 6 * n
+    kernel's layout; the real one uses ``2 n n + 5 n``, then the panels of Q's
+    accumulation: ``TP_HACC_WORK`` of ``runtime/tp_panels.h``, two threads' ``n`` rows
+    of 256 bytes and 64 bytes of alignment)."""
+    return 2 * n * n + 6 * n + 2 * n * 64 + 16
 
 
 def _house(x: np.ndarray, k: int):

@@ -18,7 +18,7 @@ ITERS = 75
 
 
 def rotation_work(rows: int, cap: int) -> int:
-    """``TP_ROT_WORK`` of ``runtime/tp_rotseq.h`` (its largest, float32's): scratch
+    """``TP_ROT_WORK`` of ``runtime/tp_panels.h`` (its largest, float32's): scratch
     elements for ``cap`` recorded rotations of each of two matrices touching ``rows``
     rows (64-byte alignment, two panels of 256-byte column blocks, the records)."""
     return 8 * cap + 2 * rows * 64 + 16
