@@ -27,11 +27,6 @@
 #include "tp_panels.h"
 
 #define TP_SVD_ITERS 75
-/* Rotations of U^T and V^T recorded per matrix before they are applied (tp_panels.h),
- * for an n x n bidiagonal (the scratch space tp_svd_* takes has room for them). */
-#define TP_SVD_CAP(n) (16 * (n) + 64)
-/* The same through tp_svd_bdsqr_* (stack space, rotations applied in place). */
-#define TP_SVD_STACK_CAP 256
 
 #define TP_DEFINE_SVD(SFX, T, SQRT, FABS, HYPOT, FREXP, LDEXP, EPS, TINY, BIG_EXP,     \
                       SAFE)                                                            \
@@ -111,27 +106,25 @@
         *s = g / r;                                                                    \
         return r;                                                                      \
     }                                                                                  \
+    /* (x, y) = (c x + s y, c y - s x) */                                              \
+    TP_INLINE void tp_svd_rot_##SFX(T *x, T *y, int64_t len, T c, T s)                 \
+    {                                                                                  \
+        int64_t i;                                                                     \
+        for (i = 0; i < len; i++) {                                                    \
+            T xi = x[i], yi = y[i];                                                    \
+            x[i] = c * xi + s * yi;                                                    \
+            y[i] = c * yi - s * xi;                                                    \
+        }                                                                              \
+    }                                                                                  \
     /* QR sweeps on the upper bidiagonal (s, e) (n entries, e[n-1] == 0); rows of ut   \
      * (ulen long) and vt (vlen long: n, or 2 n for a complex V's parts) rotated alike  \
-     * unless ut is null: recorded, cap at a time, in work (TP_ROT_WORK(T, cap, n)     \
-     * elements; null: on the stack, applied in place). */                             \
-    TP_INLINE void tp_svd_qr_##SFX(T *s, T *e, int64_t n, T *ut, int64_t ulen, T *vt,   \
-                                   int64_t vlen, T *work, int64_t cap)                 \
+     * unless ut is null. */                                                           \
+    TP_INLINE void tp_svd_bdsqr_##SFX(T *s, T *e, int64_t n, T *ut, int64_t ulen, T *vt, \
+                                      int64_t vlen)                                    \
     {                                                                                  \
         int64_t p = n, k, ks, j;                                                       \
         int iter = 0;                                                                  \
         const T eps = EPS, tiny = TINY;                                                \
-        T stack[TP_ROT_WORK(T, TP_SVD_STACK_CAP, 0)];                                  \
-        tp_rotrec_##SFX q;                                                             \
-        if (ut) {                                                                      \
-            if (work) {                                                                \
-                tp_rotrec_init_##SFX(&q, ut, ulen, ulen, vt, vlen, vlen, n, cap, work); \
-            } else {                                                                   \
-                tp_rotrec_init_##SFX(&q, ut, ulen, ulen, vt, vlen, vlen, 0,            \
-                                     TP_SVD_STACK_CAP, stack);                         \
-                q.panel = 0;                                                           \
-            }                                                                          \
-        }                                                                              \
         while (p > 0) {                                                                \
             int kase;                                                                  \
             T f, g, t, cs, sn;                                                         \
@@ -164,7 +157,7 @@
                         f = -sn * e[j - 1];                                            \
                         e[j - 1] = cs * e[j - 1];                                      \
                     }                                                                  \
-                    if (ut) tp_rotrec_push_##SFX(&q, 1, j, p - 1, cs, sn);             \
+                    if (ut) tp_svd_rot_##SFX(vt + j * vlen, vt + (p - 1) * vlen, vlen, cs, sn); \
                 }                                                                      \
             } else if (kase == 2) { /* split at the negligible s[k-1] */               \
                 f = e[k - 1];                                                          \
@@ -173,7 +166,8 @@
                     s[j] = tp_svd_givens_##SFX(s[j], f, &cs, &sn);                     \
                     f = -sn * e[j];                                                    \
                     e[j] = cs * e[j];                                                  \
-                    if (ut) tp_rotrec_push_##SFX(&q, 0, j, k - 1, cs, sn);             \
+                    if (ut)                                                            \
+                        tp_svd_rot_##SFX(ut + j * ulen, ut + (k - 1) * ulen, ulen, cs, sn); \
                 }                                                                      \
             } else if (kase == 3) { /* one QR step, shifted */                         \
                 T scale = FABS(s[p - 1]), sp, spm1, epm1, sk, ek, b, c, shift = 0;     \
@@ -202,32 +196,27 @@
                     e[j] = cs * e[j] - sn * s[j];                                      \
                     g = sn * s[j + 1];                                                 \
                     s[j + 1] = cs * s[j + 1];                                          \
-                    if (ut) tp_rotrec_push_##SFX(&q, 1, j, j + 1, cs, sn);             \
+                    if (ut) tp_svd_rot_##SFX(vt + j * vlen, vt + (j + 1) * vlen, vlen, cs, sn); \
                     s[j] = tp_svd_givens_##SFX(f, g, &cs, &sn);                        \
                     f = cs * e[j] + sn * s[j + 1];                                     \
                     s[j + 1] = cs * s[j + 1] - sn * e[j];                              \
                     g = sn * e[j + 1];                                                 \
                     e[j + 1] = cs * e[j + 1];                                          \
-                    if (ut) tp_rotrec_push_##SFX(&q, 0, j, j + 1, cs, sn);             \
+                    if (ut)                                                            \
+                        tp_svd_rot_##SFX(ut + j * ulen, ut + (j + 1) * ulen, ulen, cs, sn); \
                 }                                                                      \
                 e[p - 2] = f;                                                          \
                 if (++iter >= TP_SVD_ITERS) e[p - 2] = 0; /* give up on this one */   \
             } else { /* s[p-1] converged: make it non-negative */                     \
                 if (s[k] <= 0) {                                                       \
                     s[k] = s[k] < 0 ? -s[k] : (T)0;                                    \
-                    if (ut) tp_rotrec_push_##SFX(&q, 1, k, -1, 0, 0); /* negate row k */ \
+                    if (ut)                                                            \
+                        for (j = 0; j < vlen; j++) vt[k * vlen + j] = -vt[k * vlen + j]; \
                 }                                                                      \
                 iter = 0;                                                              \
                 p--;                                                                   \
             }                                                                          \
         }                                                                              \
-        if (ut) tp_rotrec_flush_##SFX(&q);                                             \
-    }                                                                                  \
-    /* tp_svd_qr with its records on the stack (for tp_svd_complex.h) */              \
-    TP_INLINE void tp_svd_bdsqr_##SFX(T *s, T *e, int64_t n, T *ut, int64_t ulen, T *vt, \
-                                      int64_t vlen)                                    \
-    {                                                                                  \
-        tp_svd_qr_##SFX(s, e, n, ut, ulen, vt, vlen, 0, 0);                            \
     }                                                                                  \
     /* s (min(m, n)); u (m x uc), vt (vr x n) unless u is null; work: tp_svd_work       \
      * elements (lax/linalg_svd_real.py's work_elements). */                           \
@@ -239,7 +228,7 @@
         T *x = (T *)work, *ut = x + mm * nn, *vtt = ut + uc * mm, *d = vtt + nn * nn;  \
         T *e = d + nn, *tl = e + nn, *tr = tl + nn, *idx = tr + nn, *w = idx + nn;     \
         T amax = 0, unscale = 1;                                                       \
-        T *rw = w + (mm > uc ? mm : uc); /* the UV panels, then the QR's records */    \
+        T *rw = w + (mm > uc ? mm : uc); /* the accumulation's panels */               \
         for (i = 0; i < mm; i++)                                                       \
             for (j = 0; j < nn; j++) {                                                 \
                 T v = tall ? a[i * n + j] : a[j * n + i], av = FABS(v);                \
@@ -288,7 +277,7 @@
             jobs[1].kmax = nn - 3;                                                     \
             tp_hacc_##SFX(jobs, 2, rw);                                                \
         }                                                                              \
-        tp_svd_qr_##SFX(d, e, nn, u ? ut : 0, mm, vtt, nn, rw, TP_SVD_CAP(nn));        \
+        tp_svd_bdsqr_##SFX(d, e, nn, u ? ut : 0, mm, vtt, nn);                         \
         for (i = 0; i < nn; i++) idx[i] = (T)i;                                        \
         TP_SORT_PAIRS(T, d, idx, nn, <, i, j); /* stable, descending */                \
         for (i = 0; i < nn; i++) sv[i] = d[i] * unscale;                               \

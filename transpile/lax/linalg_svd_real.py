@@ -17,22 +17,13 @@ __all__ = ["bdsqr", "golub_kahan", "work_elements"]
 ITERS = 75
 
 
-def rotation_work(rows: int, cap: int) -> int:
-    """``TP_ROT_WORK`` of ``runtime/tp_panels.h`` (its largest, float32's): scratch
-    elements for ``cap`` recorded rotations of each of two matrices touching ``rows``
-    rows (64-byte alignment, two panels of 256-byte column blocks, the records)."""
-    return 8 * cap + 2 * rows * 64 + 16
-
-
 def work_elements(m: int, n: int, full: bool) -> int:
-    """Scratch elements ``tp_svd_f32``/``_f64`` lay out for one ``m x n`` matrix
-    (the QR's recorded rotations last: ``TP_SVD_CAP(nn)`` per matrix)."""
+    """Scratch elements ``tp_svd_f32``/``_f64`` lay out for one ``m x n`` matrix (the
+    accumulation's panels last: ``TP_HACC_WORK`` of ``runtime/tp_panels.h``, two
+    threads' ``mm`` rows of 256 bytes and 64 bytes of alignment)."""
     mm, nn = max(m, n), min(m, n)
     uc = mm if full else nn
-    # then the accumulation's panels (two threads' mm x 256 bytes) or the QR's recorded
-    # rotations (TP_SVD_CAP(nn) per matrix) in the same space
-    return (mm * nn + mm * uc + nn * nn + 5 * nn + max(mm, uc)
-            + max(rotation_work(nn, 16 * nn + 64), 2 * 64 * mm + 16))
+    return mm * nn + mm * uc + nn * nn + 5 * nn + max(mm, uc) + 2 * mm * 64 + 16
 
 
 #: SAFE_EXP of tp_svd.h's givens: below 2^SAFE_EXP squares do not overflow, above its
