@@ -377,12 +377,12 @@ TP_INLINE double tp_eigh_hypot_f64(double f, double g)
     return mx > 0x1p-450 && mx < 0x1p450 ? sqrt(f * f + g * g) : hypot(f, g);
 }
 
-/* Speed of eigh (n = 256 float64, one core of this machine: 9.1 ms -> 7.6 ms -> 6.8 ms):
- * the float64 QL's hypot above; the QL applies its rotations to Q^T's rows two at a time
- * (rows i, i + 1, i + 2 in one pass: a load and a store fewer per element), as they
- * come: recording them and applying them later by column panels as svd does
- * (tp_panels.h) was slower here (3.9 -> 4.5 ms: Q^T fits in L2, and the sweep's
- * latency-bound scalar work no longer overlaps the rotations); Q^T is accumulated by
+/* Speed of eigh (n = 256 float64, one core of this machine: 9.1 ms -> 7.6 ms -> 6.2 ms
+ * (session 12, 64-byte aligned scratch: 6.95 ms before)): the float64 QL's hypot above;
+ * the QL applies its rotations to Q^T's rows two at a time (rows i, i + 1, i + 2 in one
+ * pass: a load and a store fewer per element) as they come: recorded and applied later
+ * by column panels they were slower (3.9 -> 4.5 ms: Q^T fits in L2, and the sweep's
+ * latency-bound scalar work no longer overlaps them); Q^T is accumulated by
  * tp_panels.h's column panels (1.4 -> 0.65 ms), written transposed; the tridiagonal
  * reduction's rank-2 update of a row and the next step's product share one pass over
  * it. Every element goes through the same operations in the same order as one step at
@@ -564,8 +564,7 @@ TP_INLINE double tp_eigh_hypot_f64(double f, double g)
         }                                                                              \
     }                                                                                  \
     /* v (n x n, eigenvectors in columns), w (n); work: 2 n n + 5 n elements, then the \
-     * accumulation's panels or the QL's records (lax/linalg_eigh.py's               \
-     * work_elements). */                                                              \
+     * accumulation's panels (lax/linalg_eigh.py's work_elements). */                  \
     TP_INLINE void tp_eigh_##SFX(const T *a, T *v, T *w, int64_t n, int lower, int sort,\
                                  T *work)                                              \
     {                                                                                  \

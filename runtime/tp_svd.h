@@ -14,8 +14,9 @@
  *   beta), x[0] = 1. Applied from the left: w = sum_i v_i y_i (rows in order), w *= tau,
  *   y_i -= v_i w; from the right: s_i = sum_j y_ij v_j (in order), s_i *= tau,
  *   y_ij -= s_i v_j;
- * - U (mm x uc) and V (nn x nn) by backward accumulation (left application), transposed
- *   so that each QR rotation combines two contiguous rows;
+ * - U (mm x uc) and V (nn x nn) by backward accumulation (left application), by column
+ *   panels (tp_panels.h: 3.15 -> 1.2 ms at n = 256 float64), written transposed so that
+ *   each QR rotation combines two contiguous rows;
  * - QR sweeps (tp_svd_bdsqr_*), with at most TP_SVD_ITERS per singular value (then the
  *   bottom one is accepted as it is); a negative singular value flips its row of V^T;
  * - singular values descending (stable), vectors in that order.

@@ -1,13 +1,11 @@
 """The column panels of ``runtime/tp_panels.h`` inside the real ``svd`` and ``eigh``
-kernels: reflector products (svd's U and V, eigh's Q) accumulated by blocks of
-columns, and svd's QR rotations recorded and applied by blocks of columns, on one or
-two threads.
+kernels: reflector products (svd's U and V, eigh's Q) accumulated by blocks of columns,
+on one or two threads.
 
 Sizes are past one block (256 bytes: 32 float64 or 64 float32 columns), with a partial
-last block, tall and wide, reduced and full, and with more QR rotations than one record
-holds (``TP_SVD_CAP``). Independent references: the residuals and singular values /
-eigenvalues against NumPy in float64; the compiled kernel must agree with the eager
-NumPy rule (which rotates and reflects whole rows, one step at a time) bit for bit,
+last block, tall and wide, reduced and full. Independent references: the residuals and
+singular values / eigenvalues against NumPy in float64; the compiled kernel must agree
+with the eager NumPy rule (which applies whole reflectors, one at a time) bit for bit,
 and its bits must not depend on the number of threads.
 """
 from __future__ import annotations
@@ -75,8 +73,8 @@ def test_eigh_panels_match_the_eager_rule(n, dtype):
     np.testing.assert_allclose(w, np.linalg.eigvalsh(a64), rtol=0, atol=2 * bound * norm)
 
 
-# Big enough that the accumulation (n^3 >= 2 TP_HACC_PAR_MIN) and the rotations take
-# two threads when the width is 2.
+# Big enough that the accumulations (rows^2 cols >= 2 TP_HACC_PAR_MIN) take two threads
+# when the width is 2.
 _WIDTH_PROGRAM = """
 import numpy as np, transpile
 from transpile import lax
