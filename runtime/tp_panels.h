@@ -30,12 +30,15 @@
 #ifndef TP_HACC_LINE
 #define TP_HACC_LINE 256
 #endif
-/* Threads that share the blocks at most, and the multiply-adds each must have */
+/* Threads that share the blocks at most, and the multiply-adds each must have: n = 256
+ * (about 4 ms of work a thread at most, where a thread descheduled by another process
+ * costs a time slice, and the two-thread gain could not be measured on a quiet machine)
+ * stays on one thread; from about n = 400 two. */
 #ifndef TP_PANEL_THREADS
 #define TP_PANEL_THREADS 2
 #endif
 #ifndef TP_HACC_PAR_MIN
-#define TP_HACC_PAR_MIN (1 << 22)
+#define TP_HACC_PAR_MIN (1 << 25)
 #endif
 /* Elements of T tp_hacc_* needs for jobs of at most rows rows */
 #define TP_HACC_WORK(T, rows)                                                          \
