@@ -68,6 +68,7 @@
 #include <string.h>
 #include "transpile_macros.h"
 #include "tp_sort.h"
+#include "tp_panels.h"
 
 #define TP_KEY_SIGN ((uint64_t)1 << 63)
 
@@ -427,18 +428,18 @@ TP_INLINE double tp_eigh_hypot_f64(double f, double g)
     return mx > 0x1p-450 && mx < 0x1p450 ? sqrt(f * f + g * g) : hypot(f, g);
 }
 
-/* Speed of eigh (n = 256 float64: 9.1 ms -> 7.6 ms on one core of this machine): the
- * float64 QL's hypot above; the QL applies its rotations to Q^T's rows two at a time
- * (rows i, i + 1, i + 2 in one pass: a load and a store fewer per element); Q is
- * accumulated by chunks of TP_EIGH_CHUNK bytes of columns (the chunk stays in cache
- * through all the reflectors); the tridiagonal reduction's rank-2 update of a row and
- * the next step's product share one pass over it. Every element goes through the same
- * operations in the same order as one step at a time (the NumPy rule's order). Threads
- * were tried (the QL's rotations recorded, then column chunks rotated on two threads):
- * with other processes on the two cores they made it two to four times slower. */
-#ifndef TP_EIGH_CHUNK
-#define TP_EIGH_CHUNK 2048
-#endif
+/* Speed of eigh (n = 256 float64, one core of this machine: 9.1 ms -> 7.6 ms -> 6.2 ms
+ * (session 12, 64-byte aligned scratch: 6.95 ms before)): the float64 QL's hypot above;
+ * the QL applies its rotations to Q^T's rows two at a time (rows i, i + 1, i + 2 in one
+ * pass: a load and a store fewer per element) as they come: recorded and applied later
+ * by column panels they were slower (3.9 -> 4.5 ms: Q^T fits in L2, and the sweep's
+ * latency-bound scalar work no longer overlaps them); Q^T is accumulated by
+ * tp_panels.h's column panels (1.4 -> 0.65 ms), written transposed; the tridiagonal
+ * reduction's rank-2 update of a row and the next step's product share one pass over
+ * it. Every element goes through the same operations in the same order as one step at
+ * a time (the NumPy rule's order). Threads were tried (the QL's rotations recorded,
+ * then column chunks rotated on two threads): with other processes on the two cores
+ * they made it two to four times slower. */
 
 #define TP_DEFINE_EIGH(SFX, T, SQRT, FABS, HYPOT)                                     \
     /* The reflector of v (m >= 2 elements): ss = sum of squares of v[1..] (in         \
@@ -534,34 +535,6 @@ TP_INLINE double tp_eigh_hypot_f64(double f, double g)
         if (n >= 2) e[n - 2] = x[(n - 2) * n + n - 1];                                 \
         e[n - 1] = 0;                                                                  \
     }                                                                                  \
-    /* Q = H_0 H_1 ... H_{n-3} into z (n x n, the identity on entry) by backward       \
-     * accumulation: reflector k (tau taus[k], v = x[k][k+1..] with v[0] = 1)          \
-     * transforms each column j > k of the trailing block as p = sum_i v_i z[i][j]     \
-     * (rows in order), z[i][j] -= (tau v_i) p. Each column is transformed on its own, \
-     * so by chunks of TP_EIGH_CHUNK bytes of columns (cached through the reflectors). \
-     */                                                                                \
-    TP_INLINE void tp_eigh_accumulate_##SFX(const T *x, const T *taus, T *z,           \
-                                            int64_t n)                                 \
-    {                                                                                  \
-        enum { W = TP_EIGH_CHUNK / sizeof(T) };                                        \
-        T p[W];                                                                        \
-        int64_t q, k, i, j;                                                            \
-        for (q = 0; q < n; q += W) {                                                   \
-            int64_t qe = q + W < n ? q + W : n;                                        \
-            for (k = (qe < n - 2 ? qe : n - 2) - 1; k >= 0; k--) {                     \
-                const T *hv = x + k * n + k + 1;                                       \
-                T tau = taus[k];                                                       \
-                int64_t m = n - k - 1, cs = q > k + 1 ? q : k + 1, w = qe - cs;        \
-                T *z0 = z + (k + 1) * n + cs;                                          \
-                if (tau == 0) continue;                                                \
-                tp_eigh_combine_##SFX(z0, n, hv, m, w, p);                             \
-                for (i = 0; i < m; i++) {                                              \
-                    T *zi = z0 + i * n, ti = tau * hv[i];                              \
-                    for (j = 0; j < w; j++) zi[j] = zi[j] - ti * p[j];                 \
-                }                                                                      \
-            }                                                                          \
-        }                                                                              \
-    }                                                                                  \
     /* Rotation (c, s) of rows i, i + 1 of z (rows of len): (z_i, z_i+1) becomes       \
      * (c z_i - s z_i+1, s z_i + c z_i+1); with pair, first the rotation (c0, s0) of   \
      * rows i + 1, i + 2, in the same pass (a load and a store of row i + 1 fewer). */ \
@@ -641,25 +614,24 @@ TP_INLINE double tp_eigh_hypot_f64(double f, double g)
             }                                                                          \
         }                                                                              \
     }                                                                                  \
-    /* v (n x n, eigenvectors in columns), w (n); work: 2 n n + 5 n elements. */       \
+    /* v (n x n, eigenvectors in columns), w (n); work: 2 n n + 5 n elements, then the \
+     * accumulation's panels (lax/linalg_eigh.py's work_elements). */                  \
     TP_INLINE void tp_eigh_##SFX(const T *a, T *v, T *w, int64_t n, int lower, int sort,\
                                  T *work)                                              \
     {                                                                                  \
         T *x = work, *z = work + n * n, *d = z + n * n, *e = d + n, *taus = e + n;     \
-        T *p = taus + n, *idx = p + n;                                                 \
+        T *p = taus + n, *idx = p + n, *rw = idx + n;                                  \
+        tp_hjob_##SFX job = {0};                                                       \
         int64_t i, j, r;                                                               \
         for (i = 0; i < n; i++)                                                        \
             for (j = 0; j < n; j++)                                                    \
                 x[i * n + j] = (lower ? i >= j : i <= j) ? a[i * n + j] : a[j * n + i];\
         tp_eigh_tridiag_##SFX(x, n, d, e, taus, p, idx); /* idx: space until sorted */ \
-        for (i = 0; i < n; i++)                                                        \
-            for (j = 0; j < n; j++) z[i * n + j] = (T)(i == j);                        \
-        tp_eigh_accumulate_##SFX(x, taus, z, n);                                       \
-        /* z becomes Q^T: the rotations below then combine contiguous rows */          \
-        for (i = 0; i < n; i++)                                                        \
-            for (j = i + 1; j < n; j++) {                                              \
-                T t = z[i * n + j]; z[i * n + j] = z[j * n + i]; z[j * n + i] = t;     \
-            }                                                                          \
+        /* z = Q^T (Q = H_0 H_1 ... H_{n-3}): the rotations below then combine         \
+         * contiguous rows */                                                          \
+        job.rows = n; job.cols = n; job.dst = z; job.x = x; job.xld = n; job.vs = 1;   \
+        job.off = 1; job.taus = taus; job.kmax = n - 3; job.tau_first = 1;             \
+        tp_hacc_##SFX(&job, 1, rw);                                                    \
         tp_eigh_ql_##SFX(d, e, z, n, n);                                               \
         for (i = 0; i < n; i++) idx[i] = (T)i;                                         \
         if (sort) TP_SORT_PAIRS(T, d, idx, n, >, i, j); /* stable, by value */         \

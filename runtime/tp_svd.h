@@ -14,8 +14,9 @@
  *   beta), x[0] = 1. Applied from the left: w = sum_i v_i y_i (rows in order), w *= tau,
  *   y_i -= v_i w; from the right: s_i = sum_j y_ij v_j (in order), s_i *= tau,
  *   y_ij -= s_i v_j;
- * - U (mm x uc) and V (nn x nn) by backward accumulation (left application), transposed
- *   so that each QR rotation combines two contiguous rows;
+ * - U (mm x uc) and V (nn x nn) by backward accumulation (left application), by column
+ *   panels (tp_panels.h: 3.15 -> 1.2 ms at n = 256 float64), written transposed so that
+ *   each QR rotation combines two contiguous rows;
  * - QR sweeps (tp_svd_bdsqr_*), with at most TP_SVD_ITERS per singular value (then the
  *   bottom one is accepted as it is); a negative singular value flips its row of V^T;
  * - singular values descending (stable), vectors in that order.
@@ -23,6 +24,8 @@
  * operations, so the two agree bit for bit. */
 #ifndef TP_SVD_H
 #define TP_SVD_H
+
+#include "tp_panels.h"
 
 #define TP_SVD_ITERS 75
 
@@ -223,9 +226,10 @@
     {                                                                                  \
         int tall = m >= n, nonfinite = 0, ex = 0;                                      \
         int64_t mm = tall ? m : n, nn = tall ? n : m, uc = full ? mm : nn, i, j, k;    \
-        T *x = (T *)work, *uu = x + mm * nn, *ut = uu + mm * uc, *vv = ut + uc * mm;  \
-        T *vtt = vv + nn * nn, *d = vtt + nn * nn, *e = d + nn, *tl = e + nn;         \
-        T *tr = tl + nn, *idx = tr + nn, *w = idx + nn, amax = 0, unscale = 1;         \
+        T *x = (T *)work, *ut = x + mm * nn, *vtt = ut + uc * mm, *d = vtt + nn * nn;  \
+        T *e = d + nn, *tl = e + nn, *tr = tl + nn, *idx = tr + nn, *w = idx + nn;     \
+        T amax = 0, unscale = 1;                                                       \
+        T *rw = w + (mm > uc ? mm : uc); /* the accumulation's panels */               \
         for (i = 0; i < mm; i++)                                                       \
             for (j = 0; j < nn; j++) {                                                 \
                 T v = tall ? a[i * n + j] : a[j * n + i], av = FABS(v);                \
@@ -265,23 +269,14 @@
             }                                                                          \
         }                                                                              \
         if (u) {                                                                       \
-            for (i = 0; i < mm; i++)                                                   \
-                for (j = 0; j < uc; j++) uu[i * uc + j] = (T)(i == j);                 \
-            for (k = nn - 1; k >= 0; k--)                                              \
-                if (tl[k] != 0)                                                        \
-                    tp_svd_lapply_##SFX(x + k * nn + k, nn, tl[k], uu + k * uc + k, uc, \
-                                        mm - k, uc - k, w);                            \
-            for (i = 0; i < nn; i++)                                                   \
-                for (j = 0; j < nn; j++) vv[i * nn + j] = (T)(i == j);                 \
-            for (k = nn - 3; k >= 0; k--)                                              \
-                if (tr[k] != 0)                                                        \
-                    tp_svd_lapply_##SFX(x + k * nn + k + 1, 1, tr[k],                  \
-                                        vv + (k + 1) * nn + k + 1, nn, nn - k - 1,     \
-                                        nn - k - 1, w);                                \
-            for (i = 0; i < mm; i++)                                                   \
-                for (j = 0; j < uc; j++) ut[j * mm + i] = uu[i * uc + j];              \
-            for (i = 0; i < nn; i++)                                                   \
-                for (j = 0; j < nn; j++) vtt[j * nn + i] = vv[i * nn + j];             \
+            tp_hjob_##SFX jobs[2] = {{0}};                                             \
+            jobs[0].rows = mm; jobs[0].cols = uc; jobs[0].dst = ut; jobs[0].x = x;     \
+            jobs[0].xld = nn; jobs[0].vs = nn; jobs[0].off = 0; jobs[0].taus = tl;     \
+            jobs[0].kmax = nn - 1;                                                     \
+            jobs[1].rows = nn; jobs[1].cols = nn; jobs[1].dst = vtt; jobs[1].x = x;    \
+            jobs[1].xld = nn; jobs[1].vs = 1; jobs[1].off = 1; jobs[1].taus = tr;      \
+            jobs[1].kmax = nn - 3;                                                     \
+            tp_hacc_##SFX(jobs, 2, rw);                                                \
         }                                                                              \
         tp_svd_bdsqr_##SFX(d, e, nn, u ? ut : 0, mm, vtt, nn);                         \
         for (i = 0; i < nn; i++) idx[i] = (T)i;                                        \

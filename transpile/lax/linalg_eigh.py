@@ -135,8 +135,10 @@ def _cplx(re, im, dtype):
 
 def work_elements(n: int) -> int:
     """Scratch elements ``tp_eigh_*`` takes for one ``n x n`` matrix (the complex
-    kernel's layout; the real one uses ``2 n n + 5 n``)."""
-    return 2 * n * n + 6 * n
+    kernel's layout; the real one uses ``2 n n + 5 n``, then the panels of Q's
+    accumulation: ``TP_HACC_WORK`` of ``runtime/tp_panels.h``, two threads' ``n`` rows
+    of 256 bytes and 64 bytes of alignment)."""
+    return 2 * n * n + 6 * n + 2 * n * 64 + 16
 
 
 def _house(x: np.ndarray, k: int):
@@ -197,50 +199,66 @@ def _hypot_f64(f, g):
     return np.hypot(f, g)
 
 
+def _ftz(x: np.ndarray) -> np.ndarray:
+    """``x`` with its subnormal entries flushed to zeros of their sign, as the compiled
+    kernel's arithmetic (flush-to-zero and denormals-are-zero, XLA:CPU's mode) leaves
+    them. The QL flushes every result: its rotations of converged (tiny) vector entries
+    are where subnormals arise (float32 n = 136 test matrices); the reduction and the
+    accumulation of Q run unflushed."""
+    tiny = np.finfo(x.dtype).tiny
+    return np.where(np.abs(x) < tiny, x * 0, x)
+
+
 def _ql(d: np.ndarray, e: np.ndarray, z: np.ndarray) -> None:
     """Implicit QL with shifts on the tridiagonal ``(d, e)`` in place (``d`` becomes the
-    eigenvalues), each rotation applied to rows ``i, i + 1`` of ``z``."""
+    eigenvalues), each rotation applied to rows ``i, i + 1`` of ``z``. Every result is
+    flushed (``_ftz``) as the kernel's are."""
     n = d.shape[0]
     dt = d.dtype.type
     one, two = dt(1), dt(2)
+    tiny = np.finfo(d.dtype).tiny
     hypot = _hypot_f64 if d.dtype == np.float64 else np.hypot
+
+    def fz(x):  # one scalar result, flushed
+        return x * 0 if abs(x) < tiny else x
+
     for lo in range(n):
         for _ in range(ITERS):
             m = lo
             while m + 1 < n:
-                dd = abs(d[m]) + abs(d[m + 1])
-                if abs(e[m]) + dd == dd:
+                dd = fz(abs(d[m]) + abs(d[m + 1]))
+                if fz(abs(e[m]) + dd) == dd:
                     break
                 m += 1
             if m == lo:
                 break
-            g = (d[lo + 1] - d[lo]) / (two * e[lo])
-            rr = hypot(g, one)
-            g = d[m] - d[lo] + e[lo] / (g + (rr if g >= 0 else -rr))
+            g = fz(fz(d[lo + 1] - d[lo]) / fz(two * e[lo]))
+            rr = fz(hypot(g, one))
+            g = fz(fz(d[m] - d[lo]) + fz(e[lo] / fz(g + (rr if g >= 0 else -rr))))
             s = c = one
             pp = dt(0)
             i = m - 1
             while i >= lo:
-                f, bb = s * e[i], c * e[i]
-                rr = hypot(f, g)
+                f, bb = fz(s * e[i]), fz(c * e[i])
+                rr = fz(hypot(f, g))
                 e[i + 1] = rr
                 if rr == 0:
-                    d[i + 1] = d[i + 1] - pp
+                    d[i + 1] = fz(d[i + 1] - pp)
                     e[m] = 0
                     break
-                s, c = f / rr, g / rr
-                g = d[i + 1] - pp
-                rr = (d[i] - g) * s + two * c * bb
-                pp = s * rr
-                d[i + 1] = g + pp
-                g = c * rr - bb
+                s, c = fz(f / rr), fz(g / rr)
+                g = fz(d[i + 1] - pp)
+                rr = fz(fz(fz(d[i] - g) * s) + fz(fz(two * c) * bb))
+                pp = fz(s * rr)
+                d[i + 1] = fz(g + pp)
+                g = fz(fz(c * rr) - bb)
                 zj = z[i + 1].copy()
-                z[i + 1] = s * z[i] + c * zj
-                z[i] = c * z[i] - s * zj
+                z[i + 1] = _ftz(_ftz(s * z[i]) + _ftz(c * zj))
+                z[i] = _ftz(_ftz(c * z[i]) - _ftz(s * zj))
                 i -= 1
             if i >= lo:
                 continue  # stopped early on a zero rotation
-            d[lo] = d[lo] - pp
+            d[lo] = fz(d[lo] - pp)
             e[lo] = g
             e[m] = 0
 

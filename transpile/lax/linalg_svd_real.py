@@ -18,10 +18,12 @@ ITERS = 75
 
 
 def work_elements(m: int, n: int, full: bool) -> int:
-    """Scratch elements ``tp_svd_f32``/``_f64`` lay out for one ``m x n`` matrix."""
+    """Scratch elements ``tp_svd_f32``/``_f64`` lay out for one ``m x n`` matrix (the
+    accumulation's panels last: ``TP_HACC_WORK`` of ``runtime/tp_panels.h``, two
+    threads' ``mm`` rows of 256 bytes and 64 bytes of alignment)."""
     mm, nn = max(m, n), min(m, n)
     uc = mm if full else nn
-    return mm * nn + 2 * mm * uc + 2 * nn * nn + 5 * nn + max(mm, uc)
+    return mm * nn + mm * uc + nn * nn + 5 * nn + max(mm, uc) + 2 * mm * 64 + 16
 
 
 #: SAFE_EXP of tp_svd.h's givens: below 2^SAFE_EXP squares do not overflow, above its
