@@ -441,7 +441,26 @@ TP_INLINE double tp_eigh_hypot_f64(double f, double g)
  * then column chunks rotated on two threads): with other processes on the two cores
  * they made it two to four times slower. */
 
-#define TP_DEFINE_EIGH(SFX, T, SQRT, FABS, HYPOT)                                     \
+/* eigh's scaling of a matrix whose largest entry anrm lies outside [LO, HI] (LAPACK's
+ * sqrt(safmin / eps) and its inverse: the reduction's squares would overflow or
+ * underflow): the power of two to multiply the matrix by, 1 for none, and in *unscale
+ * its inverse for the eigenvalues. The exponent is capped so that both are normal. The
+ * NumPy rule's twin: lax/linalg_eigh.py's _scale. */
+#define TP_DEFINE_EIGH_SCALE(SFX, T, LO, HI, CAP, MAXV, FREXP, LDEXP)                  \
+    TP_INLINE T tp_eigh_scale_##SFX(T anrm, T *unscale)                                \
+    {                                                                                  \
+        int ex;                                                                        \
+        *unscale = 1;                                                                  \
+        if (!(anrm > 0 && anrm <= MAXV) || (anrm >= LO && anrm <= HI)) return 1;       \
+        (void)FREXP(anrm, &ex);                                                        \
+        ex = ex > CAP ? CAP : ex < -CAP ? -CAP : ex;                                   \
+        *unscale = LDEXP((T)1, ex);                                                    \
+        return LDEXP((T)1, -ex);                                                       \
+    }
+TP_DEFINE_EIGH_SCALE(f32, float, 0x1p-51f, 0x1p51f, 120, FLT_MAX, frexpf, ldexpf)
+TP_DEFINE_EIGH_SCALE(f64, double, 0x1p-484, 0x1p484, 1000, DBL_MAX, frexp, ldexp)
+
+#define TP_DEFINE_EIGH(SFX, T, SQRT, FABS, HYPOT)                        \
     /* The reflector of v (m >= 2 elements): ss = sum of squares of v[1..] (in         \
      * order); ss == 0: none (tau 0, v left as it is, *off = v[0]); otherwise          \
      * beta = -sign(v[0]) sqrt(v[0]^2 + ss), tau = (beta - v[0]) / beta,               \
@@ -616,16 +635,26 @@ TP_INLINE double tp_eigh_hypot_f64(double f, double g)
     }                                                                                  \
     /* v (n x n, eigenvectors in columns), w (n); work: 2 n n + 5 n elements, then the \
      * accumulation's panels (lax/linalg_eigh.py's work_elements). */                  \
-    TP_INLINE void tp_eigh_##SFX(const T *a, T *v, T *w, int64_t n, int lower, int sort,\
+    TP_INLINE void tp_eigh_##SFX(const T *a, T *v, T *w, int64_t n, int lower, int sort, \
                                  T *work)                                              \
     {                                                                                  \
         T *x = work, *z = work + n * n, *d = z + n * n, *e = d + n, *taus = e + n;     \
         T *p = taus + n, *idx = p + n, *rw = idx + n;                                  \
         tp_hjob_##SFX job = {0};                                                       \
         int64_t i, j, r;                                                               \
+        T anrm = 0, scale, unscale;                                                    \
         for (i = 0; i < n; i++)                                                        \
-            for (j = 0; j < n; j++)                                                    \
-                x[i * n + j] = (lower ? i >= j : i <= j) ? a[i * n + j] : a[j * n + i];\
+            for (j = 0; j < n; j++) {                                                  \
+                const T xij = (lower ? i >= j : i <= j) ? a[i * n + j] : a[j * n + i]; \
+                const T ax = FABS(xij);                                                \
+                x[i * n + j] = xij;                                                    \
+                anrm = ax > anrm ? ax : anrm;                                          \
+            }                                                                          \
+        /* a matrix whose largest entry is out of range is scaled by a power of two     \
+         * first (exact), as LAPACK's syev does; the eigenvalues are scaled back */    \
+        scale = tp_eigh_scale_##SFX(anrm, &unscale);                                   \
+        if (scale != 1)                                                                \
+            for (i = 0; i < n * n; i++) x[i] = x[i] * scale;                           \
         tp_eigh_tridiag_##SFX(x, n, d, e, taus, p, idx); /* idx: space until sorted */ \
         /* z = Q^T (Q = H_0 H_1 ... H_{n-3}): the rotations below then combine         \
          * contiguous rows */                                                          \
@@ -633,6 +662,8 @@ TP_INLINE double tp_eigh_hypot_f64(double f, double g)
         job.off = 1; job.taus = taus; job.kmax = n - 3; job.tau_first = 1;             \
         tp_hacc_##SFX(&job, 1, rw);                                                    \
         tp_eigh_ql_##SFX(d, e, z, n, n);                                               \
+        if (unscale != 1)                                                              \
+            for (i = 0; i < n; i++) d[i] = d[i] * unscale;                             \
         for (i = 0; i < n; i++) idx[i] = (T)i;                                         \
         if (sort) TP_SORT_PAIRS(T, d, idx, n, >, i, j); /* stable, by value */         \
         for (i = 0; i < n; i++) {                                                      \

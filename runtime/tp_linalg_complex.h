@@ -310,11 +310,25 @@ TP_DEFINE_QR_C(c128, tp_c128, double, creal, cimag, sqrt, conj, fabs, frexp, lde
         R *d = (R *)(p + n), *e = d + n, *idx = (R *)(p + 2 * n);                      \
         R *tre = idx + n, *tim = tre + 2 * n; /* 2 n each */                           \
         int64_t i, j, k, r;                                                            \
+        R unscale;                                                                     \
         for (i = 0; i < n; i++)                                                        \
             for (j = 0; j < n; j++)                                                    \
                 x[i * n + j] = (lower ? i >= j : i <= j) ? a[i * n + j]                \
                                                          : CONJ(a[j * n + i]);         \
         for (i = 0; i < n; i++) x[i * n + i] = tp_cmake_##SFX(RE(x[i * n + i]), 0);    \
+        { /* scaled as the real kernel, by the largest part of an entry */             \
+            R anrm = 0, scale;                                                         \
+            for (i = 0; i < n * n; i++) {                                              \
+                const R re = RE(x[i]), im = IM(x[i]);                                  \
+                const R ar = re < 0 ? -re : re, ai = im < 0 ? -im : im;                \
+                anrm = ar > anrm ? ar : anrm;                                          \
+                anrm = ai > anrm ? ai : anrm;                                          \
+            }                                                                          \
+            scale = tp_eigh_scale_##RSFX(anrm, &unscale);                              \
+            if (scale != 1)                                                            \
+                for (i = 0; i < n * n; i++)                                            \
+                    x[i] = tp_cmake_##SFX(RE(x[i]) * scale, IM(x[i]) * scale);         \
+        }                                                                              \
         for (k = 0; k + 1 < n; k++) {                                                  \
             T *hv = x + k * n + k + 1, *b0 = hv + n, alpha, tau, scale, yv, kk;        \
             int64_t m = n - k - 1;                                                     \
@@ -394,6 +408,8 @@ TP_DEFINE_QR_C(c128, tp_c128, double, creal, cimag, sqrt, conj, fabs, frexp, lde
                 T t = z[i * n + j]; z[i * n + j] = z[j * n + i]; z[j * n + i] = t;     \
             }                                                                          \
         tp_eigh_ql_##RSFX(d, e, (R *)z, n, 2 * n);                                     \
+        if (unscale != 1)                                                              \
+            for (i = 0; i < n; i++) d[i] = d[i] * unscale;                             \
         for (i = 0; i < n; i++) idx[i] = (R)i;                                         \
         if (sort) TP_SORT_PAIRS(R, d, idx, n, >, i, j); /* stable, by value */         \
         for (i = 0; i < n; i++) {                                                      \

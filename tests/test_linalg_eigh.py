@@ -201,3 +201,37 @@ def test_hypot_outside_the_squares_range():
             assert np.all(np.isfinite(w)) and np.all(np.isfinite(v))
             np.testing.assert_allclose(w / scale, np.linalg.eigvalsh(m + m.T), rtol=1e-12,
                                        atol=1e-12)
+
+
+#: (dtype, scales of a matrix whose squares overflow or underflow unscaled)
+EXTREME_SCALES = [(np.float32, (1e19, 1e-19, 1e-25, 1e37)),
+                  (np.float64, (1e154, 1e300, 1e-154, 1e-160, 1e-300)),
+                  (np.complex64, (1e19, 1e-25, 1e37)),
+                  (np.complex128, (1e154, 1e-160, 1e300))]
+
+
+@pytest.mark.parametrize("dtype, scales", EXTREME_SCALES,
+                         ids=[np.dtype(d).name for d, _ in EXTREME_SCALES])
+def test_extreme_scales(dtype, scales):
+    # scaled by a power of two first where the largest entry is out of range (LAPACK's
+    # syev does so; NaN or 10% errors before): eigenvalues against NumPy in double
+    # precision, the residual, and the compiled kernel against the eager rule bit for bit
+    rng = np.random.default_rng(11)
+    a = rng.standard_normal((6, 6))
+    if np.dtype(dtype).kind == "c":
+        a = a + 1j * rng.standard_normal((6, 6))
+    a = a + a.conj().T
+    ref = np.linalg.eigvalsh(a)
+    eps = np.finfo(np.empty(0, dtype).real.dtype).eps
+    with x64_mode(np.dtype(dtype) in (np.float64, np.complex128)):
+        for s in scales:
+            x = (a * s).astype(dtype)
+            v, w = lax.linalg.eigh(x)
+            vj, wj = transpile.jit(lax.linalg.eigh)(x)
+            w, v = np.asarray(w), np.asarray(v)
+            assert np.all(np.isfinite(w)), s
+            assert np.max(np.abs(w / s - ref)) <= 50 * eps * np.max(np.abs(ref)), s
+            resid = np.abs(v @ np.diag(w) @ v.conj().T - x).max() / np.abs(x).max()
+            assert resid <= 50 * eps, s
+            same_bits(w, wj)
+            same_bits(v, vj)

@@ -82,6 +82,7 @@ def _tridiagonal_ql_complex(a: np.ndarray, lower: bool, sort: bool):
     rows, cols = np.indices((n, n))
     x = np.where((rows >= cols) if lower else (rows <= cols), a, np.conj(a.T)).copy()
     x[np.arange(n), np.arange(n)] = x.real[np.arange(n), np.arange(n)]
+    x, unscale = _scale(x)
     d, e = np.zeros(n, rt), np.zeros(n, rt)
     taus = np.zeros(n, a.dtype)
     half = rt(-0.5)
@@ -123,6 +124,8 @@ def _tridiagonal_ql_complex(a: np.ndarray, lower: bool, sort: bool):
         blk[...] = blk - mul(hv[:, None], p[None, :])
     z = z.T.copy()
     _ql(d, e, z.view(rt))
+    if unscale != 1:
+        d = _ftz(d * rt(unscale))
     order = np.argsort(d, kind="stable") if sort else np.arange(n)
     return z[order].T.copy(), d[order]
 
@@ -165,6 +168,7 @@ def _tridiagonal_ql(a: np.ndarray, lower: bool, sort: bool):
     n = a.shape[0]
     rows, cols = np.indices((n, n))
     x = np.where((rows >= cols) if lower else (rows <= cols), a, a.T).copy()
+    x, unscale = _scale(x)
     d, e, taus = (np.zeros(n, a.dtype) for _ in range(3))
     for k in range(n - 2):
         d[k] = x[k, k]
@@ -181,8 +185,35 @@ def _tridiagonal_ql(a: np.ndarray, lower: bool, sort: bool):
         blk[...] = blk - np.outer(taus[k] * hv, p)
     z = z.T.copy()
     _ql(d, e, z)
+    if unscale != 1:
+        d = _ftz(d * d.dtype.type(unscale))
     order = np.argsort(d, kind="stable") if sort else np.arange(n)
     return z[order].T.copy(), d[order]
+
+
+#: dtype -> the range of a matrix's largest entry that eigh takes as it is (LAPACK's
+#: sqrt(safmin / eps) and its inverse: squares neither overflow nor underflow), and the
+#: largest exponent of the power of two that scales one outside it (``tp_eigh_*``'s
+#: TP_EIGH_LO/HI/EXP: the scale and its inverse both normal).
+_SCALED = {np.dtype(np.float32): (2.0 ** -51, 2.0 ** 51, 120),
+           np.dtype(np.float64): (2.0 ** -484, 2.0 ** 484, 1000)}
+
+
+def _scale(x: np.ndarray):
+    """``(x scaled, unscale)``: ``x`` times a power of two when its largest magnitude (a
+    complex entry's largest part) is outside ``_SCALED``'s range (read with DAZ/FTZ, as the kernel computes), so that the
+    reduction's squares stay finite and normal; the eigenvalues are multiplied back by
+    ``unscale``. Exact: the eigenvectors and, in range, the eigenvalues are those of
+    ``x``."""
+    real = x.real.dtype
+    lo, hi, cap = _SCALED[real]
+    parts = x.view(real) if x.dtype.kind == "c" else x   # a complex entry's largest part
+    flushed = _ftz(parts)
+    anrm = float(np.max(np.abs(flushed), initial=0.0, where=~np.isnan(flushed)))
+    if not (0 < anrm <= np.finfo(real).max) or lo <= anrm <= hi:
+        return x, 1.0
+    ex = int(np.clip(np.frexp(anrm)[1], -cap, cap))
+    return _ftz(flushed * real.type(2.0 ** -ex)).view(x.dtype), 2.0 ** ex
 
 
 #: float64's QL takes sqrt(f^2 + g^2) where the larger magnitude lies strictly between
