@@ -635,7 +635,7 @@ TP_DEFINE_EIGH_SCALE(f64, double, 0x1p-484, 0x1p484, 1000, DBL_MAX, frexp, ldexp
     }                                                                                  \
     /* v (n x n, eigenvectors in columns), w (n); work: 2 n n + 5 n elements, then the \
      * accumulation's panels (lax/linalg_eigh.py's work_elements). */                  \
-    TP_INLINE void tp_eigh_##SFX(const T *a, T *v, T *w, int64_t n, int lower, int sort, \
+    TP_INLINE void tp_eigh_##SFX(const T *a, T *v, T *w, int64_t n, int lower, int sort,\
                                  T *work)                                              \
     {                                                                                  \
         T *x = work, *z = work + n * n, *d = z + n * n, *e = d + n, *taus = e + n;     \
@@ -650,7 +650,7 @@ TP_DEFINE_EIGH_SCALE(f64, double, 0x1p-484, 0x1p484, 1000, DBL_MAX, frexp, ldexp
                 x[i * n + j] = xij;                                                    \
                 anrm = ax > anrm ? ax : anrm;                                          \
             }                                                                          \
-        /* a matrix whose largest entry is out of range is scaled by a power of two     \
+        /* a matrix whose largest entry is out of range is scaled by a power of two    \
          * first (exact), as LAPACK's syev does; the eigenvalues are scaled back */    \
         scale = tp_eigh_scale_##SFX(anrm, &unscale);                                   \
         if (scale != 1)                                                                \
