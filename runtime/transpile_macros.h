@@ -12,7 +12,11 @@
 /* A table of constants read by helpers. */
 #define TP_TABLE static __device__ const
 #else
+#ifdef __cplusplus  /* C++ (the CUDA emulator's host build) has no restrict keyword */
+#define TP_RESTRICT __restrict__
+#else
 #define TP_RESTRICT restrict
+#endif
 #define TP_INLINE static inline
 #define TP_FUNCTION static
 #define TP_TABLE static const
