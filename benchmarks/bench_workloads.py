@@ -14,12 +14,20 @@ by substring.
 from __future__ import annotations
 
 import collections
+import os
 import subprocess
 import sys
 
-import numpy as np
+# NumPy's OpenBLAS threads spin for a long while after each call (its default timeout),
+# holding both cores while the next contender runs: NumPy's matrix product made ours and
+# the MLP step lose a core in this process (ours 1024^3: 20-46 ms against 10.7 alone).
+# With a short timeout NumPy keeps its threads, which sleep once done. Set before NumPy
+# is imported; a value already in the environment is kept.
+os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "4")
 
-from bench_backend import _ready, jax, jnp, median_time, tnp, tp
+import numpy as np  # noqa: E402
+
+from bench_backend import _ready, jax, jnp, median_time, tnp, tp  # noqa: E402
 
 Row = collections.namedtuple("Row", "name build repeat number")
 ROWS: list = []

@@ -22,7 +22,8 @@
  * again. Not "in a row": on a loaded machine one region in tens stalls for a whole time
  * slice (ms), which costs more than the second thread saves on all the others when they
  * take tens of microseconds. A quiet machine gets its threads back within an interval,
- * and the interval its base length after a window without a slow region.
+ * and the interval its base length after a window without a slow region. Work of
+ * TP_PAR_BIG_UNITS or more keeps the full width throughout.
  *
  * Results do not depend on the width: loops write disjoint elements, reductions combine
  * fixed chunks in order, and matmul computes each element the same way on any thread.
@@ -75,6 +76,13 @@
 #endif
 #ifndef TP_PAR_PROBE_MAX_S
 #define TP_PAR_PROBE_MAX_S 0.8
+#endif
+/* Work of at least this many units keeps the full width while the width is dropped: tens
+ * of milliseconds of one thread's work (a 1024^3 matrix product is 4096), against which a
+ * peer's stall of one time slice is small, while the second thread's share is not (one
+ * core held: 17-21 ms at two threads against 22.5 ms at one, for that product). */
+#ifndef TP_PAR_BIG_UNITS
+#define TP_PAR_BIG_UNITS 2048
 #endif
 
 /* _Pragma in a macro: one spelling for templates and headers. */
@@ -192,7 +200,8 @@ TP_PAR_FN_ int tp_par_team(int64_t units)
     tp_par_lock_(s);
     if (!s->ready) tp_par_init_(s);
     if (s->n > 1 && s->arrived == s->n) tp_par_judge_(s, now);
-    w = s->forced > 0 ? s->forced : now < s->until ? 1 : omp_get_max_threads();
+    w = s->forced > 0 ? s->forced
+        : now < s->until && units < TP_PAR_BIG_UNITS ? 1 : omp_get_max_threads();
     if (w > units) w = (int)units;
     s->n = w;
     s->arrived = 0;

@@ -123,6 +123,7 @@ def test_a_stalled_peer_drops_the_width_and_a_probe_restores_it(lib):
         assert regions < 10, "stalled peers did not drop the width"
     assert regions >= 2
     assert lib.tpp_team(2) == 1
+    assert lib.tpp_team(4096) == 2, "big work keeps the full width"
     assert lib.tpp_region(2, 0.0) == 1, "the dropped width holds within the interval"
     _wait_past_probe(lib)
     assert lib.tpp_team(2) == 2
