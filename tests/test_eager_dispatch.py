@@ -338,7 +338,8 @@ def prebuilt():
     dispatch.clear_eager_cache()
 
 
-@pytest.mark.parametrize("shape", [(9,), (64, 65), ()])
+# (300, 400): past 65,536 elements, the kernels' parallel loop
+@pytest.mark.parametrize("shape", [(9,), (64, 65), (), (300, 400)])
 @pytest.mark.parametrize("name", PREBUILT)
 def test_prebuilt_kernels_match_evaluator(prebuilt, name, shape):
     fn = getattr(lax, name)

@@ -9,9 +9,11 @@ emulated fused multiply-add and costs 0.1-0.3 ms even for a handful of elements.
 module holds one library with a contiguous loop per (primitive, dtype) of ``KERNELS``,
 each written with the C expression the code generator writes for that equation
 (``emit_c.emit``), so its bits are those of the compiled programs, under FTZ/DAZ as
-every kernel runs; one thread. Eager dispatch uses the ones whose NumPy rules give the
-same bits (``PRIMITIVES``); ``first_call`` uses them all, for the functions (sin, expm1,
-the float64 ones...) whose NumPy rules differ from the compiled code in the last bit.
+every kernel runs, on the adaptive team of ``runtime/tp_parallel.h`` from 65,536
+elements (one thread below that, and while the machine is busy). Eager dispatch uses the
+ones whose NumPy rules give the same bits (``PRIMITIVES``); ``first_call`` uses them all,
+for the functions (sin, expm1, the float64 ones...) whose NumPy rules differ from the
+compiled code in the last bit.
 
 It is compiled once per machine into the disk cache (``backend.build.build``: the
 cache's ownership checks and checksums hold) and loaded on the eager worker thread on
@@ -175,9 +177,15 @@ def _source() -> tuple[str, str]:
         ct, expr = emit_c.ctype(dt), _expression(prim, dt)
         fns.append(f"""static void {fname}(const {ct} *x, {ct} *y, int64_t n)
 {{
-    #pragma omp simd
+#pragma omp parallel num_threads(tp_par_team(n / TP_PAR_MIN_ELEMS))
+    {{
+    const unsigned tp_csr_t = tp_ftz_begin();
+#pragma omp for simd schedule(static) nowait
     for (int64_t i = 0; i < n; i++)
         y[i] = {expr};
+    tp_ftz_end(tp_csr_t);
+    tp_par_arrive();
+    }}
 }}""")
         cases.append(f"    case {i}: {fname}((const {ct} *)x, ({ct} *)y, n); break;")
     plain = []   # twins of rules that keep subnormals: outside FTZ/DAZ
