@@ -18,6 +18,8 @@ from transpile import dispatch, eager_kernels, lax, stages
 from transpile.lax import reduction
 from transpile.array import Array
 from transpile.backend.build import CompilerNotFoundError
+from transpile.backend.load import PooledArray
+from transpile.memory import pool
 
 F32, F64, I32, BOOL = np.float32, np.float64, np.int32, np.bool_
 
@@ -353,6 +355,20 @@ def test_prebuilt_kernels_match_evaluator(prebuilt, name, shape):
     with _evaluator_only():
         want = fn(weak)
     assert _bits(fn(weak)) == _bits(want)
+
+
+def test_prebuilt_large_results_come_from_the_pool(prebuilt):
+    # a large eager result is written into a pooled block (pages mapped already), which
+    # goes back to the pool when the Array dies
+    x = _operand(F32, (300, 400))
+    lax.exp(x)   # the route
+    before = dict(pool.stats())
+    y = lax.exp(x)
+    assert type(y) is PooledArray
+    del y
+    after = pool.stats()
+    assert after["returned"] == before["returned"] + 1
+    assert after["hits"] + after["misses"] == before["hits"] + before["misses"] + 1
 
 
 def test_prebuilt_skips_non_contiguous_operands(prebuilt):

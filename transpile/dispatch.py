@@ -30,7 +30,7 @@ import numpy as np
 from . import core, eager_kernels, stages
 from .array import Array
 from .backend.build import CompileError, CompilerNotFoundError
-from .backend.load import PooledArray
+from .backend.load import PooledArray, wrap_pooled
 from .config import config
 from .interpreters import eval as eval_mod
 from .ir import ClosedJaxpr, Jaxpr, JaxprEqn, Var
@@ -250,7 +250,9 @@ def _apply_primitive(primitive, args, params):
         arrays = route.exe.call(args)
     elif route.prebuilt_ok and not config.jax_disable_jit and _prebuilt(primitive, route) \
             and args[0]._value.flags.c_contiguous:
-        return Array._new(route.prebuilt(args[0]._value), route.weak[0])
+        y, block = route.prebuilt(args[0]._value, pooled=True)
+        return Array._new(y, route.weak[0]) if block is None else \
+            wrap_pooled(y, block, route.weak[0])
     else:
         if route.compilable:
             route.calls -= 1

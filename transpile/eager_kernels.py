@@ -33,6 +33,7 @@ from .core import ShapedArray
 from .lax import elementwise as ew
 from .lax import reduction, reduction_ftz
 from .lax._xla_math import libm_twin
+from .memory import pool
 
 __all__ = ["KERNELS", "PRIMITIVES", "RULE_TWINS", "SUM", "GEMM", "kernel_for", "gemm_for",
            "has_rule_twin", "load", "loaded", "request", "reset"]
@@ -177,6 +178,12 @@ def _source() -> tuple[str, str]:
         ct, expr = emit_c.ctype(dt), _expression(prim, dt)
         fns.append(f"""static void {fname}(const {ct} *x, {ct} *y, int64_t n)
 {{
+    if (n < 2 * TP_PAR_MIN_ELEMS) {{  /* one thread: not even a region's entry (~1 us) */
+        #pragma omp simd
+        for (int64_t i = 0; i < n; i++)
+            y[i] = {expr};
+        return;
+    }}
 #pragma omp parallel num_threads(tp_par_team(n / TP_PAR_MIN_ELEMS))
     {{
     const unsigned tp_csr_t = tp_ftz_begin();
@@ -321,20 +328,23 @@ def kernel_for(primitive, dtype=_F32, rule: bool = False):
     from_buffer = ffi.from_buffer
 
     if number == 0:
-        def total(x: np.ndarray) -> np.ndarray:
+        def total(x: np.ndarray, pooled: bool = False):
             y = np.zeros(1, _F32)
             if entry(from_buffer(np.array([0, x.size], np.int64)), from_buffer(x),
                      from_buffer(y), ffi.NULL) == 3:   # values near the subnormal range
-                return SUM.impl(x, axes=tuple(range(x.ndim)))
-            return y.reshape(())
+                y = SUM.impl(x, axes=tuple(range(x.ndim)))
+            y = y.reshape(())
+            return (y, None) if pooled else y
         total.library = lib   # keeps the library open while the kernel is cached
         return total
 
-    def run(x: np.ndarray) -> np.ndarray:
-        y = np.empty(x.shape, dt)
+    def run(x: np.ndarray, pooled: bool = False):
+        """``y``, or with ``pooled`` ``(y, its pool block or None)``: a large result in
+        memory whose pages are mapped already (a fresh 4 MB costs ~250 us of faults)."""
+        y, block = pool.empty(x.shape, dt) if pooled else (np.empty(x.shape, dt), None)
         entry(from_buffer(np.array([number, x.size], np.int64)), from_buffer(x),
               from_buffer(y), ffi.NULL)
-        return y
+        return (y, block) if pooled else y
     run.library = lib
     return run
 

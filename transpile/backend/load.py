@@ -294,6 +294,12 @@ class Executable(BaseExecutable):
         return Array._new(value, aval.weak_type)
 
 
+def wrap_pooled(arr: np.ndarray, block, weak: bool) -> Array:
+    """An ``Array`` over ``arr``, whose memory is the pool ``block`` (given back when the
+    Array dies and nothing else holds it); eager dispatch's prebuilt kernels write there."""
+    return _wrap(arr, block, weak)
+
+
 def _wrap(arr, block, weak):
     # Still writeable: Array.__array__ makes it read-only before anyone else sees it.
     if block is None:
