@@ -341,7 +341,10 @@ def kernel_for(primitive, dtype=_F32, rule: bool = False):
     def run(x: np.ndarray, pooled: bool = False):
         """``y``, or with ``pooled`` ``(y, its pool block or None)``: a large result in
         memory whose pages are mapped already (a fresh 4 MB costs ~250 us of faults)."""
-        y, block = pool.empty(x.shape, dt) if pooled else (np.empty(x.shape, dt), None)
+        if pooled and x.size * dt.itemsize >= pool.MIN_BYTES:
+            y, block = pool.empty(x.shape, dt)
+        else:   # (pool.empty's size arithmetic costs a small call more than its kernel)
+            y, block = np.empty(x.shape, dt), None
         entry(from_buffer(np.array([number, x.size], np.int64)), from_buffer(x),
               from_buffer(y), ffi.NULL)
         return (y, block) if pooled else y
