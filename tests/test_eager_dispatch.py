@@ -430,6 +430,9 @@ def _sum_operands():
     sub = np.full(5000, 1e-40, F32)   # subnormals: read as zeros (the rule, as XLA)
     sub[::3] = -3e-39
     yield "subnormal", sub
+    late = rng.standard_normal(100_000).astype(F32)   # one, in the second thread's half
+    late[90_000] = 1e-40
+    yield "late subnormal", late
     special = rng.standard_normal(6000).astype(F32)
     special[[7, 900]] = [np.inf, -np.inf]
     yield "inf - inf", special

@@ -132,7 +132,25 @@ static float tp_eager_pairwise_(const float *x, int64_t n, uint32_t *hit)
 static int tp_eager_sum_f32(const float *x, int64_t n, float *y)
 {
     uint32_t hit = 0;
-    *y = 0.f + tp_eager_pairwise_(x, n, &hit);
+    if (n >= 2 * TP_PAR_MIN_ELEMS) {
+        /* the pairwise sum's first split, its two halves on the adaptive team: the
+         * same additions in the same order */
+        const int64_t n2 = n / 2 - (n / 2) % 8;
+        float part[2];
+        uint32_t hits[2] = {0, 0};
+#pragma omp parallel num_threads(tp_par_team(n / TP_PAR_MIN_ELEMS))
+        {
+#pragma omp for schedule(static) nowait
+            for (int h = 0; h < 2; h++)
+                part[h] = h ? tp_eager_pairwise_(x + n2, n - n2, &hits[1])
+                            : tp_eager_pairwise_(x, n2, &hits[0]);
+            tp_par_arrive();
+        }
+        *y = 0.f + (part[0] + part[1]);
+        hit = hits[0] | hits[1];
+    } else {
+        *y = 0.f + tp_eager_pairwise_(x, n, &hit);
+    }
     return hit ? 3 : 0;
 }
 
