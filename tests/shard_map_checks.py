@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 import transpile as jax
 from transpile import tree_util
@@ -76,3 +77,50 @@ def check_case(name: str, use_jit: bool = False) -> None:
         if "sharding" in want:
             assert [repr(v.sharding) for v in tree_util.tree_leaves(out)] \
                 == want["sharding"], name
+
+
+class FourDeviceRecord:
+    """The checks of a recorded ``build(jax, np)`` module run with four devices
+    (``tools/jax_device_counts.record_built``): ``test_lax_parallel_groups.py`` and
+    ``test_lax_parallel_multi_axis.py``. ``own_errors``: the cases JAX 0.10.2 fails in
+    XLA's verifier, with our ValueError's message."""
+
+    def __init__(self, data_file: str, cases: dict, own_errors: dict):
+        self.record = json.loads((Path(__file__).parent / "data" / data_file).read_text())
+        self.cases = cases
+        self.own_errors = own_errors
+
+    def names(self, kinds=("value", "jaxpr")) -> list:
+        return sorted(n for n, e in self.record.items() if e["kind"] in kinds
+                      and n in self.cases and "error" not in e)
+
+    def error_names(self) -> list:
+        return sorted(n for n, e in self.record.items()
+                      if "error" in e and n not in self.own_errors)
+
+    def check_value(self, name: str, under_jit: bool = False) -> None:
+        """Values, dtypes and weak types (and jaxpr text where recorded) as JAX's."""
+        fn, args = self.cases[name][1]()
+        want = self.record[name]
+        if want["kind"] == "jaxpr" and not under_jit:
+            assert str(jax.make_jaxpr(fn)(*args)) == want["jaxpr"], name
+        got = (jax.jit(fn) if under_jit else fn)(*args)
+        compare_leaves(got, want["value"], name, rtol=1e-5, atol=1e-5)
+
+    def check_error(self, name: str) -> None:
+        """JAX's exception class and message."""
+        fn, args = self.cases[name][1]()
+        err = self.record[name]["error"]
+        with pytest.raises(Exception) as info:
+            fn(*args)
+        assert type(info.value).__name__ == err["error"], info.value
+        assert str(info.value) == err["message"]
+
+    def check_own_error(self, name: str) -> None:
+        """Where JAX stages the case and XLA's verifier rejects it: our ValueError."""
+        assert self.record[name]["error"]["error"] in ("ValueError", "JaxRuntimeError")
+        assert "verifier" in self.record[name]["error"]["message"]
+        fn, args = self.cases[name][1]()
+        with pytest.raises(ValueError) as info:
+            fn(*args)
+        assert str(info.value) == self.own_errors[name]

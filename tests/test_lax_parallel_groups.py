@@ -5,8 +5,6 @@ JAX 0.10.2's recorded values, dtypes, jaxpr text and errors with 4 CPU devices
 their gradients against finite differences of a float64 NumPy model of the groups."""
 from __future__ import annotations
 
-import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,10 +12,9 @@ import pytest
 import transpile as jax
 
 from axis_index_groups_cases import ORDER, build
-from shard_map_checks import compare_leaves
+from shard_map_checks import FourDeviceRecord
 from sharding_fixtures import four_devices  # noqa: F401 - the fixture
 
-RECORD = json.loads((Path(__file__).parent / "data" / "axis_index_groups.json").read_text())
 CASES = build(jax, np)
 # run again under an outer jit (pmap is a jit already: the outer one inlines it)
 UNDER_JIT = ["psum_order", "psum_uneven3", "all_gather_tiled", "all_to_all_2d",
@@ -35,50 +32,29 @@ OWN_ERRORS = {
 }
 
 
-def _names(kinds) -> list:
-    return sorted(n for n, e in RECORD.items() if e["kind"] in kinds and n in CASES
-                  and "error" not in e)
+REC = FourDeviceRecord("axis_index_groups.json", CASES, OWN_ERRORS)
+RECORD = REC.record
 
 
-def _compare(got, want, name) -> None:
-    compare_leaves(got, want, name, rtol=1e-5, atol=1e-5)
-
-
-@pytest.mark.parametrize("name", _names({"value", "jaxpr"}))
+@pytest.mark.parametrize("name", REC.names())
 def test_values_match_jax(name, four_devices):  # noqa: F811
-    fn, args = CASES[name][1]()
-    want = RECORD[name]
-    if want["kind"] == "jaxpr":
-        assert str(jax.make_jaxpr(fn)(*args)) == want["jaxpr"], name
-    _compare(fn(*args), want["value"], name)
+    REC.check_value(name)
 
 
 @pytest.mark.parametrize("name", UNDER_JIT)
 def test_values_under_jit_match_jax(name, four_devices):  # noqa: F811
-    fn, args = CASES[name][1]()
-    _compare(jax.jit(fn)(*args), RECORD[name]["value"], name)
+    REC.check_value(name, under_jit=True)
 
 
-@pytest.mark.parametrize("name", sorted(n for n, e in RECORD.items()
-                                        if "error" in e and n not in OWN_ERRORS))
+@pytest.mark.parametrize("name", REC.error_names())
 def test_errors_match_jax(name, four_devices):  # noqa: F811
-    fn, args = CASES[name][1]()
-    err = RECORD[name]["error"]
-    with pytest.raises(Exception) as info:
-        fn(*args)
-    assert type(info.value).__name__ == err["error"], info.value
-    assert str(info.value) == err["message"]
+    REC.check_error(name)
 
 
 @pytest.mark.parametrize("name", sorted(OWN_ERRORS))
 def test_our_errors_where_jax_fails_in_xla(name, four_devices):  # noqa: F811
     # JAX stages these and XLA's verifier rejects them: a clear ValueError here instead
-    assert RECORD[name]["error"]["error"] in ("ValueError", "JaxRuntimeError")
-    assert "verifier" in RECORD[name]["error"]["message"]
-    fn, args = CASES[name][1]()
-    with pytest.raises(ValueError) as info:
-        fn(*args)
-    assert str(info.value) == OWN_ERRORS[name]
+    REC.check_own_error(name)
 
 
 # ---------------------------------------------------------------------------------------

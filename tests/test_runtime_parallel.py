@@ -27,6 +27,22 @@ pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PROBE_S = 0.05
 
+PLANT_SOURCE = r"""
+/* Plants the finished sample of a two-thread region of wall_s seconds in which one
+ * thread waited wait_s for the other. */
+void tpp_plant(double wall_s, double wait_s)
+{
+    tp_par_state *s = tp_par_sp_;
+    const double now = omp_get_wtime();
+    s->n = 2;
+    s->arrived = 2;
+    s->start = now - wall_s;
+    s->arrive_max = now;
+    s->arrive_sum = 2 * now - wait_s;
+    s->waited = 0;
+}
+"""
+
 C_SOURCE = r"""
 #define _POSIX_C_SOURCE 199309L
 #include <time.h>
@@ -56,20 +72,7 @@ int tpp_region(int64_t units, double stall_s)
     return team;
 }
 
-/* Plants the finished sample of a two-thread region of wall_s seconds in which one
- * thread waited wait_s for the other. */
-void tpp_plant(double wall_s, double wait_s)
-{
-    tp_par_state *s = tp_par_sp_;
-    const double now = omp_get_wtime();
-    s->n = 2;
-    s->arrived = 2;
-    s->start = now - wall_s;
-    s->arrive_max = now;
-    s->arrive_sum = 2 * now - wait_s;
-    s->waited = 0;
-}
-"""
+""" + PLANT_SOURCE
 CDEF = """
 int tpp_team(int64_t units);
 void tpp_set_width(int n);
@@ -239,18 +242,7 @@ SHARED_SOURCE = r"""
 #include "tp_parallel.h"
 /* %s */
 int tpp_team(int64_t units) { return tp_par_team(units); }
-void tpp_plant(double wall_s, double wait_s)
-{
-    tp_par_state *s = tp_par_sp_;
-    const double now = omp_get_wtime();
-    s->n = 2;
-    s->arrived = 2;
-    s->start = now - wall_s;
-    s->arrive_max = now;
-    s->arrive_sum = 2 * now - wait_s;
-    s->waited = 0;
-}
-"""
+""" + PLANT_SOURCE
 
 
 def test_libraries_loaded_by_the_backend_share_one_state():

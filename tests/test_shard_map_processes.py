@@ -7,49 +7,27 @@ whichever way the same devices are laid out over processes, and JAX 0.10.2's val
 from __future__ import annotations
 
 import json
-import os
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from mpi_launch import mpirun_prefix, run
+from mpi_launch import bit_values, program_result
 
 ROOT = Path(__file__).resolve().parents[1]
 PROGRAM = str(ROOT / "tests" / "mpi_programs" / "shard_map_step.py")
 JAX = json.loads((ROOT / "tests" / "data" / "shard_map_processes.json").read_text())
 
 
-def _env(per_process: int) -> dict:
-    env = dict(os.environ, JAX_NUM_CPU_DEVICES=str(per_process))
-    for var in ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE"):
-        env.pop(var, None)
-    return env
-
-
-def _result(out: str) -> dict:
-    return json.loads(out.strip().splitlines()[-1])
-
-
-def _values(entry) -> np.ndarray:
-    dtype, shape, bits = entry
-    return np.array(bits, dtype=f"u{np.dtype(dtype).itemsize}").view(dtype).reshape(shape)
-
-
 @pytest.fixture(scope="module")
 def alone():
     """One process with 2 and with 4 devices."""
-    return {n: _result(run([sys.executable, PROGRAM], env=_env(n))) for n in (2, 4)}
+    return {n: program_result(PROGRAM, n) for n in (2, 4)}
 
 
 @pytest.mark.parametrize("processes,per_process", [(2, 1), (2, 2)])
 def test_same_bits_whatever_the_layout(alone, processes, per_process):
-    prefix = mpirun_prefix(processes)
-    if "--oversubscribe" in prefix:  # Open MPI: pass the device count on to every rank
-        prefix += ["-x", "JAX_NUM_CPU_DEVICES"]
-    got = _result(run(prefix + [sys.executable, "-m", "mpi4py", PROGRAM],
-                      env=_env(per_process)))
+    got = program_result(PROGRAM, per_process, processes)
     want = alone[processes * per_process]
     assert got == want, [k for k in want if got.get(k) != want[k]]
 
@@ -65,5 +43,5 @@ def test_values_match_jax(alone, n):
         g = [got[key]] if key.endswith(tuple(f"loss{k}" for k in range(3))) else got[key]
         w = [want[key]] if key.endswith(tuple(f"loss{k}" for k in range(3))) else want[key]
         for a, b in zip(g, w, strict=True):
-            np.testing.assert_allclose(_values(a), _values(b), rtol=2e-6, atol=1e-7,
+            np.testing.assert_allclose(bit_values(a), bit_values(b), rtol=2e-6, atol=1e-7,
                                        err_msg=key)

@@ -1,6 +1,7 @@
 """Shared by the recording scripts that run JAX with several CPU devices: each device
 count in a child process of its own (JAX fixes the count at its first use), the cases
-each child records merged into one JSON file."""
+each child records merged into one JSON file; or the cases of a ``build(jax, np)``
+module run with four devices (``record_built``)."""
 from __future__ import annotations
 
 import json
@@ -34,3 +35,32 @@ def leaf(v) -> dict:
     return {"shape": list(a.shape), "dtype": str(a.dtype),
             "weak_type": bool(getattr(getattr(v, "aval", None), "weak_type", False)),
             "values": a.tolist()}
+
+
+def record_built(cases_module: str, out: Path, devices: int = 4) -> None:
+    """Run every case of ``tests/<cases_module>.py``'s ``build(jax, np)`` (name ->
+    ``(kind, thunk)``, the thunk giving ``(fn, args)``) with ``devices`` CPU devices, and
+    write ``{name: entry}`` to ``out``: ``kind``, ``"value"`` (one ``leaf`` per output),
+    ``"jaxpr"`` (for ``kind == "jaxpr"``) or ``"error"`` (class name and first line)."""
+    import jax
+    jax.config.update("jax_num_cpu_devices", devices)
+    import importlib
+    import numpy as np
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    build = importlib.import_module(cases_module).build
+    data = {}
+    for name, (kind, thunk) in build(jax, np).items():
+        entry = {"kind": kind}
+        fn, args = thunk()
+        try:
+            if kind == "jaxpr":
+                entry["jaxpr"] = str(jax.make_jaxpr(fn)(*args))
+            res = fn(*args)
+            entry["value"] = [leaf(v) for v in jax.tree_util.tree_leaves(res)]
+        except Exception as e:  # noqa: BLE001 - recorded
+            # the first line: XLA's verifier errors go on with a stack of its own
+            entry["error"] = {"error": type(e).__name__,
+                              "message": str(e).split("\n")[0]}
+        data[name] = entry
+    out.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    print(f"wrote {out} ({len(data)} cases)")

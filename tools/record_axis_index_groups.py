@@ -12,8 +12,6 @@ It writes ``tests/data/axis_index_groups.json``: ``{name: entry}`` with ``kind``
 """
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 
 import jax_device_counts   # tools/, beside this script
@@ -21,30 +19,5 @@ import jax_device_counts   # tools/, beside this script
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "tests" / "data" / "axis_index_groups.json"
 
-
-def main() -> None:
-    import jax
-    jax.config.update("jax_num_cpu_devices", 4)
-    import numpy as np
-    sys.path.insert(0, str(ROOT / "tests"))
-    from axis_index_groups_cases import build
-    data = {}
-    for name, (kind, thunk) in build(jax, np).items():
-        entry = {"kind": kind}
-        fn, args = thunk()
-        try:
-            if kind == "jaxpr":
-                entry["jaxpr"] = str(jax.make_jaxpr(fn)(*args))
-            res = fn(*args)
-            entry["value"] = [jax_device_counts.leaf(v) for v in jax.tree_util.tree_leaves(res)]
-        except Exception as e:  # noqa: BLE001 - recorded
-            # the first line: XLA's verifier errors go on with a stack of its own
-            entry["error"] = {"error": type(e).__name__,
-                              "message": str(e).split("\n")[0]}
-        data[name] = entry
-    OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
-    print(f"wrote {OUT} ({len(data)} cases)")
-
-
 if __name__ == "__main__":
-    main()
+    jax_device_counts.record_built("axis_index_groups_cases", OUT)

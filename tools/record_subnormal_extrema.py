@@ -5,31 +5,19 @@ into tests/data/subnormal_extrema.json. Run with the scratch JAX interpreter:
 """
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "tests" / "data" / "subnormal_extrema.json"
+import jax_bits   # tools/, beside this script
+
+OUT = Path(__file__).resolve().parents[1] / "tests" / "data" / "subnormal_extrema.json"
 
 
-def main() -> None:
-    import jax
-    jax.config.update("jax_enable_x64", True)
-    import numpy as np
-    sys.path.insert(0, str(ROOT / "tests"))
+def _cases(jax):
     from subnormal_extrema_cases import cases, operands
-    data = {}
     for dname, x in operands().items():
         for name, fn in cases(jax.lax).items():
-            for how, f in (("eager", fn), ("jit", jax.jit(fn))):
-                r = np.asarray(f(x))
-                data[f"{name}/{dname}/{how}"] = {
-                    "dtype": str(r.dtype),
-                    "bits": r.view(f"u{r.dtype.itemsize}").reshape(-1).tolist()}
-    OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
-    print(f"wrote {OUT} ({len(data)} results)")
+            yield f"{name}/{dname}", fn, x
 
 
 if __name__ == "__main__":
-    main()
+    jax_bits.record_bits(OUT, _cases)
